@@ -1,0 +1,98 @@
+/* Internal layout of graphs, nodes and values, shared by the core's
+ * modules (loader, writer, engine).  Plugins never see it. */
+#ifndef FXS_GRAPH_PRIVATE_H
+#define FXS_GRAPH_PRIVATE_H
+
+#include <fxsplit/graph.h>
+#include <fxsplit/error.h>
+#include "arena.h"
+
+struct FxsValue {
+  guint8 kind;          /* FxsValueKind */
+  guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */
+  union {
+    gboolean b;
+    gint64 i;
+    double f;
+    const char *s;
+    const FxsValue *items; /* dict: 2n values, key then value */
+    const FxsNode *node;
+  } u;
+};
+
+struct FxsTensorMeta {
+  guint32 rank;
+  const gint64 *dims;          /* -1 where symbolic */
+  const char *const *symbols;  /* NULL, or rank entries (NULL where concrete) */
+  const char *dtype;           /* NULL when unknown */
+};
+
+typedef struct {
+  const FxsTensorMeta *const *tensors;
+  guint32 n_tensors;
+  gboolean is_tuple;
+  const char *const *free_symbols;
+  guint32 n_free_symbols;
+  const char *symbol;
+  const FxsValue *extra;       /* dict of free-form entries, or NULL */
+} FxsNodeMeta;
+
+struct FxsNode {
+  FxsGraph *graph;
+  const char *name;
+  const char *target;
+  const char *type_expr;
+  const FxsNodeMeta *meta;     /* NULL when the node has none; immutable, may be shared */
+  FxsValue args;               /* tuple */
+  FxsValue kwargs;             /* dict */
+  guint32 index;
+  guint8 op;
+};
+
+struct FxsAttr {
+  const char *name;
+  const char *class_name;
+  const FxsTensorMeta *tensor;
+  FxsGraph *graph;
+  guint8 kind;
+};
+
+struct FxsGraph {
+  gint ref_count;
+  FxsArena arena;
+  GStringChunk *strings;
+  GPtrArray *nodes;            /* FxsNode*, in graph order */
+  GHashTable *node_by_name;    /* const char* -> FxsNode* */
+  FxsNode *output;
+  GPtrArray *attrs;            /* FxsAttr* */
+  GHashTable *attr_by_name;
+  GPtrArray *keepalive;        /* graphs whose memory this one points into */
+  /* users, derived on first use (CSR over node indices) */
+  guint32 *user_offsets;
+  const FxsNode **user_list;
+};
+
+/* Strings that live as long as @graph; _intern shares equal strings. */
+const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
+const char *fxs_graph_intern (FxsGraph *graph, const char *s);
+
+/* Keep @other alive as long as @graph (its nodes or metadata are shared). */
+void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
+
+/* Appends a node without validation, for producers that guarantee the
+ * invariants themselves (the engine).  @name must already be unique and
+ * live as long as @graph; args/kwargs are copied by value. */
+FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
+                                          const char *target, const FxsValue *args,
+                                          const FxsValue *kwargs);
+/* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
+static inline void
+fxs_node_share_meta (FxsNode *node, const FxsNode *from)
+{
+  node->meta = from->meta;
+}
+
+/* Invalidate derived data after nodes were added. */
+void fxs_graph_invalidate_users (FxsGraph *graph);
+
+#endif

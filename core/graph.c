@@ -1,0 +1,731 @@
+/* The graph model: graphs, nodes, attributes and their metadata. */
+#include "graph-private.h"
+
+#include <string.h>
+
+static const char *const op_names[] = {
+  "placeholder", "get_attr", "call_function", "call_method", "call_module", "output",
+};
+
+const char *
+fxs_op_to_string (FxsOp op)
+{
+  g_return_val_if_fail ((guint) op < G_N_ELEMENTS (op_names), NULL);
+  return op_names[op];
+}
+
+gboolean
+fxs_op_from_string (const char *name, FxsOp *op)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
+    if (strcmp (name, op_names[i]) == 0)
+      {
+        *op = (FxsOp) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static const char *const attr_kind_names[] = {
+  "parameter", "buffer", "constant", "module", "object",
+};
+
+const char *
+fxs_attr_kind_to_string (FxsAttrKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (attr_kind_names), NULL);
+  return attr_kind_names[kind];
+}
+
+gboolean
+fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (attr_kind_names); i++)
+    if (strcmp (name, attr_kind_names[i]) == 0)
+      {
+        *kind = (FxsAttrKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+FxsGraph *
+fxs_graph_new (void)
+{
+  FxsGraph *g = g_new0 (FxsGraph, 1);
+  g->ref_count = 1;
+  fxs_arena_init (&g->arena);
+  g->strings = g_string_chunk_new (64 * 1024);
+  g->nodes = g_ptr_array_new ();
+  g->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g->attrs = g_ptr_array_new ();
+  g->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  return g;
+}
+
+FxsGraph *
+fxs_graph_ref (FxsGraph *graph)
+{
+  g_return_val_if_fail (graph != NULL, NULL);
+  g_atomic_int_inc (&graph->ref_count);
+  return graph;
+}
+
+void
+fxs_graph_unref (FxsGraph *graph)
+{
+  if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
+    return;
+  g_ptr_array_unref (graph->nodes);
+  g_hash_table_unref (graph->node_by_name);
+  g_ptr_array_unref (graph->attrs);
+  g_hash_table_unref (graph->attr_by_name);
+  if (graph->keepalive)
+    g_ptr_array_unref (graph->keepalive);
+  g_free (graph->user_offsets);
+  g_free (graph->user_list);
+  g_string_chunk_free (graph->strings);
+  fxs_arena_clear (&graph->arena);
+  g_free (graph);
+}
+
+const char *
+fxs_graph_strdup (FxsGraph *graph, const char *s)
+{
+  return s ? g_string_chunk_insert (graph->strings, s) : NULL;
+}
+
+const char *
+fxs_graph_intern (FxsGraph *graph, const char *s)
+{
+  return s ? g_string_chunk_insert_const (graph->strings, s) : NULL;
+}
+
+void
+fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other)
+{
+  if (other == graph)
+    return;
+  if (!graph->keepalive)
+    graph->keepalive = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref);
+  for (guint i = 0; i < graph->keepalive->len; i++)
+    if (graph->keepalive->pdata[i] == other)
+      return;
+  g_ptr_array_add (graph->keepalive, fxs_graph_ref (other));
+}
+
+guint
+fxs_graph_n_nodes (const FxsGraph *graph)
+{
+  return graph->nodes->len;
+}
+
+const FxsNode *
+fxs_graph_node (const FxsGraph *graph, guint index)
+{
+  g_return_val_if_fail (index < graph->nodes->len, NULL);
+  return graph->nodes->pdata[index];
+}
+
+const FxsNode *
+fxs_graph_lookup_node (const FxsGraph *graph, const char *name)
+{
+  return g_hash_table_lookup (graph->node_by_name, name);
+}
+
+const FxsNode *
+fxs_graph_output_node (const FxsGraph *graph)
+{
+  return graph->output;
+}
+
+guint
+fxs_graph_count_op (const FxsGraph *graph, FxsOp op)
+{
+  guint n = 0;
+  for (guint i = 0; i < graph->nodes->len; i++)
+    n += ((const FxsNode *) graph->nodes->pdata[i])->op == op;
+  return n;
+}
+
+guint
+fxs_graph_n_attrs (const FxsGraph *graph)
+{
+  return graph->attrs->len;
+}
+
+const FxsAttr *
+fxs_graph_attr (const FxsGraph *graph, guint index)
+{
+  g_return_val_if_fail (index < graph->attrs->len, NULL);
+  return graph->attrs->pdata[index];
+}
+
+const FxsAttr *
+fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
+{
+  return g_hash_table_lookup (graph->attr_by_name, qualname);
+}
+
+/* ---- nodes -------------------------------------------------------------- */
+
+FxsOp
+fxs_node_op (const FxsNode *node)
+{
+  return (FxsOp) node->op;
+}
+
+const char *
+fxs_node_name (const FxsNode *node)
+{
+  return node->name;
+}
+
+const char *
+fxs_node_target (const FxsNode *node)
+{
+  return node->target;
+}
+
+const char *
+fxs_node_target_short_name (const FxsNode *node)
+{
+  if (node->op != FXS_OP_CALL_FUNCTION)
+    return node->target;
+  const char *dot = strrchr (node->target, '.');
+  return dot ? dot + 1 : node->target;
+}
+
+const FxsValue *
+fxs_node_args (const FxsNode *node)
+{
+  return &node->args;
+}
+
+const FxsValue *
+fxs_node_kwargs (const FxsNode *node)
+{
+  return &node->kwargs;
+}
+
+const char *
+fxs_node_type (const FxsNode *node)
+{
+  return node->type_expr;
+}
+
+const FxsValue *
+fxs_node_default_value (const FxsNode *node)
+{
+  if (node->op != FXS_OP_PLACEHOLDER || node->args.n == 0)
+    return NULL;
+  return &node->args.u.items[0];
+}
+
+guint
+fxs_node_index (const FxsNode *node)
+{
+  return node->index;
+}
+
+const FxsGraph *
+fxs_node_graph (const FxsNode *node)
+{
+  return node->graph;
+}
+
+/* ---- users --------------------------------------------------------------- */
+
+static void
+collect_def (const FxsNode *def, gpointer data)
+{
+  g_ptr_array_add (data, (gpointer) def);
+}
+
+static void
+ensure_users (FxsGraph *g)
+{
+  if (g->user_offsets)
+    return;
+  guint n = g->nodes->len;
+  guint32 *last_user = g_new (guint32, n);
+  memset (last_user, 0xff, n * sizeof (guint32));
+  guint32 *offsets = g_new0 (guint32, n + 1);
+  GArray *edges = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  GPtrArray *defs = g_ptr_array_new ();
+
+  /* Collect distinct (def, user) pairs in user order. */
+  for (guint u = 0; u < n; u++)
+    {
+      const FxsNode *node = g->nodes->pdata[u];
+      g_ptr_array_set_size (defs, 0);
+      fxs_value_foreach_node (&node->args, collect_def, defs);
+      fxs_value_foreach_node (&node->kwargs, collect_def, defs);
+      for (guint k = 0; k < defs->len; k++)
+        {
+          const FxsNode *def = defs->pdata[k];
+          if (last_user[def->index] == u)
+            continue;
+          last_user[def->index] = u;
+          guint32 pair[2] = { def->index, u };
+          g_array_append_vals (edges, pair, 1);
+          offsets[def->index + 1]++;
+        }
+    }
+  g_ptr_array_free (defs, TRUE);
+  for (guint i = 0; i < n; i++)
+    offsets[i + 1] += offsets[i];
+  const FxsNode **list = g_new (const FxsNode *, edges->len ? edges->len : 1);
+  guint32 *fill = g_memdup2 (offsets, (n + 1) * sizeof (guint32));
+  for (guint e = 0; e < edges->len; e++)
+    {
+      guint32 *pair = &g_array_index (edges, guint32, 2 * e);
+      list[fill[pair[0]]++] = g->nodes->pdata[pair[1]];
+    }
+  g_free (fill);
+  g_free (last_user);
+  g_array_free (edges, TRUE);
+  g->user_offsets = offsets;
+  g->user_list = list;
+}
+
+void
+fxs_graph_invalidate_users (FxsGraph *graph)
+{
+  g_clear_pointer (&graph->user_offsets, g_free);
+  g_clear_pointer (&graph->user_list, g_free);
+}
+
+guint
+fxs_node_n_users (const FxsNode *node)
+{
+  ensure_users (node->graph);
+  return node->graph->user_offsets[node->index + 1] - node->graph->user_offsets[node->index];
+}
+
+const FxsNode *
+fxs_node_user (const FxsNode *node, guint i)
+{
+  ensure_users (node->graph);
+  g_return_val_if_fail (i < fxs_node_n_users (node), NULL);
+  return node->graph->user_list[node->graph->user_offsets[node->index] + i];
+}
+
+/* ---- metadata ----------------------------------------------------------- */
+
+static const FxsNodeMeta empty_meta;
+
+static const FxsNodeMeta *
+meta_of (const FxsNode *node)
+{
+  return node->meta ? node->meta : &empty_meta;
+}
+
+guint
+fxs_node_n_tensors (const FxsNode *node)
+{
+  return meta_of (node)->n_tensors;
+}
+
+const FxsTensorMeta *
+fxs_node_tensor (const FxsNode *node, guint i)
+{
+  g_return_val_if_fail (i < meta_of (node)->n_tensors, NULL);
+  return node->meta->tensors[i];
+}
+
+gboolean
+fxs_node_value_is_tuple (const FxsNode *node)
+{
+  return meta_of (node)->is_tuple;
+}
+
+gint64
+fxs_node_output_bytes (const FxsNode *node)
+{
+  const FxsNodeMeta *m = meta_of (node);
+  if (m->n_tensors == 0)
+    return -1;
+  gint64 total = 0;
+  for (guint i = 0; i < m->n_tensors; i++)
+    {
+      gint64 b = fxs_tensor_bytes (m->tensors[i]);
+      if (b < 0)
+        return -1;
+      total += b;
+    }
+  return total;
+}
+
+guint
+fxs_node_n_free_symbols (const FxsNode *node)
+{
+  return meta_of (node)->n_free_symbols;
+}
+
+const char *
+fxs_node_free_symbol (const FxsNode *node, guint i)
+{
+  g_return_val_if_fail (i < meta_of (node)->n_free_symbols, NULL);
+  return node->meta->free_symbols[i];
+}
+
+const char *
+fxs_node_symbol (const FxsNode *node)
+{
+  return meta_of (node)->symbol;
+}
+
+static const FxsValue empty_dict = { .kind = FXS_VALUE_DICT };
+
+const FxsValue *
+fxs_node_meta (const FxsNode *node)
+{
+  const FxsValue *extra = meta_of (node)->extra;
+  return extra ? extra : &empty_dict;
+}
+
+const FxsValue *
+fxs_node_meta_lookup (const FxsNode *node, const char *key)
+{
+  return fxs_value_dict_lookup (meta_of (node)->extra, key);
+}
+
+guint
+fxs_tensor_rank (const FxsTensorMeta *t)
+{
+  return t->rank;
+}
+
+gint64
+fxs_tensor_dim (const FxsTensorMeta *t, guint d)
+{
+  g_return_val_if_fail (d < t->rank, -1);
+  return t->dims[d];
+}
+
+const char *
+fxs_tensor_dim_symbol (const FxsTensorMeta *t, guint d)
+{
+  g_return_val_if_fail (d < t->rank, NULL);
+  return t->symbols ? t->symbols[d] : NULL;
+}
+
+const char *
+fxs_tensor_dtype (const FxsTensorMeta *t)
+{
+  return t->dtype;
+}
+
+guint
+fxs_dtype_size (const char *dtype)
+{
+  static const struct { const char *name; guint size; } sizes[] = {
+    { "float32", 4 }, { "float", 4 }, { "float64", 8 }, { "double", 8 },
+    { "float16", 2 }, { "half", 2 }, { "bfloat16", 2 },
+    { "int64", 8 }, { "long", 8 }, { "int32", 4 }, { "int", 4 },
+    { "int16", 2 }, { "short", 2 }, { "int8", 1 }, { "uint8", 1 },
+    { "uint16", 2 }, { "uint32", 4 }, { "uint64", 8 }, { "bool", 1 },
+    { "complex32", 4 }, { "chalf", 4 }, { "complex64", 8 }, { "cfloat", 8 },
+    { "complex128", 16 }, { "cdouble", 16 },
+    { "quint8", 1 }, { "qint8", 1 }, { "qint32", 4 }, { "quint4x2", 1 },
+    { "float8_e4m3fn", 1 }, { "float8_e5m2", 1 },
+  };
+  if (dtype == NULL)
+    return 0;
+  if (g_str_has_prefix (dtype, "torch."))
+    dtype += 6;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    if (strcmp (dtype, sizes[i].name) == 0)
+      return sizes[i].size;
+  return 0;
+}
+
+gint64
+fxs_tensor_bytes (const FxsTensorMeta *t)
+{
+  guint elem = fxs_dtype_size (t->dtype);
+  if (elem == 0)
+    return -1;
+  gint64 n = elem;
+  for (guint d = 0; d < t->rank; d++)
+    {
+      if (t->dims[d] < 0)
+        return -1;
+      if (t->dims[d] != 0 && n > G_MAXINT64 / t->dims[d])
+        return -1;
+      n *= t->dims[d];
+    }
+  return n;
+}
+
+/* ---- attributes --------------------------------------------------------- */
+
+const char *
+fxs_attr_name (const FxsAttr *attr)
+{
+  return attr->name;
+}
+
+FxsAttrKind
+fxs_attr_kind (const FxsAttr *attr)
+{
+  return (FxsAttrKind) attr->kind;
+}
+
+const char *
+fxs_attr_class (const FxsAttr *attr)
+{
+  return attr->class_name;
+}
+
+const FxsTensorMeta *
+fxs_attr_tensor (const FxsAttr *attr)
+{
+  return attr->tensor;
+}
+
+gint64
+fxs_attr_bytes (const FxsAttr *attr)
+{
+  if (attr->kind != FXS_ATTR_MODULE)
+    {
+      gint64 b = attr->tensor ? fxs_tensor_bytes (attr->tensor) : -1;
+      return b < 0 ? 0 : b;
+    }
+  gint64 total = 0;
+  gsize plen = strlen (attr->name);
+  const GPtrArray *attrs = attr->graph->attrs;
+  for (guint i = 0; i < attrs->len; i++)
+    {
+      const FxsAttr *a = attrs->pdata[i];
+      if ((a->kind == FXS_ATTR_PARAMETER || a->kind == FXS_ATTR_BUFFER) && a->tensor
+          && strncmp (a->name, attr->name, plen) == 0 && a->name[plen] == '.')
+        {
+          gint64 b = fxs_tensor_bytes (a->tensor);
+          if (b > 0)
+            total += b;
+        }
+    }
+  return total;
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+typedef struct {
+  const FxsGraph *graph;
+  guint limit;          /* references must be to nodes before this index */
+  const FxsNode *bad;
+} RefCheck;
+
+static void
+check_ref (const FxsNode *def, gpointer data)
+{
+  RefCheck *c = data;
+  if (c->bad == NULL && (def->graph != c->graph || def->index >= c->limit))
+    c->bad = def;
+}
+
+FxsNode *
+fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
+                                 const char *target, const FxsValue *args,
+                                 const FxsValue *kwargs)
+{
+  FxsNode *node = fxs_arena_alloc (&graph->arena, sizeof *node);
+  node->graph = graph;
+  node->op = op;
+  node->name = name;
+  node->target = target;
+  if (args)
+    node->args = *args;
+  else
+    node->args.kind = FXS_VALUE_TUPLE;
+  if (kwargs)
+    node->kwargs = *kwargs;
+  else
+    node->kwargs.kind = FXS_VALUE_DICT;
+  node->index = graph->nodes->len;
+  g_ptr_array_add (graph->nodes, node);
+  g_hash_table_insert (graph->node_by_name, (gpointer) name, node);
+  if (op == FXS_OP_OUTPUT)
+    graph->output = node;
+  if (graph->user_offsets)
+    fxs_graph_invalidate_users (graph);
+  return node;
+}
+
+FxsNode *
+fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *target,
+                    const FxsValue *args, const FxsValue *kwargs, GError **error)
+{
+  g_return_val_if_fail (graph != NULL && name != NULL && target != NULL, NULL);
+  if (*name == '\0')
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "a node has an empty name");
+      return NULL;
+    }
+  if (g_hash_table_contains (graph->node_by_name, name))
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': duplicate node name", name);
+      return NULL;
+    }
+  if (graph->output)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+                   op == FXS_OP_OUTPUT ? "node '%s': a second output node (the first is '%s')"
+                                       : "node '%s': comes after the output node '%s'",
+                   name, graph->output->name);
+      return NULL;
+    }
+  if (args && args->kind != FXS_VALUE_TUPLE)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': args must be a tuple", name);
+      return NULL;
+    }
+  if (kwargs && kwargs->kind != FXS_VALUE_DICT)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': kwargs must be a dict", name);
+      return NULL;
+    }
+  if (kwargs)
+    for (guint i = 0; i < kwargs->n; i++)
+      if (kwargs->u.items[2 * i].kind != FXS_VALUE_STRING)
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+                       "node '%s': kwargs keys must be strings", name);
+          return NULL;
+        }
+  RefCheck check = { graph, graph->nodes->len, NULL };
+  if (args)
+    fxs_value_foreach_node (args, check_ref, &check);
+  if (kwargs)
+    fxs_value_foreach_node (kwargs, check_ref, &check);
+  if (check.bad)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+                   "node '%s': refers to '%s', which is not an earlier node of this graph",
+                   name, check.bad->name);
+      return NULL;
+    }
+  return fxs_graph_append_node_unchecked (graph, op, fxs_graph_strdup (graph, name),
+                                          fxs_graph_intern (graph, target), args, kwargs);
+}
+
+void
+fxs_node_set_type (FxsNode *node, const char *type_expr)
+{
+  node->type_expr = fxs_graph_intern (node->graph, type_expr);
+}
+
+/* Metadata may be shared between graphs, so setters copy it first. */
+static FxsNodeMeta *
+meta_for_write (FxsNode *node)
+{
+  FxsNodeMeta *m = fxs_arena_alloc (&node->graph->arena, sizeof *m);
+  if (node->meta)
+    *m = *node->meta;
+  node->meta = m;
+  return m;
+}
+
+void
+fxs_node_set_tensors (FxsNode *node, const FxsTensorMeta *const *tensors, guint n,
+                      gboolean is_tuple)
+{
+  FxsNodeMeta *m = meta_for_write (node);
+  m->tensors = n ? fxs_arena_memdup (&node->graph->arena, tensors, n * sizeof *tensors) : NULL;
+  m->n_tensors = n;
+  m->is_tuple = is_tuple;
+}
+
+void
+fxs_node_set_free_symbols (FxsNode *node, const char *const *symbols, guint n)
+{
+  FxsNodeMeta *m = meta_for_write (node);
+  const char **copy = n ? fxs_arena_alloc (&node->graph->arena, n * sizeof *copy) : NULL;
+  for (guint i = 0; i < n; i++)
+    copy[i] = fxs_graph_intern (node->graph, symbols[i]);
+  m->free_symbols = copy;
+  m->n_free_symbols = n;
+}
+
+void
+fxs_node_set_symbol (FxsNode *node, const char *symbol)
+{
+  meta_for_write (node)->symbol = fxs_graph_intern (node->graph, symbol);
+}
+
+void
+fxs_node_set_meta (FxsNode *node, const char *key, const FxsValue *value)
+{
+  FxsNodeMeta *m = meta_for_write (node);
+  const FxsValue *old = m->extra;
+  guint n = old ? old->n : 0;
+  FxsValue *items = fxs_arena_alloc (&node->graph->arena, 2 * (n + 1) * sizeof *items);
+  guint k = 0;
+  gboolean replaced = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      items[2 * k] = old->u.items[2 * i];
+      items[2 * k + 1] = old->u.items[2 * i + 1];
+      if (strcmp (old->u.items[2 * i].u.s, key) == 0)
+        {
+          items[2 * k + 1] = *value;
+          replaced = TRUE;
+        }
+      k++;
+    }
+  if (!replaced)
+    {
+      items[2 * k].kind = FXS_VALUE_STRING;
+      items[2 * k].u.s = fxs_graph_intern (node->graph, key);
+      items[2 * k].n = (guint32) strlen (key);
+      items[2 * k + 1] = *value;
+      k++;
+    }
+  FxsValue *dict = fxs_arena_alloc (&node->graph->arena, sizeof *dict);
+  dict->kind = FXS_VALUE_DICT;
+  dict->n = k;
+  dict->u.items = items;
+  m->extra = dict;
+}
+
+FxsTensorMeta *
+fxs_tensor_meta_new (FxsGraph *graph, guint rank, const gint64 *dims,
+                     const char *const *symbols, const char *dtype)
+{
+  FxsTensorMeta *t = fxs_arena_alloc (&graph->arena, sizeof *t);
+  t->rank = rank;
+  t->dims = rank ? fxs_arena_memdup (&graph->arena, dims, rank * sizeof *dims) : NULL;
+  if (symbols)
+    {
+      const char **s = fxs_arena_alloc (&graph->arena, (rank ? rank : 1) * sizeof *s);
+      for (guint d = 0; d < rank; d++)
+        s[d] = symbols[d] ? fxs_graph_intern (graph, symbols[d]) : NULL;
+      t->symbols = s;
+    }
+  t->dtype = fxs_graph_intern (graph, dtype);
+  return t;
+}
+
+FxsAttr *
+fxs_graph_add_attr (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
+                    const char *class_name, const FxsTensorMeta *tensor, GError **error)
+{
+  if (g_hash_table_contains (graph->attr_by_name, qualname))
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "attribute '%s': duplicate entry", qualname);
+      return NULL;
+    }
+  FxsAttr *a = fxs_arena_alloc (&graph->arena, sizeof *a);
+  a->name = fxs_graph_strdup (graph, qualname);
+  a->kind = kind;
+  a->class_name = fxs_graph_intern (graph, class_name);
+  a->tensor = tensor;
+  a->graph = graph;
+  g_ptr_array_add (graph->attrs, a);
+  g_hash_table_insert (graph->attr_by_name, (gpointer) a->name, a);
+  return a;
+}

@@ -1,0 +1,390 @@
+/* Argument values: reading, making, comparing, and Python float repr. */
+#include "graph-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+FxsValueKind
+fxs_value_kind (const FxsValue *value)
+{
+  return (FxsValueKind) value->kind;
+}
+
+gboolean
+fxs_value_get_bool (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_BOOL, FALSE);
+  return value->u.b;
+}
+
+gint64
+fxs_value_get_int (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_INT, 0);
+  return value->u.i;
+}
+
+double
+fxs_value_get_float (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_FLOAT, 0.0);
+  return value->u.f;
+}
+
+const char *
+fxs_value_get_string (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_STRING, NULL);
+  return value->u.s;
+}
+
+gsize
+fxs_value_get_string_length (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_STRING, 0);
+  return value->n;
+}
+
+const FxsNode *
+fxs_value_get_node (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_NODE, NULL);
+  return value->u.node;
+}
+
+const char *
+fxs_value_get_opaque_type (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_OPAQUE, NULL);
+  return value->u.items[0].u.s;
+}
+
+const char *
+fxs_value_get_opaque_repr (const FxsValue *value)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_OPAQUE, NULL);
+  return value->u.items[1].u.s;
+}
+
+guint
+fxs_value_n_items (const FxsValue *value)
+{
+  switch (value->kind)
+    {
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_DICT:
+    case FXS_VALUE_SLICE:
+      return value->n;
+    default:
+      return 0;
+    }
+}
+
+const FxsValue *
+fxs_value_item (const FxsValue *value, guint i)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_LIST || value->kind == FXS_VALUE_TUPLE
+                        || value->kind == FXS_VALUE_SLICE, NULL);
+  g_return_val_if_fail (i < value->n, NULL);
+  return &value->u.items[i];
+}
+
+const FxsValue *
+fxs_value_dict_key (const FxsValue *value, guint i)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_DICT && i < value->n, NULL);
+  return &value->u.items[2 * i];
+}
+
+const FxsValue *
+fxs_value_dict_value (const FxsValue *value, guint i)
+{
+  g_return_val_if_fail (value->kind == FXS_VALUE_DICT && i < value->n, NULL);
+  return &value->u.items[2 * i + 1];
+}
+
+const FxsValue *
+fxs_value_dict_lookup (const FxsValue *value, const char *key)
+{
+  if (value == NULL || value->kind != FXS_VALUE_DICT)
+    return NULL;
+  for (guint i = 0; i < value->n; i++)
+    {
+      const FxsValue *k = &value->u.items[2 * i];
+      if (k->kind == FXS_VALUE_STRING && strcmp (k->u.s, key) == 0)
+        return &value->u.items[2 * i + 1];
+    }
+  return NULL;
+}
+
+void
+fxs_value_foreach_node (const FxsValue *value, FxsNodeRefFunc func, gpointer user_data)
+{
+  switch (value->kind)
+    {
+    case FXS_VALUE_NODE:
+      func (value->u.node, user_data);
+      break;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      for (guint i = 0; i < value->n; i++)
+        fxs_value_foreach_node (&value->u.items[i], func, user_data);
+      break;
+    case FXS_VALUE_DICT:
+      /* map_arg maps dict values only */
+      for (guint i = 0; i < value->n; i++)
+        fxs_value_foreach_node (&value->u.items[2 * i + 1], func, user_data);
+      break;
+    default:
+      break;
+    }
+}
+
+gboolean
+fxs_value_equal (const FxsValue *a, const FxsValue *b)
+{
+  if (a->kind != b->kind)
+    return FALSE;
+  switch (a->kind)
+    {
+    case FXS_VALUE_NONE:
+    case FXS_VALUE_ELLIPSIS:
+      return TRUE;
+    case FXS_VALUE_BOOL:
+      return !a->u.b == !b->u.b;
+    case FXS_VALUE_INT:
+      return a->u.i == b->u.i;
+    case FXS_VALUE_FLOAT:
+      /* bitwise, so that nan equals nan and -0.0 differs from 0.0 */
+      return memcmp (&a->u.f, &b->u.f, sizeof (double)) == 0
+             || (isnan (a->u.f) && isnan (b->u.f));
+    case FXS_VALUE_STRING:
+      return a->n == b->n && memcmp (a->u.s, b->u.s, a->n) == 0;
+    case FXS_VALUE_NODE:
+      return a->u.node == b->u.node;
+    case FXS_VALUE_DICT:
+      if (a->n != b->n)
+        return FALSE;
+      for (guint i = 0; i < 2 * a->n; i++)
+        if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
+          return FALSE;
+      return TRUE;
+    default: /* list, tuple, slice, opaque */
+      if (a->n != b->n)
+        return FALSE;
+      for (guint i = 0; i < a->n; i++)
+        if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
+          return FALSE;
+      return TRUE;
+    }
+}
+
+/* ---- making values ------------------------------------------------------ */
+
+static FxsValue *
+value_new (FxsGraph *graph, FxsValueKind kind)
+{
+  FxsValue *v = fxs_arena_alloc (&graph->arena, sizeof *v);
+  v->kind = kind;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_none (FxsGraph *graph)
+{
+  return value_new (graph, FXS_VALUE_NONE);
+}
+
+FxsValue *
+fxs_value_new_bool (FxsGraph *graph, gboolean b)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_BOOL);
+  v->u.b = !!b;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_int (FxsGraph *graph, gint64 i)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_INT);
+  v->u.i = i;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_float (FxsGraph *graph, double f)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_FLOAT);
+  v->u.f = f;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_string_len (FxsGraph *graph, const char *s, gsize len)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_STRING);
+  v->u.s = fxs_arena_strndup (&graph->arena, s, len);
+  v->n = (guint32) len;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_string (FxsGraph *graph, const char *s)
+{
+  return fxs_value_new_string_len (graph, s, strlen (s));
+}
+
+FxsValue *
+fxs_value_new_ellipsis (FxsGraph *graph)
+{
+  return value_new (graph, FXS_VALUE_ELLIPSIS);
+}
+
+FxsValue *
+fxs_value_new_node (FxsGraph *graph, const FxsNode *node)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_NODE);
+  v->u.node = node;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_opaque (FxsGraph *graph, const char *type, const char *repr)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_OPAQUE);
+  FxsValue *items = fxs_arena_alloc (&graph->arena, 2 * sizeof *items);
+  items[0].kind = items[1].kind = FXS_VALUE_STRING;
+  items[0].u.s = fxs_graph_intern (graph, type);
+  items[0].n = (guint32) strlen (type);
+  items[1].u.s = fxs_graph_intern (graph, repr);
+  items[1].n = (guint32) strlen (repr);
+  v->n = 2;
+  v->u.items = items;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_sequence (FxsGraph *graph, FxsValueKind kind,
+                        const FxsValue *const *items, guint n_items)
+{
+  g_return_val_if_fail (kind == FXS_VALUE_LIST || kind == FXS_VALUE_TUPLE, NULL);
+  FxsValue *v = value_new (graph, kind);
+  FxsValue *copy = n_items ? fxs_arena_alloc (&graph->arena, n_items * sizeof *copy) : NULL;
+  for (guint i = 0; i < n_items; i++)
+    copy[i] = *items[i];
+  v->n = n_items;
+  v->u.items = copy;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_dict (FxsGraph *graph, const FxsValue *const *keys,
+                    const FxsValue *const *values, guint n_entries)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_DICT);
+  FxsValue *copy = n_entries ? fxs_arena_alloc (&graph->arena, 2 * n_entries * sizeof *copy) : NULL;
+  for (guint i = 0; i < n_entries; i++)
+    {
+      copy[2 * i] = *keys[i];
+      copy[2 * i + 1] = *values[i];
+    }
+  v->n = n_entries;
+  v->u.items = copy;
+  return v;
+}
+
+FxsValue *
+fxs_value_new_slice (FxsGraph *graph, const FxsValue *start, const FxsValue *stop,
+                     const FxsValue *step)
+{
+  FxsValue *v = value_new (graph, FXS_VALUE_SLICE);
+  FxsValue *items = fxs_arena_alloc (&graph->arena, 3 * sizeof *items);
+  items[0] = *start;
+  items[1] = *stop;
+  items[2] = *step;
+  v->n = 3;
+  v->u.items = items;
+  return v;
+}
+
+/* ---- Python float repr -------------------------------------------------- */
+
+const char *
+fxs_format_float (double v, char buf[32])
+{
+  if (isnan (v))
+    return strcpy (buf, "nan");
+  if (isinf (v))
+    return strcpy (buf, v > 0 ? "inf" : "-inf");
+
+  /* Shortest round-trip digits, as Python's repr (David Gay's mode 0). */
+  int prec;
+  for (prec = 1; prec <= 17; prec++)
+    {
+      snprintf (buf, 32, "%.*e", prec - 1, v);
+      if (strtod (buf, NULL) == v)
+        break;
+    }
+  /* buf is d.ddde[+-]XX: take digits and exponent apart */
+  char digits[24];
+  int nd = 0;
+  const char *p = buf;
+  gboolean negative = FALSE;
+  if (*p == '-')
+    {
+      negative = TRUE;
+      p++;
+    }
+  for (; *p && *p != 'e'; p++)
+    if (*p >= '0' && *p <= '9')
+      digits[nd++] = *p;
+  int exp10 = atoi (p + 1);
+  while (nd > 1 && digits[nd - 1] == '0')
+    nd--;
+  digits[nd] = '\0';
+
+  /* Python's float_repr_style 'short': scientific when exp < -4 or >= 16 */
+  char out[40];
+  int o = 0;
+  if (negative)
+    out[o++] = '-';
+  if (exp10 < -4 || exp10 >= 16)
+    {
+      out[o++] = digits[0];
+      if (nd > 1)
+        {
+          out[o++] = '.';
+          for (int i = 1; i < nd; i++)
+            out[o++] = digits[i];
+        }
+      o += snprintf (out + o, sizeof out - o, "e%c%02d", exp10 < 0 ? '-' : '+',
+                     exp10 < 0 ? -exp10 : exp10);
+    }
+  else if (exp10 < 0)
+    {
+      out[o++] = '0';
+      out[o++] = '.';
+      for (int i = 0; i < -exp10 - 1; i++)
+        out[o++] = '0';
+      for (int i = 0; i < nd; i++)
+        out[o++] = digits[i];
+    }
+  else
+    {
+      for (int i = 0; i <= exp10; i++)
+        out[o++] = i < nd ? digits[i] : '0';
+      out[o++] = '.';
+      if (nd > exp10 + 1)
+        for (int i = exp10 + 1; i < nd; i++)
+          out[o++] = digits[i];
+      else
+        out[o++] = '0';
+    }
+  out[o] = '\0';
+  memcpy (buf, out, o + 1);
+  return buf;
+}

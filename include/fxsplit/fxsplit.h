@@ -1,0 +1,11 @@
+/* fxsplit: the whole public library API. */
+#ifndef FXSPLIT_H
+#define FXSPLIT_H
+
+#include <fxsplit/error.h>
+#include <fxsplit/value.h>
+#include <fxsplit/graph.h>
+#include <fxsplit/io.h>
+#include <fxsplit/split.h>
+
+#endif

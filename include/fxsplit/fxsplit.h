@@ -7,5 +7,6 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/io.h>
 #include <fxsplit/split.h>
+#include <fxsplit/atomic-file.h>
 
 #endif

@@ -1,0 +1,12 @@
+"""fxsplit_torch: the bridge between torch.fx and fxsplit.
+
+- export(gm, example_inputs=None, path=None): a GraphModule as an fxsplit
+  graph file (docs/graph-format.md).
+- load_split(result_path, original_module): the split GraphModule from
+  fxsplit's json output, bound to the original module's parameters.
+- split(gm, partitioner=..., options=..., outputs=...): run the fxsplit
+  command on an exported graph and load the result.
+"""
+from .export import ExportError, export, graph_to_dict
+
+__all__ = ["ExportError", "export", "graph_to_dict"]

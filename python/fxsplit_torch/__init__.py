@@ -8,5 +8,8 @@
   command on an exported graph and load the result.
 """
 from .export import ExportError, export, graph_to_dict
+from .load import LoadError, build_graph, load_split, resolve_function
+from .run import SplitError, find_fxsplit, split
 
-__all__ = ["ExportError", "export", "graph_to_dict"]
+__all__ = ["ExportError", "LoadError", "build_graph", "export", "graph_to_dict",
+           "load_split", "resolve_function", "SplitError", "find_fxsplit", "split"]

@@ -1,0 +1,237 @@
+/* Plugin option values: typed parsing and per-instance slots. */
+#include "options.h"
+
+#include <fxsplit/pipeline.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const type_names[] = {
+  NULL, "string", "int", "float", "bool", "path", "output-path",
+};
+
+gboolean
+fxs_option_type_is_valid (FxsOptionType type)
+{
+  return type >= FXS_OPTION_STRING && type <= FXS_OPTION_OUTPUT_PATH;
+}
+
+const char *
+fxs_option_type_to_string (FxsOptionType type)
+{
+  return fxs_option_type_is_valid (type) ? type_names[type] : "invalid";
+}
+
+gboolean
+fxs_option_parse_bool (const char *text, gboolean *out)
+{
+  static const char *const truthy[] = { "true", "yes", "on", "1" };
+  static const char *const falsy[] = { "false", "no", "off", "0" };
+  for (guint i = 0; i < G_N_ELEMENTS (truthy); i++)
+    {
+      if (g_ascii_strcasecmp (text, truthy[i]) == 0)
+        {
+          *out = TRUE;
+          return TRUE;
+        }
+      if (g_ascii_strcasecmp (text, falsy[i]) == 0)
+        {
+          *out = FALSE;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
+                  FxsOptionValue *out, GError **error)
+{
+  memset (out, 0, sizeof *out);
+  switch (type)
+    {
+    case FXS_OPTION_STRING:
+      out->text = g_strdup (text);
+      return TRUE;
+    case FXS_OPTION_PATH:
+    case FXS_OPTION_OUTPUT_PATH:
+      if (*text == '\0')
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a path, got ''");
+          return FALSE;
+        }
+      out->text = g_canonicalize_filename (text, base_dir);
+      return TRUE;
+    case FXS_OPTION_INT:
+      {
+        char *end = NULL;
+        errno = 0;
+        gint64 v = g_ascii_strtoll (text, &end, 10);
+        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0')
+          {
+            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                         "expected an integer, got '%s'", text);
+            return FALSE;
+          }
+        if (errno == ERANGE)
+          {
+            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                         "'%s' does not fit in a 64-bit integer", text);
+            return FALSE;
+          }
+        out->i = v;
+        return TRUE;
+      }
+    case FXS_OPTION_FLOAT:
+      {
+        char *end = NULL;
+        double v = g_ascii_strtod (text, &end);
+        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0' || isnan (v))
+          {
+            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a number, got '%s'",
+                         text);
+            return FALSE;
+          }
+        out->f = v;
+        return TRUE;
+      }
+    case FXS_OPTION_BOOL:
+      if (!fxs_option_parse_bool (text, &out->b))
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                       "expected true or false, got '%s'", text);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option type %d", (int) type);
+  return FALSE;
+}
+
+void
+fxs_option_value_clear (FxsOptionValue *value)
+{
+  g_clear_pointer (&value->text, g_free);
+}
+
+/* ---- per-instance slots ----------------------------------------------------- */
+
+typedef struct {
+  const FxsOptionSpec *spec;
+  gboolean is_set;
+  FxsOptionValue value;
+} Slot;
+
+struct FxsOptions {
+  const FxsOptionSpec *table;
+  guint n;
+  Slot *slots;
+};
+
+FxsOptions *
+fxs_options_new (const FxsOptionSpec *table, guint n, const char *base_dir)
+{
+  FxsOptions *o = g_new0 (FxsOptions, 1);
+  o->table = table;
+  o->n = n;
+  o->slots = g_new0 (Slot, n ? n : 1);
+  for (guint i = 0; i < n; i++)
+    {
+      o->slots[i].spec = &table[i];
+      if (table[i].default_value
+          && fxs_option_parse (table[i].type, table[i].default_value, base_dir,
+                               &o->slots[i].value, NULL))
+        o->slots[i].is_set = TRUE;
+    }
+  return o;
+}
+
+void
+fxs_options_free (FxsOptions *options)
+{
+  if (!options)
+    return;
+  for (guint i = 0; i < options->n; i++)
+    fxs_option_value_clear (&options->slots[i].value);
+  g_free (options->slots);
+  g_free (options);
+}
+
+static Slot *
+find_slot (const FxsOptions *options, const char *key)
+{
+  for (guint i = 0; i < options->n; i++)
+    if (strcmp (options->slots[i].spec->key, key) == 0)
+      return &options->slots[i];
+  return NULL;
+}
+
+char *
+fxs_options_valid_keys (const FxsOptionSpec *table, guint n)
+{
+  if (n == 0)
+    return g_strdup ("none");
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", table[i].key);
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+fxs_options_set (FxsOptions *options, const char *key, const char *text, const char *base_dir,
+                 GError **error)
+{
+  Slot *slot = find_slot (options, key);
+  if (!slot)
+    {
+      char *valid = fxs_options_valid_keys (options->table, options->n);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option '%s' (valid: %s)", key,
+                   valid);
+      g_free (valid);
+      return FALSE;
+    }
+  FxsOptionValue value;
+  GError *local = NULL;
+  if (!fxs_option_parse (slot->spec->type, text, base_dir, &value, &local))
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s: %s", key, local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  fxs_option_value_clear (&slot->value);
+  slot->value = value;
+  slot->is_set = TRUE;
+  return TRUE;
+}
+
+const FxsOptionSpec *
+fxs_options_missing_required (const FxsOptions *options)
+{
+  for (guint i = 0; i < options->n; i++)
+    if ((options->slots[i].spec->flags & FXS_OPTION_REQUIRED) && !options->slots[i].is_set)
+      return options->slots[i].spec;
+  return NULL;
+}
+
+const FxsOptionSpec *
+fxs_options_spec (const FxsOptions *options, const char *key)
+{
+  Slot *slot = find_slot (options, key);
+  return slot ? slot->spec : NULL;
+}
+
+const FxsOptionValue *
+fxs_options_get (const FxsOptions *options, const char *key)
+{
+  Slot *slot = find_slot (options, key);
+  return slot ? &slot->value : NULL;
+}
+
+gboolean
+fxs_options_is_set (const FxsOptions *options, const char *key)
+{
+  Slot *slot = find_slot (options, key);
+  return slot && slot->is_set;
+}

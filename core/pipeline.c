@@ -1,0 +1,222 @@
+/* Pipelines: their groups and settings, log and progress sinks, and what
+ * a run produced. */
+#include "pipeline-private.h"
+
+#include <string.h>
+
+static void
+setting_free (gpointer data)
+{
+  FxsPipelineSetting *s = data;
+  g_free (s->key);
+  g_free (s->value);
+  g_free (s->origin);
+  g_free (s->base_dir);
+  g_free (s);
+}
+
+static void
+group_free (gpointer data)
+{
+  FxsPipelineGroup *g = data;
+  g_free (g->name);
+  g_free (g->origin);
+  g_ptr_array_unref (g->settings);
+  g_free (g);
+}
+
+FxsPipeline *
+fxs_pipeline_new (FxsPluginRegistry *registry)
+{
+  g_return_val_if_fail (registry != NULL, NULL);
+  FxsPipeline *p = g_new0 (FxsPipeline, 1);
+  p->registry = fxs_plugin_registry_ref (registry);
+  p->base_dir = g_get_current_dir ();
+  p->groups = g_ptr_array_new_with_free_func (group_free);
+  p->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_plugin_context_free);
+  return p;
+}
+
+void
+fxs_pipeline_free (FxsPipeline *pipeline)
+{
+  if (!pipeline)
+    return;
+  /* Results first: outputs' and partitioner's fini may not outlive them,
+   * but nothing of theirs points into the result. */
+  if (pipeline->result)
+    fxs_split_result_free (pipeline->result);
+  if (pipeline->graph)
+    fxs_graph_unref (pipeline->graph);
+  g_ptr_array_unref (pipeline->outputs);
+  fxs_plugin_context_free (pipeline->partitioner);
+  if (pipeline->split_options)
+    fxs_split_options_free (pipeline->split_options);
+  g_ptr_array_unref (pipeline->groups);
+  g_free (pipeline->input);
+  g_free (pipeline->base_dir);
+  g_free (pipeline->file);
+  /* Last: the registry unloads the plugins' code. */
+  fxs_plugin_registry_unref (pipeline->registry);
+  g_free (pipeline);
+}
+
+FxsPipelineGroup *
+fxs_pipeline_group (FxsPipeline *pipeline, const char *name, const char *origin)
+{
+  for (guint i = 0; i < pipeline->groups->len; i++)
+    {
+      FxsPipelineGroup *g = pipeline->groups->pdata[i];
+      if (strcmp (g->name, name) == 0)
+        return g;
+    }
+  FxsPipelineGroup *g = g_new0 (FxsPipelineGroup, 1);
+  g->name = g_strdup (name);
+  g->origin = g_strdup (origin);
+  g->settings = g_ptr_array_new_with_free_func (setting_free);
+  g_ptr_array_add (pipeline->groups, g);
+  return g;
+}
+
+const FxsPipelineSetting *
+fxs_pipeline_group_lookup (const FxsPipelineGroup *group, const char *key)
+{
+  for (guint i = 0; i < group->settings->len; i++)
+    {
+      const FxsPipelineSetting *s = group->settings->pdata[i];
+      if (strcmp (s->key, key) == 0)
+        return s;
+    }
+  return NULL;
+}
+
+void
+fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const char *value,
+                        const char *origin, const char *base_dir)
+{
+  FxsPipelineSetting *s = (FxsPipelineSetting *) fxs_pipeline_group_lookup (group, key);
+  if (!s)
+    {
+      s = g_new0 (FxsPipelineSetting, 1);
+      s->key = g_strdup (key);
+      g_ptr_array_add (group->settings, s);
+    }
+  g_free (s->value);
+  g_free (s->origin);
+  g_free (s->base_dir);
+  s->value = g_strdup (value);
+  s->origin = g_strdup (origin);
+  s->base_dir = g_strdup (base_dir);
+}
+
+void
+fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key, const char *value,
+                  const char *origin)
+{
+  g_return_if_fail (pipeline != NULL && group != NULL && key != NULL && value != NULL);
+  g_return_if_fail (!pipeline->prepared);
+  char *cwd = g_get_current_dir ();
+  FxsPipelineGroup *g = fxs_pipeline_group (pipeline, group, origin);
+  fxs_pipeline_group_set (g, key, value, origin, cwd);
+  g_free (cwd);
+}
+
+void
+fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph)
+{
+  g_return_if_fail (pipeline != NULL && graph != NULL);
+  fxs_graph_ref (graph);
+  if (pipeline->graph)
+    fxs_graph_unref (pipeline->graph);
+  pipeline->graph = graph;
+}
+
+void
+fxs_pipeline_set_progress_func (FxsPipeline *pipeline, FxsProgressFunc func, gpointer user_data)
+{
+  pipeline->progress = func;
+  pipeline->progress_data = user_data;
+}
+
+void
+fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer user_data)
+{
+  pipeline->log = func;
+  pipeline->log_data = user_data;
+}
+
+void
+fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line)
+{
+  if (pipeline->log)
+    {
+      pipeline->log (level, line, pipeline->log_data);
+      return;
+    }
+  GLogLevelFlags flags = level == FXS_LOG_WARNING ? G_LOG_LEVEL_MESSAGE
+                         : level == FXS_LOG_INFO  ? G_LOG_LEVEL_INFO
+                                                  : G_LOG_LEVEL_DEBUG;
+  g_log ("fxsplit", flags, "%s", line);
+}
+
+void
+fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,
+                       guint64 total)
+{
+  if (pipeline->progress)
+    pipeline->progress (step, done, total, pipeline->progress_data);
+}
+
+const FxsGraph *
+fxs_pipeline_graph (const FxsPipeline *pipeline)
+{
+  return pipeline->graph;
+}
+
+const FxsSplitResult *
+fxs_pipeline_result (const FxsPipeline *pipeline)
+{
+  return pipeline->result;
+}
+
+guint
+fxs_pipeline_n_outputs (const FxsPipeline *pipeline)
+{
+  return pipeline->outputs->len;
+}
+
+static const FxsPluginContext *
+output_at (const FxsPipeline *pipeline, guint i)
+{
+  g_return_val_if_fail (i < pipeline->outputs->len, NULL);
+  return pipeline->outputs->pdata[i];
+}
+
+const char *
+fxs_pipeline_output_label (const FxsPipeline *pipeline, guint i)
+{
+  const FxsPluginContext *ctx = output_at (pipeline, i);
+  return ctx ? ctx->label : NULL;
+}
+
+const char *
+fxs_pipeline_output_plugin (const FxsPipeline *pipeline, guint i)
+{
+  const FxsPluginContext *ctx = output_at (pipeline, i);
+  return ctx ? fxs_plugin_name (ctx->plugin) : NULL;
+}
+
+guint
+fxs_pipeline_output_n_files (const FxsPipeline *pipeline, guint i)
+{
+  const FxsPluginContext *ctx = output_at (pipeline, i);
+  return ctx && pipeline->written ? ctx->files->len : 0;
+}
+
+const char *
+fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guint j)
+{
+  const FxsPluginContext *ctx = output_at (pipeline, i);
+  g_return_val_if_fail (ctx && pipeline->written && j < ctx->files->len, NULL);
+  return ctx->files->pdata[j];
+}

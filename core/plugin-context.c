@@ -1,0 +1,176 @@
+/* Plugin instances: the context every hook receives, its option
+ * accessors, logging and staged files. */
+#include "pipeline-private.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+FxsPluginContext *
+fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *prefix,
+                        const FxsPlugin *plugin, FxsOptions *options)
+{
+  FxsPluginContext *ctx = g_new0 (FxsPluginContext, 1);
+  ctx->label = g_strdup (label);
+  ctx->prefix = g_strdup (prefix);
+  ctx->plugin = plugin;
+  ctx->options = options;
+  ctx->pipeline = pipeline;
+  ctx->files = g_ptr_array_new_with_free_func (g_free);
+  return ctx;
+}
+
+void
+fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
+                              const char *hook, FxsErrorCode code, GError **error)
+{
+  if (!hook_error)
+    {
+      g_set_error (error, FXS_ERROR, code, "%s%s failed without saying why", ctx->prefix, hook);
+      return;
+    }
+  if (hook_error->domain == FXS_ERROR)
+    code = hook_error->code;
+  /* One line: a plugin's multi-line message is folded. */
+  char *line = g_strdelimit (g_strdup (hook_error->message), "\r\n", ' ');
+  g_set_error (error, FXS_ERROR, code, "%s%s", ctx->prefix, line);
+  g_free (line);
+  g_error_free (hook_error);
+}
+
+gboolean
+fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
+{
+  FxsPluginInitFunc init = ctx->plugin->info->init;
+  if (init)
+    {
+      GError *local = NULL;
+      gpointer state = NULL;
+      if (!init (ctx, &state, &local))
+        {
+          fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
+          return FALSE;
+        }
+      g_clear_error (&local);
+      ctx->state = state;
+    }
+  ctx->initialized = TRUE;
+  return TRUE;
+}
+
+void
+fxs_plugin_context_free (FxsPluginContext *ctx)
+{
+  if (!ctx)
+    return;
+  if (ctx->initialized && ctx->plugin->info->fini)
+    ctx->plugin->info->fini (ctx->state);
+  fxs_options_free (ctx->options);
+  g_ptr_array_unref (ctx->files);
+  g_free (ctx->label);
+  g_free (ctx->prefix);
+  g_free (ctx);
+}
+
+const char *
+fxs_plugin_context_label (const FxsPluginContext *ctx)
+{
+  return ctx->label;
+}
+
+/* The value of @key, checking that the plugin reads it as declared. */
+static const FxsOptionValue *
+option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, FxsOptionType b,
+              FxsOptionType c)
+{
+  const FxsOptionSpec *spec = fxs_options_spec (ctx->options, key);
+  if (!spec)
+    {
+      g_critical ("plugin '%s' reads option '%s', which its option table does not declare",
+                  fxs_plugin_name (ctx->plugin), key);
+      return NULL;
+    }
+  if (spec->type != a && spec->type != b && spec->type != c)
+    {
+      g_critical ("plugin '%s' reads option '%s' (%s) as another type",
+                  fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
+      return NULL;
+    }
+  return fxs_options_is_set (ctx->options, key) ? fxs_options_get (ctx->options, key) : NULL;
+}
+
+gboolean
+fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
+  return fxs_options_is_set (ctx->options, key);
+}
+
+const char *
+fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING, FXS_OPTION_PATH,
+                                          FXS_OPTION_OUTPUT_PATH);
+  return v ? v->text : NULL;
+}
+
+gint64
+fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, 0);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT, FXS_OPTION_INT,
+                                          FXS_OPTION_INT);
+  return v ? v->i : 0;
+}
+
+double
+fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, 0.0);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT, FXS_OPTION_FLOAT,
+                                          FXS_OPTION_FLOAT);
+  return v ? v->f : 0.0;
+}
+
+gboolean
+fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL, FXS_OPTION_BOOL,
+                                          FXS_OPTION_BOOL);
+  return v ? v->b : FALSE;
+}
+
+void
+fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *format, ...)
+{
+  g_return_if_fail (ctx != NULL && format != NULL);
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  char *line = g_strdup_printf ("[%s] %s: %s", ctx->label, fxs_plugin_name (ctx->plugin),
+                                message);
+  fxs_pipeline_log (ctx->pipeline, level, line);
+  g_free (line);
+  g_free (message);
+}
+
+FILE *
+fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && path != NULL, NULL);
+  if (!ctx->staging)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
+                   "fxs_output_open_file() called outside of an output's write hook");
+      return NULL;
+    }
+  char *absolute = g_canonicalize_filename (path, ctx->pipeline->base_dir);
+  FILE *stream = fxs_staging_open (ctx->staging, absolute, ctx->label, error);
+  if (stream)
+    g_ptr_array_add (ctx->files, absolute);
+  else
+    g_free (absolute);
+  return stream;
+}

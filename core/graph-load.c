@@ -1,0 +1,1266 @@
+/* Loading graph files (docs/graph-format.md).
+ *
+ * The JSON reader streams the top-level object and the `nodes` arrays and
+ * hands over one node (or attribute, partition, ...) object at a time; this
+ * file checks it and turns it into graph memory.  References are resolved
+ * as nodes arrive, so a node may only refer to earlier ones.
+ */
+#include <fxsplit/io.h>
+#include "graph-private.h"
+#include "json-reader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define FORMAT_NAME "fxsplit-graph"
+
+/* What a streamed container is; the build flag says whether its contents go
+ * into the graph being loaded or are only checked for shape. */
+enum {
+  TAG_TOP = 1,
+  TAG_ATTRS,
+  TAG_NODES,
+  TAG_SUBMODULES,
+  TAG_SUBMODULE,
+  TAG_PARTITIONS,
+  TAG_QUALNAME_MAP,
+  TAG_KIND_MASK = 0xff,
+  TAG_BUILD = 0x100,
+};
+
+/* The first reference to a node that is not (yet) defined.  Reported when
+ * the node list ends, or earlier when a node of that name turns up, so the
+ * message can say whether it is missing or merely later. */
+typedef struct {
+  gboolean active;
+  char *name;               /* the node referred to */
+  gint64 pos;
+  GString *message;         /* "PATH: node "x": refers to "y"" */
+} ForwardRef;
+
+typedef struct {
+  const char *want;         /* the submodule to load, or NULL for the top graph */
+  FxsGraph *graph;          /* the graph being built (NULL until found) */
+  gboolean have_format;
+  gboolean have_version;
+  gboolean have_nodes;
+  /* submodules */
+  GHashTable *submodule_names;
+  GPtrArray *submodule_list;
+  gboolean found;
+  gboolean entry_named;     /* the submodule entry being read */
+  gboolean entry_build;
+  gboolean entry_has_nodes;
+  ForwardRef forward;
+} Loader;
+
+/* ---- messages ----------------------------------------------------------------- */
+
+static const char *
+json_type_name (const FxsJson *j)
+{
+  static const char *const names[] = {
+    "null", "a bool", "a number", "a string", "an array", "an object",
+  };
+  return names[j->type];
+}
+
+static const char *
+item_type_name (FxsJsonType type)
+{
+  FxsJson j = { .type = type };
+  return json_type_name (&j);
+}
+
+/* Conversion of one node or attribute: where errors go and which node they
+ * are about. */
+typedef struct {
+  Loader *loader;
+  FxsJsonReader *reader;
+  FxsGraph *graph;
+  const FxsJson *node_name; /* NULL until known */
+} Conv;
+
+static gboolean G_GNUC_PRINTF (5, 6)
+conv_fail (Conv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *path,
+           const char *format, ...)
+{
+  GString *msg = g_string_new (NULL);
+  if (c->node_name)
+    {
+      g_string_append (msg, "node ");
+      fxs_json_append_quoted (msg, c->node_name->u.s, c->node_name->n);
+      g_string_append (msg, ": ");
+    }
+  va_list args;
+  va_start (args, format);
+  g_string_append_vprintf (msg, format, args);
+  va_end (args);
+  fxs_json_reader_fail (c->reader, code, where->pos, path, "%s", msg->str);
+  g_string_free (msg, TRUE);
+  return FALSE;
+}
+
+static char *
+quoted (const char *s, gsize len)
+{
+  GString *q = g_string_new (NULL);
+  fxs_json_append_quoted (q, s, len);
+  return g_string_free (q, FALSE);
+}
+
+/* ---- scalars ---------------------------------------------------------------- */
+
+static gboolean
+is_text (const FxsJson *j)
+{
+  return j->type == FXS_JSON_STRING && strlen (j->u.s) == j->n;
+}
+
+/* A string usable as a name: non-empty, no NUL. */
+static gboolean
+check_text (Conv *c, const FxsJson *j, const FxsJsonPath *path, const char *what)
+{
+  if (j->type != FXS_JSON_STRING)
+    return conv_fail (c, FXS_ERROR_FORMAT, j, path, "%s must be a string, not %s", what,
+                      json_type_name (j));
+  if (j->n == 0)
+    return conv_fail (c, FXS_ERROR_FORMAT, j, path, "%s is empty", what);
+  if (!is_text (j))
+    return conv_fail (c, FXS_ERROR_FORMAT, j, path, "%s contains a NUL character", what);
+  return TRUE;
+}
+
+static gboolean
+number_is_integer (const FxsJson *j)
+{
+  return strpbrk (j->u.s, ".eE") == NULL;
+}
+
+/* JSON integer text (already checked by yajl) to a gint64; FALSE when it
+ * does not fit. */
+static gboolean
+parse_integer (const char *s, gint64 *out)
+{
+  gboolean negative = *s == '-';
+  if (negative)
+    s++;
+  guint64 limit = negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64;
+  guint64 v = 0;
+  for (; *s; s++)
+    {
+      guint digit = (guint) (*s - '0');
+      if (v > (limit - digit) / 10)
+        return FALSE;
+      v = v * 10 + digit;
+    }
+  *out = negative ? (gint64) (0 - v) : (gint64) v;
+  return TRUE;
+}
+
+static gboolean
+convert_integer (Conv *c, const FxsJson *j, const FxsJsonPath *path, gint64 *out)
+{
+  if (!parse_integer (j->u.s, out))
+    return conv_fail (c, FXS_ERROR_FORMAT, j, path,
+                      "integer %s does not fit in 64 bits", j->u.s);
+  return TRUE;
+}
+
+static gboolean
+convert_float (Conv *c, const FxsJson *j, const FxsJsonPath *path, double *out)
+{
+  errno = 0;
+  double v = g_ascii_strtod (j->u.s, NULL);
+  if (errno == ERANGE && isinf (v))
+    return conv_fail (c, FXS_ERROR_FORMAT, j, path,
+                      "number %s is out of the range of a float (write {\"float\": \"inf\"})",
+                      j->u.s);
+  *out = v;
+  return TRUE;
+}
+
+/* ---- values ----------------------------------------------------------------- */
+
+static gboolean convert_value (Conv *c, const FxsJson *j, FxsValue *out,
+                               const FxsJsonPath *path);
+
+static const char *
+arena_text (FxsGraph *g, const FxsJson *j)
+{
+  return fxs_arena_strndup (&g->arena, j->u.s, j->n);
+}
+
+static gboolean
+convert_items (Conv *c, const FxsJson *array, FxsValueKind kind, FxsValue *out,
+               const FxsJsonPath *path)
+{
+  FxsValue *items = array->n ? fxs_arena_alloc (&c->graph->arena, array->n * sizeof *items) : NULL;
+  for (guint i = 0; i < array->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!convert_value (c, &array->u.items[i], &items[i], &p))
+        return FALSE;
+    }
+  out->kind = kind;
+  out->n = array->n;
+  out->u.items = items;
+  return TRUE;
+}
+
+/* {"dict": [[key, value], ...]} */
+static gboolean
+convert_dict (Conv *c, const FxsJson *pairs, FxsValue *out, const FxsJsonPath *path)
+{
+  FxsValue *items = pairs->n ? fxs_arena_alloc (&c->graph->arena, 2 * pairs->n * sizeof *items) : NULL;
+  for (guint i = 0; i < pairs->n; i++)
+    {
+      const FxsJson *pair = &pairs->u.items[i];
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (pair->type != FXS_JSON_ARRAY || pair->n != 2)
+        return conv_fail (c, FXS_ERROR_FORMAT, pair, &p,
+                          "a dict entry must be a [key, value] array");
+      FxsJsonPath pk = { &p, NULL, 0, 0 }, pv = { &p, NULL, 0, 1 };
+      if (!convert_value (c, &pair->u.items[0], &items[2 * i], &pk)
+          || !convert_value (c, &pair->u.items[1], &items[2 * i + 1], &pv))
+        return FALSE;
+    }
+  out->kind = FXS_VALUE_DICT;
+  out->n = pairs->n;
+  out->u.items = items;
+  return TRUE;
+}
+
+static void
+set_forward_ref (Conv *c, const FxsJson *ref, const FxsJsonPath *path)
+{
+  ForwardRef *f = &c->loader->forward;
+  f->active = TRUE;
+  f->name = g_strndup (ref->u.s, ref->n);
+  f->pos = ref->pos;
+  f->message = g_string_new (NULL);
+  fxs_json_reader_append_path (c->reader, f->message, path);
+  g_string_append (f->message, ": node ");
+  fxs_json_append_quoted (f->message, c->node_name->u.s, c->node_name->n);
+  g_string_append (f->message, ": refers to ");
+  fxs_json_append_quoted (f->message, ref->u.s, ref->n);
+}
+
+/* {"node": "name"}: an earlier node of the graph. */
+static gboolean
+convert_reference (Conv *c, const FxsJson *ref, FxsValue *out, const FxsJsonPath *path)
+{
+  if (!is_text (ref))
+    return conv_fail (c, FXS_ERROR_FORMAT, ref, path,
+                      "a node reference must be a node's name (a string without NUL)");
+  const FxsNode *node = g_hash_table_lookup (c->graph->node_by_name, ref->u.s);
+  if (node)
+    {
+      out->kind = FXS_VALUE_NODE;
+      out->u.node = node;
+      return TRUE;
+    }
+  if (c->node_name && c->node_name->n == ref->n && memcmp (c->node_name->u.s, ref->u.s, ref->n) == 0)
+    return conv_fail (c, FXS_ERROR_GRAPH, ref, path, "refers to itself");
+  /* not an error yet: the rest of the list tells whether it is later or missing */
+  set_forward_ref (c, ref, path);
+  return FALSE;
+}
+
+static gboolean
+convert_special_float (Conv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path)
+{
+  if (j->type == FXS_JSON_STRING)
+    {
+      if (strcmp (j->u.s, "inf") == 0)
+        out->u.f = INFINITY;
+      else if (strcmp (j->u.s, "-inf") == 0)
+        out->u.f = -INFINITY;
+      else if (strcmp (j->u.s, "nan") == 0)
+        out->u.f = NAN;
+      else
+        goto bad;
+      out->kind = FXS_VALUE_FLOAT;
+      return TRUE;
+    }
+bad:
+  return conv_fail (c, FXS_ERROR_FORMAT, j, path,
+                    "{\"float\": ...} must be \"inf\", \"-inf\" or \"nan\"");
+}
+
+static gboolean
+convert_opaque (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *path)
+{
+  const FxsJson *type = fxs_json_member (obj, "opaque");
+  const FxsJson *repr = fxs_json_member (obj, "repr");
+  FxsJsonPath pt = { path, "opaque", 6, 0 }, pr = { path, "repr", 4, 0 };
+  if (!repr)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "{\"opaque\": ...} needs a \"repr\"");
+  if (!check_text (c, type, &pt, "an opaque value's type")
+      || !check_text (c, repr, &pr, "an opaque value's repr"))
+    return FALSE;
+  FxsValue *items = fxs_arena_alloc (&c->graph->arena, 2 * sizeof *items);
+  items[0].kind = items[1].kind = FXS_VALUE_STRING;
+  items[0].u.s = fxs_graph_intern (c->graph, type->u.s);
+  items[0].n = type->n;
+  items[1].u.s = fxs_graph_intern (c->graph, repr->u.s);
+  items[1].n = repr->n;
+  out->kind = FXS_VALUE_OPAQUE;
+  out->n = 2;
+  out->u.items = items;
+  return TRUE;
+}
+
+/* An object value: exactly one tag (or "opaque" with "repr"). */
+static gboolean
+convert_tagged (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *path)
+{
+  static const char expected[] = "expected one of {\"tuple\": [...]}, {\"dict\": [[k, v], ...]}, "
+    "{\"slice\": [start, stop, step]}, {\"ellipsis\": true}, {\"node\": name}, "
+    "{\"float\": \"inf\"|\"-inf\"|\"nan\"}, {\"opaque\": type, \"repr\": text}";
+  if (obj->n == 0)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "an empty object is not a value: %s",
+                      expected);
+  if (fxs_json_member (obj, "opaque"))
+    {
+      if (obj->n == 2 && fxs_json_member (obj, "repr"))
+        return convert_opaque (c, obj, out, path);
+      if (obj->n == 1)
+        return convert_opaque (c, obj, out, path);
+    }
+  const FxsJson *key = &obj->u.items[0];
+  const FxsJson *v = &obj->u.items[1];
+  if (obj->n != 1)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path,
+                      "a value object has exactly one tag, this one has %u members: %s",
+                      obj->n, expected);
+  FxsJsonPath p = { path, key->u.s, key->n, 0 };
+  const char *tag = key->u.s;
+  if (strcmp (tag, "tuple") == 0 || strcmp (tag, "slice") == 0)
+    {
+      gboolean slice = tag[0] == 's';
+      if (v->type != FXS_JSON_ARRAY)
+        return conv_fail (c, FXS_ERROR_FORMAT, v, &p, "{\"%s\": ...} takes an array, not %s",
+                          tag, json_type_name (v));
+      if (slice && v->n != 3)
+        return conv_fail (c, FXS_ERROR_FORMAT, v, &p,
+                          "{\"slice\": ...} takes [start, stop, step], not %u items", v->n);
+      if (!convert_items (c, v, FXS_VALUE_TUPLE, out, &p))
+        return FALSE;
+      out->kind = slice ? FXS_VALUE_SLICE : FXS_VALUE_TUPLE;
+      return TRUE;
+    }
+  if (strcmp (tag, "dict") == 0)
+    {
+      if (v->type != FXS_JSON_ARRAY)
+        return conv_fail (c, FXS_ERROR_FORMAT, v, &p,
+                          "{\"dict\": ...} takes an array of [key, value] pairs, not %s",
+                          json_type_name (v));
+      return convert_dict (c, v, out, &p);
+    }
+  if (strcmp (tag, "ellipsis") == 0)
+    {
+      if (v->type != FXS_JSON_BOOL || !v->u.b)
+        return conv_fail (c, FXS_ERROR_FORMAT, v, &p, "write Ellipsis as {\"ellipsis\": true}");
+      out->kind = FXS_VALUE_ELLIPSIS;
+      return TRUE;
+    }
+  if (strcmp (tag, "node") == 0)
+    return convert_reference (c, v, out, &p);
+  if (strcmp (tag, "float") == 0)
+    return convert_special_float (c, v, out, &p);
+  char *q = quoted (key->u.s, key->n);
+  conv_fail (c, FXS_ERROR_FORMAT, key, path, "unknown value tag %s: %s", q, expected);
+  g_free (q);
+  return FALSE;
+}
+
+static gboolean
+convert_value (Conv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path)
+{
+  switch ((FxsJsonType) j->type)
+    {
+    case FXS_JSON_NULL:
+      out->kind = FXS_VALUE_NONE;
+      return TRUE;
+    case FXS_JSON_BOOL:
+      out->kind = FXS_VALUE_BOOL;
+      out->u.b = j->u.b;
+      return TRUE;
+    case FXS_JSON_NUMBER:
+      if (number_is_integer (j))
+        {
+          out->kind = FXS_VALUE_INT;
+          return convert_integer (c, j, path, &out->u.i);
+        }
+      out->kind = FXS_VALUE_FLOAT;
+      return convert_float (c, j, path, &out->u.f);
+    case FXS_JSON_STRING:
+      out->kind = FXS_VALUE_STRING;
+      out->n = j->n;
+      out->u.s = arena_text (c->graph, j);
+      return TRUE;
+    case FXS_JSON_ARRAY:
+      return convert_items (c, j, FXS_VALUE_LIST, out, path);
+    case FXS_JSON_OBJECT:
+      return convert_tagged (c, j, out, path);
+    }
+  g_return_val_if_reached (FALSE);
+}
+
+static gboolean
+is_key (const FxsJson *key, const char *name)
+{
+  return strcmp (key->u.s, name) == 0 && strlen (name) == key->n;
+}
+
+/* Meta members with a meaning of their own; the rest is free-form. */
+static gboolean
+is_reserved_meta_key (const FxsJson *key)
+{
+  return is_key (key, "tensor") || is_key (key, "tensors") || is_key (key, "free_symbols")
+         || is_key (key, "symbol");
+}
+
+/* A JSON object as a dict with string keys (kwargs, free-form meta). */
+static gboolean
+convert_object_as_dict (Conv *c, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
+                        const FxsJsonPath *path)
+{
+  guint n = 0;
+  for (guint i = 0; i < obj->n; i++)
+    n += !(skip_reserved && is_reserved_meta_key (&obj->u.items[2 * i]));
+  FxsValue *items = n ? fxs_arena_alloc (&c->graph->arena, 2 * n * sizeof *items) : NULL;
+  guint k = 0;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i];
+      if (skip_reserved && is_reserved_meta_key (key))
+        continue;
+      FxsJsonPath p = { path, key->u.s, key->n, 0 };
+      items[2 * k].kind = FXS_VALUE_STRING;
+      items[2 * k].n = key->n;
+      items[2 * k].u.s = arena_text (c->graph, key);
+      if (!convert_value (c, key + 1, &items[2 * k + 1], &p))
+        return FALSE;
+      k++;
+    }
+  out->kind = FXS_VALUE_DICT;
+  out->n = n;
+  out->u.items = items;
+  return TRUE;
+}
+
+/* ---- tensor metadata -------------------------------------------------------- */
+
+/* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null). */
+static gboolean
+convert_shape (Conv *c, const FxsJson *shape, FxsTensorMeta *t, const FxsJsonPath *path)
+{
+  if (shape->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, shape, path, "a shape must be an array, not %s",
+                      json_type_name (shape));
+  gint64 *dims = shape->n ? fxs_arena_alloc (&c->graph->arena, shape->n * sizeof *dims) : NULL;
+  const char **symbols = NULL;
+  for (guint d = 0; d < shape->n; d++)
+    {
+      const FxsJson *size = &shape->u.items[d];
+      FxsJsonPath p = { path, NULL, 0, d };
+      if (size->type == FXS_JSON_NUMBER && number_is_integer (size))
+        {
+          if (!convert_integer (c, size, &p, &dims[d]))
+            return FALSE;
+          if (dims[d] < 0)
+            return conv_fail (c, FXS_ERROR_FORMAT, size, &p, "a size cannot be negative");
+          continue;
+        }
+      dims[d] = -1;
+      if (size->type == FXS_JSON_NULL)
+        continue;
+      if (size->type != FXS_JSON_STRING)
+        return conv_fail (c, FXS_ERROR_FORMAT, size, &p,
+                          "a size must be an int, a symbolic expression (a string) or null, not %s",
+                          json_type_name (size));
+      if (!check_text (c, size, &p, "a symbolic size"))
+        return FALSE;
+      if (!symbols)
+        symbols = fxs_arena_alloc (&c->graph->arena, shape->n * sizeof *symbols);
+      symbols[d] = fxs_graph_intern (c->graph, size->u.s);
+    }
+  t->rank = shape->n;
+  t->dims = dims;
+  t->symbols = symbols;
+  return TRUE;
+}
+
+static gboolean
+convert_dtype (Conv *c, const FxsJson *dtype, const char **out, const FxsJsonPath *path)
+{
+  if (dtype->type == FXS_JSON_NULL)
+    {
+      *out = NULL;
+      return TRUE;
+    }
+  if (!check_text (c, dtype, path, "a dtype"))
+    return FALSE;
+  *out = fxs_graph_intern (c->graph, dtype->u.s);
+  return TRUE;
+}
+
+static gboolean
+unknown_member (Conv *c, const FxsJson *key, const FxsJsonPath *path, const char *valid)
+{
+  char *q = quoted (key->u.s, key->n);
+  conv_fail (c, FXS_ERROR_FORMAT, key, path, "unknown member %s (expected %s)", q, valid);
+  g_free (q);
+  return FALSE;
+}
+
+/* {"shape": [...], "dtype": "..."} */
+static gboolean
+convert_tensor (Conv *c, const FxsJson *obj, const FxsTensorMeta **out, const FxsJsonPath *path)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path,
+                      "tensor metadata must be an object {\"shape\": [...], \"dtype\": ...}, not %s",
+                      json_type_name (obj));
+  FxsTensorMeta *t = fxs_arena_alloc (&c->graph->arena, sizeof *t);
+  gboolean have_shape = FALSE;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      FxsJsonPath p = { path, key->u.s, key->n, 0 };
+      if (strcmp (key->u.s, "shape") == 0)
+        {
+          if (!convert_shape (c, v, t, &p))
+            return FALSE;
+          have_shape = TRUE;
+        }
+      else if (strcmp (key->u.s, "dtype") == 0)
+        {
+          if (!convert_dtype (c, v, &t->dtype, &p))
+            return FALSE;
+        }
+      else
+        return unknown_member (c, key, path, "\"shape\", \"dtype\"");
+    }
+  if (!have_shape)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "tensor metadata without a \"shape\"");
+  *out = t;
+  return TRUE;
+}
+
+static gboolean
+convert_tensor_list (Conv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+{
+  if (list->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, list, path,
+                      "\"tensors\" must be an array of tensor metadata, not %s",
+                      json_type_name (list));
+  const FxsTensorMeta **tensors =
+    list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *tensors) : NULL;
+  for (guint i = 0; i < list->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!convert_tensor (c, &list->u.items[i], &tensors[i], &p))
+        return FALSE;
+    }
+  m->tensors = tensors;
+  m->n_tensors = list->n;
+  m->is_tuple = TRUE;
+  return TRUE;
+}
+
+static gboolean
+convert_symbols (Conv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+{
+  if (list->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, list, path,
+                      "\"free_symbols\" must be an array of strings, not %s",
+                      json_type_name (list));
+  const char **symbols = list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *symbols) : NULL;
+  for (guint i = 0; i < list->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!check_text (c, &list->u.items[i], &p, "a free symbol"))
+        return FALSE;
+      symbols[i] = fxs_graph_intern (c->graph, list->u.items[i].u.s);
+    }
+  m->free_symbols = symbols;
+  m->n_free_symbols = list->n;
+  return TRUE;
+}
+
+static gboolean
+convert_meta (Conv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "\"meta\" must be an object, not %s",
+                      json_type_name (obj));
+  if (obj->n == 0)
+    {
+      *out = NULL;
+      return TRUE;
+    }
+  FxsNodeMeta *m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
+  gboolean have_extra = FALSE;
+  const FxsJson *tensor_key = NULL;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      FxsJsonPath p = { path, key->u.s, key->n, 0 };
+      gboolean ok = TRUE;
+      if (is_key (key, "tensor") || is_key (key, "tensors"))
+        {
+          if (tensor_key)
+            return conv_fail (c, FXS_ERROR_FORMAT, key, path,
+                              "\"tensor\" and \"tensors\" together: a node produces one or a tuple");
+          tensor_key = key;
+          if (key->n == 6)
+            {
+              const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
+              ok = convert_tensor (c, v, one, &p);
+              m->tensors = one;
+              m->n_tensors = 1;
+            }
+          else
+            ok = convert_tensor_list (c, v, m, &p);
+        }
+      else if (is_key (key, "free_symbols"))
+        ok = convert_symbols (c, v, m, &p);
+      else if (is_key (key, "symbol"))
+        {
+          ok = check_text (c, v, &p, "\"symbol\"");
+          if (ok)
+            m->symbol = fxs_graph_intern (c->graph, v->u.s);
+        }
+      else
+        have_extra = TRUE;
+      if (!ok)
+        return FALSE;
+    }
+  if (have_extra)
+    {
+      FxsValue *dict = fxs_arena_alloc (&c->graph->arena, sizeof *dict);
+      if (!convert_object_as_dict (c, obj, TRUE, dict, path))
+        return FALSE;
+      m->extra = dict;
+    }
+  *out = m;
+  return TRUE;
+}
+
+/* ---- nodes --------------------------------------------------------------------- */
+
+typedef struct {
+  const FxsJson *name, *op, *target, *args, *kwargs, *type, *meta;
+} NodeFields;
+
+static const char node_members[] =
+  "\"name\", \"op\", \"target\", \"args\", \"kwargs\", \"type\", \"meta\"";
+
+static gboolean
+split_node_fields (Conv *c, const FxsJson *obj, NodeFields *f)
+{
+  memset (f, 0, sizeof *f);
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      const FxsJson **slot = NULL;
+      switch (key->n)
+        {
+        case 2: slot = is_key (key, "op") ? &f->op : NULL; break;
+        case 4: slot = is_key (key, "name") ? &f->name : is_key (key, "args") ? &f->args
+                       : is_key (key, "type") ? &f->type : is_key (key, "meta") ? &f->meta : NULL;
+          break;
+        case 6: slot = is_key (key, "target") ? &f->target : is_key (key, "kwargs") ? &f->kwargs
+                       : NULL;
+          break;
+        default: break;
+        }
+      if (!slot)
+        {
+          if (f->name == NULL)
+            {
+              /* name the node if it has a usable name anywhere */
+              const FxsJson *name = fxs_json_member (obj, "name");
+              if (name && is_text (name))
+                c->node_name = name;
+            }
+          return unknown_member (c, key, NULL, node_members);
+        }
+      *slot = v;
+    }
+  if (!f->name)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a node without \"name\"");
+  return check_text (c, f->name, &(FxsJsonPath) { NULL, "name", 4, 0 }, "\"name\"");
+}
+
+/* The parts every node needs, checked for nodes that are built and nodes
+ * that are only checked for shape alike. */
+static gboolean
+check_node_head (Conv *c, const FxsJson *obj, const NodeFields *f, FxsOp *op)
+{
+  c->node_name = f->name;
+  if (!f->op)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"op\"");
+  if (!f->target)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"target\"");
+  FxsJsonPath pop = { NULL, "op", 2, 0 }, pt = { NULL, "target", 6, 0 };
+  if (!check_text (c, f->op, &pop, "\"op\""))
+    return FALSE;
+  if (!fxs_op_from_string (f->op->u.s, op))
+    return conv_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
+                      "unknown op \"%s\" (expected placeholder, get_attr, call_function, "
+                      "call_method, call_module or output)", f->op->u.s);
+  return check_text (c, f->target, &pt, "\"target\"");
+}
+
+static gboolean
+check_node_rules (Conv *c, const FxsJson *obj, FxsOp op)
+{
+  FxsGraph *g = c->graph;
+  const FxsNode *same = g_hash_table_lookup (g->node_by_name, c->node_name->u.s);
+  FxsJsonPath pn = { NULL, "name", 4, 0 };
+  if (same)
+    return conv_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
+                      "duplicate node name (the first is nodes[%u])", same->index);
+  if (g->output && op == FXS_OP_OUTPUT)
+    return conv_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is \"%s\")",
+                      g->output->name);
+  if (g->output)
+    return conv_fail (c, FXS_ERROR_GRAPH, obj, NULL,
+                      "comes after the output node \"%s\", which must be the last node",
+                      g->output->name);
+  return TRUE;
+}
+
+static gboolean
+convert_args (Conv *c, const NodeFields *f, FxsOp op, FxsValue *args)
+{
+  args->kind = FXS_VALUE_TUPLE;
+  if (!f->args)
+    return TRUE;
+  FxsJsonPath p = { NULL, "args", 4, 0 };
+  if (f->args->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, f->args, &p, "\"args\" must be an array, not %s",
+                      json_type_name (f->args));
+  if (op == FXS_OP_PLACEHOLDER && f->args->n > 1)
+    return conv_fail (c, FXS_ERROR_FORMAT, f->args, &p,
+                      "a placeholder has at most one arg (its default value), not %u",
+                      f->args->n);
+  return convert_items (c, f->args, FXS_VALUE_TUPLE, args, &p);
+}
+
+static gboolean
+convert_kwargs (Conv *c, const NodeFields *f, FxsValue *kwargs)
+{
+  kwargs->kind = FXS_VALUE_DICT;
+  if (!f->kwargs)
+    return TRUE;
+  FxsJsonPath p = { NULL, "kwargs", 6, 0 };
+  if (f->kwargs->type != FXS_JSON_OBJECT)
+    return conv_fail (c, FXS_ERROR_FORMAT, f->kwargs, &p, "\"kwargs\" must be an object, not %s",
+                      json_type_name (f->kwargs));
+  return convert_object_as_dict (c, f->kwargs, FALSE, kwargs, &p);
+}
+
+static gboolean
+load_node (Loader *l, FxsJsonReader *reader, const FxsJson *obj)
+{
+  Conv c = { l, reader, l->graph, NULL };
+  NodeFields f;
+  if (l->forward.active)
+    {
+      /* after a dangling reference, only look for the node it names */
+      const FxsJson *name = fxs_json_member (obj, "name");
+      if (!name || !is_text (name) || strcmp (name->u.s, l->forward.name) != 0)
+        return TRUE;
+      g_string_append_printf (l->forward.message,
+                              ", which comes later (nodes[%u]); nodes may only refer to earlier nodes",
+                              l->graph->nodes->len);
+      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos, l->forward.message->str);
+      return FALSE;
+    }
+  FxsOp op;
+  if (!split_node_fields (&c, obj, &f) || !check_node_head (&c, obj, &f, &op)
+      || !check_node_rules (&c, obj, op))
+    return FALSE;
+  FxsValue args = { 0 }, kwargs = { 0 };
+  const FxsNodeMeta *meta = NULL;
+  FxsJsonPath ptype = { NULL, "type", 4, 0 }, pmeta = { NULL, "meta", 4, 0 };
+  if (!convert_args (&c, &f, op, &args) || !convert_kwargs (&c, &f, &kwargs))
+    return l->forward.active;
+  if (f.type && f.type->type != FXS_JSON_NULL && !check_text (&c, f.type, &ptype, "\"type\""))
+    return FALSE;
+  if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
+    return l->forward.active;
+  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op,
+                                                   fxs_graph_strdup (l->graph, f.name->u.s),
+                                                   fxs_graph_intern (l->graph, f.target->u.s),
+                                                   &args, &kwargs);
+  if (f.type && f.type->type == FXS_JSON_STRING)
+    node->type_expr = fxs_graph_intern (l->graph, f.type->u.s);
+  node->meta = meta;
+  return TRUE;
+}
+
+/* Nodes of graphs that are not loaded: the members and the head only. */
+static gboolean
+check_node_shape (Loader *l, FxsJsonReader *reader, const FxsJson *obj)
+{
+  Conv c = { l, reader, NULL, NULL };
+  NodeFields f;
+  FxsOp op;
+  return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
+}
+
+static gboolean
+end_nodes (Loader *l, FxsJsonReader *reader, gboolean build, gint64 pos)
+{
+  if (!build)
+    return TRUE;
+  if (l->forward.active)
+    {
+      g_string_append (l->forward.message, ", which is not a node of this graph");
+      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos, l->forward.message->str);
+      return FALSE;
+    }
+  if (!l->graph->output)
+    {
+      fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL,
+                            "the graph has no output node (it must end with one)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- attributes ------------------------------------------------------------------ */
+
+static gboolean
+convert_attr (Conv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean build)
+{
+  const FxsJson *kind = NULL, *cls = NULL, *shape = NULL, *dtype = NULL;
+  if (item->key_len == 0 || strlen (item->key) != item->key_len)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL,
+                      "an attribute name must be non-empty and without NUL");
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      if (is_key (key, "kind"))
+        kind = v;
+      else if (is_key (key, "class"))
+        cls = v;
+      else if (is_key (key, "shape"))
+        shape = v;
+      else if (is_key (key, "dtype"))
+        dtype = v;
+      else
+        return unknown_member (c, key, NULL, "\"kind\", \"class\", \"shape\", \"dtype\"");
+    }
+  FxsJsonPath pk = { NULL, "kind", 4, 0 }, pc = { NULL, "class", 5, 0 };
+  FxsJsonPath ps = { NULL, "shape", 5, 0 }, pd = { NULL, "dtype", 5, 0 };
+  FxsAttrKind k;
+  if (!kind)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL, "an attribute without \"kind\"");
+  if (!check_text (c, kind, &pk, "\"kind\""))
+    return FALSE;
+  if (!fxs_attr_kind_from_string (kind->u.s, &k))
+    return conv_fail (c, FXS_ERROR_FORMAT, kind, &pk,
+                      "unknown attribute kind \"%s\" (expected parameter, buffer, constant, "
+                      "module or object)", kind->u.s);
+  if (cls && !check_text (c, cls, &pc, "\"class\""))
+    return FALSE;
+  if (dtype && !shape)
+    return conv_fail (c, FXS_ERROR_FORMAT, dtype, &pd, "\"dtype\" without \"shape\"");
+  if (!build)
+    return shape == NULL || shape->type == FXS_JSON_ARRAY
+           || conv_fail (c, FXS_ERROR_FORMAT, shape, &ps, "a shape must be an array, not %s",
+                         json_type_name (shape));
+  FxsTensorMeta *t = NULL;
+  if (shape)
+    {
+      t = fxs_arena_alloc (&c->graph->arena, sizeof *t);
+      if (!convert_shape (c, shape, t, &ps) || (dtype && !convert_dtype (c, dtype, &t->dtype, &pd)))
+        return FALSE;
+    }
+  GError *error = NULL;
+  if (!fxs_graph_add_attr (c->graph, item->key, k, cls ? cls->u.s : NULL, t, &error))
+    {
+      conv_fail (c, FXS_ERROR_GRAPH, obj, NULL, "%s", error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- partitions and the qualname map (shape only) -------------------------------- */
+
+static gboolean
+check_name_list (Conv *c, const FxsJson *list, const FxsJsonPath *path)
+{
+  if (list->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, list, path, "must be an array of names, not %s",
+                      json_type_name (list));
+  for (guint i = 0; i < list->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!check_text (c, &list->u.items[i], &p, "a name"))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_partition (Conv *c, const FxsJson *obj)
+{
+  static const char *const lists[] = { "nodes", "inputs", "outputs", "dependencies", "dependents" };
+  static const char valid[] = "\"name\", \"id\", \"submodule\", \"nodes\", \"inputs\", "
+    "\"outputs\", \"dependencies\", \"dependents\"";
+  gboolean have_name = FALSE, have_id = FALSE, have_submodule = FALSE;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      FxsJsonPath p = { NULL, key->u.s, key->n, 0 };
+      gboolean list = FALSE;
+      for (guint k = 0; k < G_N_ELEMENTS (lists); k++)
+        list |= is_key (key, lists[k]);
+      if (list)
+        {
+          if (!check_name_list (c, v, &p))
+            return FALSE;
+        }
+      else if (is_key (key, "name") || is_key (key, "submodule"))
+        {
+          if (!check_text (c, v, &p, key->n == 4 ? "\"name\"" : "\"submodule\""))
+            return FALSE;
+          have_name |= key->n == 4;
+          have_submodule |= key->n != 4;
+        }
+      else if (is_key (key, "id"))
+        {
+          gint64 id;
+          if (v->type != FXS_JSON_NUMBER || !number_is_integer (v))
+            return conv_fail (c, FXS_ERROR_FORMAT, v, &p, "\"id\" must be an integer, not %s",
+                              json_type_name (v));
+          if (!convert_integer (c, v, &p, &id))
+            return FALSE;
+          have_id = TRUE;
+        }
+      else
+        return unknown_member (c, key, NULL, valid);
+    }
+  if (!have_name || !have_id || !have_submodule)
+    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a partition without \"%s\"",
+                      !have_name ? "name" : !have_id ? "id" : "submodule");
+  return TRUE;
+}
+
+/* ---- the file's structure ------------------------------------------------------- */
+
+static FxsJsonAction
+expect_type (FxsJsonReader *reader, const FxsJsonItem *item, FxsJsonType type,
+             const char *what, FxsJsonAction action)
+{
+  if (item->type == type)
+    return action;
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL, "%s must be %s, not %s",
+                        what, item_type_name (type), item_type_name (item->type));
+  return FXS_JSON_FAIL;
+}
+
+static FxsJsonAction
+begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
+{
+  const char *key = item->key;
+  gboolean head = strcmp (key, "format") == 0 || strcmp (key, "version") == 0;
+  if (!head && !(l->have_format && l->have_version))
+    {
+      char *q = quoted (key, item->key_len);
+      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+                            "found %s before \"format\" and \"version\": a graph file starts "
+                            "with \"format\": \"" FORMAT_NAME "\", \"version\": %d", q,
+                            FXS_GRAPH_FORMAT_VERSION);
+      g_free (q);
+      return FXS_JSON_FAIL;
+    }
+  int build = l->want ? 0 : TAG_BUILD;
+  if (head)
+    return FXS_JSON_COLLECT;
+  if (strcmp (key, "attributes") == 0)
+    {
+      *tag = TAG_ATTRS | build;
+      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"", FXS_JSON_STREAM);
+    }
+  if (strcmp (key, "nodes") == 0)
+    {
+      l->have_nodes = TRUE;
+      *tag = TAG_NODES | build;
+      return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
+    }
+  if (strcmp (key, "submodules") == 0)
+    {
+      *tag = TAG_SUBMODULES;
+      return expect_type (reader, item, FXS_JSON_ARRAY, "\"submodules\"", FXS_JSON_STREAM);
+    }
+  if (strcmp (key, "partitions") == 0)
+    {
+      *tag = TAG_PARTITIONS;
+      return expect_type (reader, item, FXS_JSON_ARRAY, "\"partitions\"", FXS_JSON_STREAM);
+    }
+  if (strcmp (key, "qualname_map") == 0)
+    {
+      *tag = TAG_QUALNAME_MAP;
+      return expect_type (reader, item, FXS_JSON_OBJECT, "\"qualname_map\"", FXS_JSON_STREAM);
+    }
+  if (g_str_has_prefix (key, "x-"))
+    return FXS_JSON_COLLECT; /* an extension: read and ignored */
+  char *q = quoted (key, item->key_len);
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+                        "unknown member %s (expected \"format\", \"version\", \"attributes\", "
+                        "\"nodes\", \"submodules\", \"partitions\", \"qualname_map\" or \"x-...\")", q);
+  g_free (q);
+  return FXS_JSON_FAIL;
+}
+
+static FxsJsonAction
+begin_submodule_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
+{
+  const char *key = item->key;
+  if (!l->entry_named && strcmp (key, "name") != 0)
+    {
+      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+                            "\"name\" must be the first member of a submodule");
+      return FXS_JSON_FAIL;
+    }
+  int build = l->entry_build ? TAG_BUILD : 0;
+  if (strcmp (key, "name") == 0)
+    return FXS_JSON_COLLECT;
+  if (strcmp (key, "attributes") == 0)
+    {
+      *tag = TAG_ATTRS | build;
+      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"", FXS_JSON_STREAM);
+    }
+  if (strcmp (key, "nodes") == 0)
+    {
+      l->entry_has_nodes = TRUE;
+      *tag = TAG_NODES | build;
+      return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
+    }
+  char *q = quoted (key, item->key_len);
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+                        "unknown member %s (expected \"name\", \"attributes\", \"nodes\")", q);
+  g_free (q);
+  return FXS_JSON_FAIL;
+}
+
+static FxsJsonAction
+on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *tag)
+{
+  Loader *l = data;
+  switch (item->parent_tag & TAG_KIND_MASK)
+    {
+    case 0:
+      *tag = TAG_TOP;
+      if (item->type == FXS_JSON_OBJECT)
+        return FXS_JSON_STREAM;
+      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+                            "a graph file is a JSON object, not %s", item_type_name (item->type));
+      return FXS_JSON_FAIL;
+    case TAG_TOP:
+      return begin_top_member (l, reader, item, tag);
+    case TAG_ATTRS:
+      return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
+    case TAG_NODES:
+      return expect_type (reader, item, FXS_JSON_OBJECT, "a node", FXS_JSON_COLLECT);
+    case TAG_SUBMODULES:
+      l->entry_named = l->entry_build = l->entry_has_nodes = FALSE;
+      *tag = TAG_SUBMODULE;
+      return expect_type (reader, item, FXS_JSON_OBJECT, "a submodule", FXS_JSON_STREAM);
+    case TAG_SUBMODULE:
+      return begin_submodule_member (l, reader, item, tag);
+    case TAG_PARTITIONS:
+      return expect_type (reader, item, FXS_JSON_OBJECT, "a partition", FXS_JSON_COLLECT);
+    case TAG_QUALNAME_MAP:
+      return expect_type (reader, item, FXS_JSON_STRING, "a qualname map entry", FXS_JSON_COLLECT);
+    default:
+      g_return_val_if_reached (FXS_JSON_FAIL);
+    }
+}
+
+static gboolean
+top_value (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *v)
+{
+  Conv c = { l, reader, NULL, NULL };
+  if (strcmp (item->key, "format") == 0)
+    {
+      if (v->type != FXS_JSON_STRING || strcmp (v->u.s, FORMAT_NAME) != 0 || v->n != strlen (FORMAT_NAME))
+        return conv_fail (&c, FXS_ERROR_FORMAT, v, NULL,
+                          "not an fxsplit graph file: \"format\" must be \"" FORMAT_NAME "\"");
+      l->have_format = TRUE;
+    }
+  else if (strcmp (item->key, "version") == 0)
+    {
+      gint64 version;
+      if (v->type != FXS_JSON_NUMBER || !number_is_integer (v))
+        return conv_fail (&c, FXS_ERROR_FORMAT, v, NULL, "\"version\" must be an integer, not %s",
+                          json_type_name (v));
+      if (!parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
+        return conv_fail (&c, FXS_ERROR_VERSION, v, NULL,
+                          "unsupported format version %s (this build reads version %d)", v->u.s,
+                          FXS_GRAPH_FORMAT_VERSION);
+      l->have_version = TRUE;
+    }
+  return TRUE; /* x-... extensions */
+}
+
+static gboolean
+submodule_name (Loader *l, FxsJsonReader *reader, const FxsJson *v)
+{
+  Conv c = { l, reader, NULL, NULL };
+  if (!check_text (&c, v, NULL, "a submodule's \"name\""))
+    return FALSE;
+  if (g_hash_table_contains (l->submodule_names, v->u.s))
+    return conv_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name \"%s\"", v->u.s);
+  char *name = g_strdup (v->u.s);
+  g_hash_table_add (l->submodule_names, name);
+  g_ptr_array_add (l->submodule_list, name);
+  l->entry_named = TRUE;
+  if (l->want && strcmp (l->want, name) == 0)
+    {
+      l->found = l->entry_build = TRUE;
+      l->graph = fxs_graph_new ();
+    }
+  return TRUE;
+}
+
+static gboolean
+on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
+{
+  Loader *l = data;
+  gboolean build = (item->parent_tag & TAG_BUILD) != 0;
+  Conv c = { l, reader, l->graph, NULL };
+  switch (item->parent_tag & TAG_KIND_MASK)
+    {
+    case TAG_TOP:
+      return top_value (l, reader, item, v);
+    case TAG_ATTRS:
+      return convert_attr (&c, item, v, build);
+    case TAG_NODES:
+      return build ? load_node (l, reader, v) : check_node_shape (l, reader, v);
+    case TAG_SUBMODULE:
+      return submodule_name (l, reader, v);
+    case TAG_PARTITIONS:
+      return check_partition (&c, v);
+    case TAG_QUALNAME_MAP:
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+static gboolean
+missing (FxsJsonReader *reader, gint64 pos, const char *what)
+{
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, pos, NULL, "no %s", what);
+  return FALSE;
+}
+
+static gboolean
+end_top (Loader *l, FxsJsonReader *reader, gint64 pos)
+{
+  if (!l->have_format)
+    return missing (reader, pos, "\"format\": not an fxsplit graph file");
+  if (!l->have_version)
+    return missing (reader, pos, "\"version\"");
+  if (!l->have_nodes)
+    return missing (reader, pos, "\"nodes\"");
+  if (!l->want || l->found)
+    return TRUE;
+  GString *names = g_string_new (NULL);
+  for (guint i = 0; i < l->submodule_list->len && i < 20; i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", (char *) l->submodule_list->pdata[i]);
+  if (l->submodule_list->len > 20)
+    g_string_append_printf (names, " and %u more", l->submodule_list->len - 20);
+  fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL, "no submodule \"%s\" (%s%s)", l->want,
+                        l->submodule_list->len ? "the file has " : "the file has no submodules",
+                        names->str);
+  g_string_free (names, TRUE);
+  return FALSE;
+}
+
+static gboolean
+on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64 pos)
+{
+  Loader *l = data;
+  (void) n_members;
+  switch (tag & TAG_KIND_MASK)
+    {
+    case TAG_TOP:
+      return end_top (l, reader, pos);
+    case TAG_NODES:
+      return end_nodes (l, reader, (tag & TAG_BUILD) != 0, pos);
+    case TAG_SUBMODULE:
+      if (!l->entry_named)
+        return missing (reader, pos, "\"name\" in a submodule");
+      if (!l->entry_has_nodes)
+        return missing (reader, pos, "\"nodes\" in a submodule");
+      l->entry_build = FALSE;
+      return TRUE;
+    default:
+      return TRUE;
+    }
+}
+
+static const FxsJsonHandler handler = { on_begin, on_value, on_end };
+
+/* ---- entry points ---------------------------------------------------------------- */
+
+static FxsGraph *
+load (const char *path, const char *data, gsize length, const char *display_name,
+      const char *want, GError **error)
+{
+  Loader l = { 0 };
+  l.want = want;
+  l.graph = want ? NULL : fxs_graph_new ();
+  l.submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
+  l.submodule_list = g_ptr_array_new_with_free_func (g_free);
+  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, &l);
+  gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
+                     : fxs_json_reader_parse_data (reader, data, length, error);
+  fxs_json_reader_free (reader);
+  g_hash_table_unref (l.submodule_names);
+  g_ptr_array_unref (l.submodule_list);
+  g_free (l.forward.name);
+  if (l.forward.message)
+    g_string_free (l.forward.message, TRUE);
+  if (!ok)
+    {
+      fxs_graph_unref (l.graph);
+      return NULL;
+    }
+  return l.graph;
+}
+
+FxsGraph *
+fxs_graph_load_file (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return load (path, NULL, 0, path, NULL, error);
+}
+
+FxsGraph *
+fxs_graph_load_submodule_file (const char *path, const char *submodule, GError **error)
+{
+  g_return_val_if_fail (path != NULL && submodule != NULL, NULL);
+  return load (path, NULL, 0, path, submodule, error);
+}
+
+FxsGraph *
+fxs_graph_load_data (const char *data, gsize length, const char *display_name, GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  return load (NULL, data ? data : "", length, display_name ? display_name : "<data>", NULL, error);
+}

@@ -1,0 +1,984 @@
+/* A streaming JSON reader: yajl events turned into streamed containers and
+ * small collected trees (see json-reader.h). */
+#include "json-reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <yajl/yajl_parse.h>
+
+#define CHUNK_SIZE (1u << 20)
+
+/* ---- scratch memory: one collected tree at a time ------------------------ */
+
+#define SCRATCH_BLOCK (64u * 1024)
+
+typedef struct ScratchBlock ScratchBlock;
+struct ScratchBlock {
+  ScratchBlock *next;
+  gsize size;
+  /* data follows */
+};
+
+/* Blocks are kept across resets, so a steady stream of similar trees
+ * allocates nothing after the first one.  Big objects get blocks of their
+ * own, freed on reset. */
+typedef struct {
+  ScratchBlock *blocks;
+  ScratchBlock *cur;
+  char *ptr;
+  gsize left;
+  ScratchBlock *big;
+} Scratch;
+
+static gpointer
+scratch_alloc (Scratch *s, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (size > SCRATCH_BLOCK / 4)
+    {
+      ScratchBlock *b = g_malloc (sizeof *b + size);
+      b->next = s->big;
+      b->size = size;
+      s->big = b;
+      return b + 1;
+    }
+  if (size > s->left)
+    {
+      ScratchBlock *next = s->cur ? s->cur->next : s->blocks;
+      if (!next)
+        {
+          next = g_malloc (sizeof *next + SCRATCH_BLOCK);
+          next->next = NULL;
+          next->size = SCRATCH_BLOCK;
+          if (s->cur)
+            s->cur->next = next;
+          else
+            s->blocks = next;
+        }
+      s->cur = next;
+      s->ptr = (char *) (next + 1);
+      s->left = next->size;
+    }
+  gpointer p = s->ptr;
+  s->ptr += size;
+  s->left -= size;
+  return p;
+}
+
+static void
+free_blocks (ScratchBlock *b)
+{
+  while (b)
+    {
+      ScratchBlock *next = b->next;
+      g_free (b);
+      b = next;
+    }
+}
+
+static void
+scratch_reset (Scratch *s)
+{
+  free_blocks (s->big);
+  s->big = NULL;
+  s->cur = NULL;
+  s->ptr = NULL;
+  s->left = 0;
+}
+
+static void
+scratch_free (Scratch *s)
+{
+  scratch_reset (s);
+  free_blocks (s->blocks);
+  s->blocks = NULL;
+}
+
+/* ---- keys of streamed objects --------------------------------------------- */
+
+/* Keys may hold NUL bytes, so the set stores length-prefixed copies. */
+typedef struct {
+  gsize len;
+  char bytes[];
+} KeyBlob;
+
+static guint
+key_blob_hash (gconstpointer p)
+{
+  const KeyBlob *k = p;
+  guint h = 2166136261u;
+  for (gsize i = 0; i < k->len; i++)
+    h = (h ^ (guchar) k->bytes[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+key_blob_equal (gconstpointer a, gconstpointer b)
+{
+  const KeyBlob *x = a, *y = b;
+  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
+}
+
+/* ---- the reader ------------------------------------------------------------ */
+
+typedef struct {
+  guint8 type;              /* FXS_JSON_OBJECT or FXS_JSON_ARRAY */
+  gboolean streamed;
+  int tag;
+  gint64 pos;
+  guint64 count;            /* streamed: members or items so far */
+  gsize start;              /* collected: its first child in the pending stack */
+  /* its own place in its parent, for paths */
+  const char *seg_key;
+  gsize seg_key_len;
+  guint64 seg_index;
+  /* streamed objects: the current key and every key so far */
+  GString *key;
+  GHashTable *keys;
+} Frame;
+
+struct FxsJsonReader {
+  char *name;
+  FxsJsonHandler handler;
+  gpointer user_data;
+  yajl_handle yajl;
+  gsize max_string;
+  gsize chunk_size;
+
+  Frame frames[FXS_JSON_MAX_DEPTH];
+  guint depth;
+  guint n_collecting;       /* collected frames, all above the streamed ones */
+  FxsJson *pending;         /* children of the collected frames */
+  gsize n_pending;
+  gsize pending_alloc;
+  Scratch scratch;
+
+  /* byte offsets */
+  gint64 base;              /* of the chunk being parsed */
+  gint64 prev_end;          /* end of the last token */
+  gint64 total;             /* bytes fed so far */
+  gboolean completing;      /* inside yajl_complete_parse */
+  gboolean seen_token;
+  gboolean in_item;         /* inside begin()/value(): paths include the item */
+
+  /* the input, for turning offsets into lines */
+  const char *data;
+  int fd;
+
+  /* the first error */
+  gboolean failed;
+  FxsErrorCode error_code;
+  gint64 error_pos;
+  gboolean error_pos_exact; /* else: the token at or after error_pos */
+  GString *error_message;   /* "PATH: MESSAGE" */
+};
+
+FxsJsonReader *
+fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
+                     gpointer user_data)
+{
+  FxsJsonReader *r = g_new0 (FxsJsonReader, 1);
+  r->name = g_strdup (display_name ? display_name : "<data>");
+  r->handler = *handler;
+  r->user_data = user_data;
+  r->max_string = FXS_JSON_MAX_STRING;
+  r->chunk_size = CHUNK_SIZE;
+  r->fd = -1;
+  return r;
+}
+
+void
+fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
+{
+  reader->max_string = max;
+}
+
+void
+fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
+{
+  reader->chunk_size = MAX (size, 1);
+}
+
+void
+fxs_json_reader_free (FxsJsonReader *reader)
+{
+  if (!reader)
+    return;
+  for (guint i = 0; i < FXS_JSON_MAX_DEPTH; i++)
+    {
+      if (reader->frames[i].key)
+        g_string_free (reader->frames[i].key, TRUE);
+      if (reader->frames[i].keys)
+        g_hash_table_unref (reader->frames[i].keys);
+    }
+  if (reader->yajl)
+    yajl_free (reader->yajl);
+  g_free (reader->pending);
+  scratch_free (&reader->scratch);
+  if (reader->error_message)
+    g_string_free (reader->error_message, TRUE);
+  g_free (reader->name);
+  g_free (reader);
+}
+
+/* ---- paths ----------------------------------------------------------------- */
+
+static gboolean
+is_identifier (const char *s, gsize len)
+{
+  if (len == 0 || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
+    return FALSE;
+  for (gsize i = 1; i < len; i++)
+    if (!(g_ascii_isalnum (s[i]) || s[i] == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+void
+fxs_json_append_quoted (GString *out, const char *s, gsize len)
+{
+  const gsize max_chars = 80;
+  gsize chars = 0;
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) s[i];
+      if ((c & 0xc0) != 0x80 && chars++ == max_chars)
+        {
+          g_string_append (out, "...");
+          break;
+        }
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_segment (GString *out, const char *key, gsize key_len, guint64 index)
+{
+  if (!key)
+    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", index);
+  else if (is_identifier (key, key_len))
+    {
+      if (out->len > 0)
+        g_string_append_c (out, '.');
+      g_string_append_len (out, key, key_len);
+    }
+  else
+    {
+      g_string_append_c (out, '[');
+      fxs_json_append_quoted (out, key, key_len);
+      g_string_append_c (out, ']');
+    }
+}
+
+static void
+append_inner (GString *out, const FxsJsonPath *p)
+{
+  if (!p)
+    return;
+  append_inner (out, p->parent);
+  append_segment (out, p->key, p->key_len, p->index);
+}
+
+/* The place of the child being read in the top frame. */
+static void
+append_current_child (FxsJsonReader *r, GString *out)
+{
+  const Frame *f = &r->frames[r->depth - 1];
+  if (f->streamed)
+    {
+      if (f->type == FXS_JSON_OBJECT)
+        append_segment (out, f->key->str, f->key->len, 0);
+      else
+        append_segment (out, NULL, 0, f->count);
+    }
+  else if (f->type == FXS_JSON_ARRAY)
+    append_segment (out, NULL, 0, r->n_pending - f->start);
+  else if ((r->n_pending - f->start) % 2 == 1)
+    {
+      const FxsJson *key = &r->pending[r->n_pending - 1];
+      append_segment (out, key->u.s, key->n, 0);
+    }
+}
+
+static void
+append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
+{
+  for (guint i = 1; i < r->depth; i++)
+    append_segment (out, r->frames[i].seg_key, r->frames[i].seg_key_len, r->frames[i].seg_index);
+  if (r->in_item && r->depth > 0)
+    append_current_child (r, out);
+  append_inner (out, inner);
+}
+
+static void
+fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
+         const FxsJsonPath *inner, const char *format, va_list args)
+{
+  if (r->failed)
+    return;
+  r->failed = TRUE;
+  r->error_code = code;
+  r->error_pos = pos;
+  r->error_pos_exact = exact;
+  r->error_message = g_string_new (NULL);
+  append_path (r, r->error_message, inner);
+  if (r->error_message->len > 0)
+    g_string_append (r->error_message, ": ");
+  g_string_append_vprintf (r->error_message, format, args);
+}
+
+void
+fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                      const FxsJsonPath *inner, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (reader, code, pos, FALSE, inner, format, args);
+  va_end (args);
+}
+
+void
+fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                              const char *message)
+{
+  if (reader->failed)
+    return;
+  reader->failed = TRUE;
+  reader->error_code = code;
+  reader->error_pos = pos;
+  reader->error_pos_exact = FALSE;
+  reader->error_message = g_string_new (message);
+}
+
+void
+fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonPath *inner)
+{
+  append_path (reader, out, inner);
+}
+
+static void G_GNUC_PRINTF (4, 5)
+fail_exact (FxsJsonReader *r, FxsErrorCode code, gint64 pos, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (r, code, pos, TRUE, NULL, format, args);
+  va_end (args);
+}
+
+const FxsJson *
+fxs_json_member (const FxsJson *obj, const char *key)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return NULL;
+  gsize len = strlen (key);
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *k = &obj->u.items[2 * i];
+      if (k->n == len && memcmp (k->u.s, key, len) == 0)
+        return &obj->u.items[2 * i + 1];
+    }
+  return NULL;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+/* Every yajl callback is one token; its position is where the previous one
+ * ended (the error locator skips the blanks, commas and colons between). */
+static gint64
+next_token (FxsJsonReader *r)
+{
+  gint64 pos = r->prev_end;
+  r->prev_end = r->completing ? r->total : r->base + (gint64) yajl_get_bytes_consumed (r->yajl);
+  r->seen_token = TRUE;
+  return pos;
+}
+
+static void
+push_pending (FxsJsonReader *r, const FxsJson *v)
+{
+  if (r->n_pending == r->pending_alloc)
+    {
+      r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
+      r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
+    }
+  r->pending[r->n_pending++] = *v;
+}
+
+static void
+current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
+{
+  memset (item, 0, sizeof *item);
+  item->type = type;
+  item->pos = pos;
+  if (r->depth == 0)
+    return;
+  const Frame *f = &r->frames[r->depth - 1];
+  item->parent_tag = f->tag;
+  if (f->type == FXS_JSON_OBJECT)
+    {
+      item->key = f->key->str;
+      item->key_len = f->key->len;
+    }
+  else
+    item->index = f->count;
+}
+
+static FxsJsonAction
+call_begin (FxsJsonReader *r, const FxsJsonItem *item, int *tag)
+{
+  r->in_item = TRUE;
+  FxsJsonAction action = r->handler.begin (r, r->user_data, item, tag);
+  r->in_item = FALSE;
+  return action;
+}
+
+static gboolean
+call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
+{
+  r->in_item = TRUE;
+  gboolean ok = r->handler.value (r, r->user_data, item, value);
+  r->in_item = FALSE;
+  return ok;
+}
+
+/* A value ended inside a streamed container (or at the top). */
+static void
+finish_member (FxsJsonReader *r)
+{
+  scratch_reset (&r->scratch);
+  if (r->depth > 0)
+    r->frames[r->depth - 1].count++;
+}
+
+static int
+on_scalar (FxsJsonReader *r, FxsJson *v)
+{
+  if (r->n_collecting > 0)
+    {
+      push_pending (r, v);
+      return 1;
+    }
+  FxsJsonItem item;
+  current_item (r, &item, v->type, v->pos);
+  int tag = 0;
+  FxsJsonAction action = call_begin (r, &item, &tag);
+  if (action == FXS_JSON_FAIL || !call_value (r, &item, v))
+    return 0;
+  finish_member (r);
+  return 1;
+}
+
+static int
+scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gint64 pos)
+{
+  if (len > r->max_string)
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "a string of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
+                            G_GSIZE_FORMAT, len, r->max_string);
+      return 0;
+    }
+  char *copy = scratch_alloc (&r->scratch, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  FxsJson v = { .type = type, .n = (guint32) len, .pos = pos, .u.s = copy };
+  return on_scalar (r, &v);
+}
+
+static int
+cb_null (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  FxsJson v = { .type = FXS_JSON_NULL, .pos = next_token (r) };
+  return on_scalar (r, &v);
+}
+
+static int
+cb_boolean (void *ctx, int b)
+{
+  FxsJsonReader *r = ctx;
+  FxsJson v = { .type = FXS_JSON_BOOL, .pos = next_token (r), .u.b = !!b };
+  return on_scalar (r, &v);
+}
+
+static int
+cb_number (void *ctx, const char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  gint64 pos = next_token (r);
+  return scalar_string (r, FXS_JSON_NUMBER, s, len, pos);
+}
+
+static int
+cb_string (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  gint64 pos = next_token (r);
+  return scalar_string (r, FXS_JSON_STRING, (const char *) s, len, pos);
+}
+
+static Frame *
+push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
+{
+  Frame *f = &r->frames[r->depth];
+  f->type = type;
+  f->pos = pos;
+  f->count = 0;
+  f->tag = 0;
+  f->seg_key = NULL;
+  f->seg_key_len = 0;
+  f->seg_index = 0;
+  if (r->depth > 0)
+    {
+      const Frame *p = &r->frames[r->depth - 1];
+      if (p->streamed && p->type == FXS_JSON_OBJECT)
+        {
+          f->seg_key = p->key->str;
+          f->seg_key_len = p->key->len;
+        }
+      else if (p->streamed)
+        f->seg_index = p->count;
+      else if (p->type == FXS_JSON_OBJECT)
+        {
+          const FxsJson *key = &r->pending[r->n_pending - 1];
+          f->seg_key = key->u.s;
+          f->seg_key_len = key->n;
+        }
+      else
+        f->seg_index = r->n_pending - p->start;
+    }
+  f->start = r->n_pending;
+  r->depth++;
+  return f;
+}
+
+static int
+on_start (FxsJsonReader *r, FxsJsonType type)
+{
+  gint64 pos = next_token (r);
+  if (r->depth == FXS_JSON_MAX_DEPTH)
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
+      return 0;
+    }
+  if (r->n_collecting > 0)
+    {
+      push_frame (r, type, pos)->streamed = FALSE;
+      r->n_collecting++;
+      return 1;
+    }
+  FxsJsonItem item;
+  current_item (r, &item, type, pos);
+  int tag = 0;
+  FxsJsonAction action = call_begin (r, &item, &tag);
+  if (action == FXS_JSON_FAIL)
+    return 0;
+  Frame *f = push_frame (r, type, pos);
+  f->streamed = action == FXS_JSON_STREAM;
+  f->tag = tag;
+  if (f->streamed && type == FXS_JSON_OBJECT)
+    {
+      if (!f->key)
+        f->key = g_string_new (NULL);
+      g_string_truncate (f->key, 0);
+    }
+  if (!f->streamed)
+    r->n_collecting = 1;
+  return 1;
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  return on_start (ctx, FXS_JSON_OBJECT);
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  return on_start (ctx, FXS_JSON_ARRAY);
+}
+
+static int
+cb_map_key (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  gint64 pos = next_token (r);
+  Frame *f = &r->frames[r->depth - 1];
+  if (len > r->max_string)
+    {
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "a key of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
+                            G_GSIZE_FORMAT, (gsize) len, r->max_string);
+      return 0;
+    }
+  if (!f->streamed)
+    {
+      char *copy = scratch_alloc (&r->scratch, len + 1);
+      memcpy (copy, s, len);
+      copy[len] = '\0';
+      FxsJson key = { .type = FXS_JSON_STRING, .n = (guint32) len, .pos = pos, .u.s = copy };
+      push_pending (r, &key);
+      return 1;
+    }
+  if (!f->keys)
+    f->keys = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
+  KeyBlob *blob = g_malloc (sizeof *blob + len);
+  blob->len = len;
+  memcpy (blob->bytes, s, len);
+  g_string_truncate (f->key, 0);
+  g_string_append_len (f->key, (const char *) s, len);
+  if (!g_hash_table_add (f->keys, blob))
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, NULL, "duplicate key");
+      return 0;
+    }
+  return 1;
+}
+
+/* The first key of @obj's members that repeats an earlier one, or NULL. */
+static const FxsJson *
+find_duplicate_key (const FxsJson *members, gsize n)
+{
+  if (n <= 16)
+    {
+      for (gsize i = 1; i < n; i++)
+        for (gsize j = 0; j < i; j++)
+          if (members[2 * i].n == members[2 * j].n
+              && memcmp (members[2 * i].u.s, members[2 * j].u.s, members[2 * i].n) == 0)
+            return &members[2 * i];
+      return NULL;
+    }
+  /* many members: a hash set of length-prefixed copies */
+  GHashTable *seen = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
+  const FxsJson *dup = NULL;
+  for (gsize i = 0; i < n && !dup; i++)
+    {
+      KeyBlob *blob = g_malloc (sizeof *blob + members[2 * i].n);
+      blob->len = members[2 * i].n;
+      memcpy (blob->bytes, members[2 * i].u.s, blob->len);
+      if (!g_hash_table_add (seen, blob))
+        dup = &members[2 * i];
+    }
+  g_hash_table_unref (seen);
+  return dup;
+}
+
+static int
+end_collected (FxsJsonReader *r)
+{
+  Frame *f = &r->frames[r->depth - 1];
+  gsize n = r->n_pending - f->start;
+  const FxsJson *children = &r->pending[f->start];
+  if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
+    {
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, NULL, "more than %u items", G_MAXUINT32);
+      return 0;
+    }
+  if (f->type == FXS_JSON_OBJECT)
+    {
+      const FxsJson *dup = find_duplicate_key (children, n / 2);
+      if (dup)
+        {
+          FxsJsonPath inner = { NULL, dup->u.s, dup->n, 0 };
+          fxs_json_reader_fail (r, FXS_ERROR_FORMAT, dup->pos, &inner, "duplicate key");
+          return 0;
+        }
+    }
+  FxsJson v = {
+    .type = f->type,
+    .n = (guint32) (f->type == FXS_JSON_OBJECT ? n / 2 : n),
+    .pos = f->pos,
+    .u.items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL,
+  };
+  if (n)
+    memcpy ((FxsJson *) v.u.items, children, n * sizeof (FxsJson));
+  r->n_pending = f->start;
+  r->depth--;
+  r->n_collecting--;
+  if (r->n_collecting > 0)
+    {
+      push_pending (r, &v);
+      return 1;
+    }
+  FxsJsonItem item;
+  current_item (r, &item, v.type, v.pos);
+  if (!call_value (r, &item, &v))
+    return 0;
+  finish_member (r);
+  return 1;
+}
+
+static int
+on_end (FxsJsonReader *r)
+{
+  gint64 pos = next_token (r);
+  Frame *f = &r->frames[r->depth - 1];
+  if (!f->streamed)
+    return end_collected (r);
+  if (!r->handler.end (r, r->user_data, f->tag, f->count, pos))
+    return 0;
+  if (f->keys)
+    g_hash_table_remove_all (f->keys);
+  r->depth--;
+  finish_member (r);
+  return 1;
+}
+
+static int
+cb_end (void *ctx)
+{
+  return on_end (ctx);
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = cb_null,
+  .yajl_boolean = cb_boolean,
+  .yajl_number = cb_number,
+  .yajl_string = cb_string,
+  .yajl_start_map = cb_start_map,
+  .yajl_map_key = cb_map_key,
+  .yajl_end_map = cb_end,
+  .yajl_start_array = cb_start_array,
+  .yajl_end_array = cb_end,
+};
+
+/* ---- feeding yajl ---------------------------------------------------------- */
+
+static void
+set_yajl_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
+{
+  unsigned char *text = yajl_get_error (r->yajl, 0, NULL, 0);
+  char *msg = g_strstrip (g_strdup ((const char *) text));
+  yajl_free_error (r->yajl, text);
+  const char *what = msg;
+  if (g_str_has_prefix (what, "parse error: "))
+    what += strlen ("parse error: ");
+  else if (g_str_has_prefix (what, "lexical error: "))
+    what += strlen ("lexical error: ");
+  gsize len = strlen (what);
+  if (len > 0 && what[len - 1] == '.')
+    ((char *) what)[len - 1] = '\0';
+  r->depth = 0; /* the location says where; a path would be half-built */
+  if (at_end && !r->seen_token)
+    fail_exact (r, FXS_ERROR_PARSE, pos, "empty input: expected a JSON object");
+  else if (at_end && strstr (what, "premature EOF"))
+    fail_exact (r, FXS_ERROR_PARSE, pos, "unexpected end of the input: the file is truncated");
+  else
+    fail_exact (r, FXS_ERROR_PARSE, pos, "invalid JSON: %s", what);
+  g_free (msg);
+}
+
+/* Feeds one chunk; FALSE once an error is recorded. */
+static gboolean
+feed (FxsJsonReader *r, const char *chunk, gsize len)
+{
+  /* A token that has not ended within the string limit is being buffered
+   * by yajl: stop before it grows without bound. */
+  if (r->total - r->prev_end > (gint64) r->max_string)
+    {
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, r->prev_end, NULL,
+                            "a string or number (or blank run) longer than the limit of %"
+                            G_GSIZE_FORMAT " bytes", r->max_string);
+      return FALSE;
+    }
+  r->base = r->total;
+  r->total += len;
+  yajl_status status = yajl_parse (r->yajl, (const unsigned char *) chunk, len);
+  if (status == yajl_status_ok)
+    return TRUE;
+  if (status == yajl_status_error)
+    {
+      gsize consumed = yajl_get_bytes_consumed (r->yajl);
+      set_yajl_error (r, r->base + (gint64) (consumed > 0 ? consumed - 1 : 0), FALSE);
+    }
+  return FALSE;
+}
+
+static gboolean
+complete (FxsJsonReader *r)
+{
+  r->completing = TRUE;
+  yajl_status status = yajl_complete_parse (r->yajl);
+  if (status == yajl_status_error)
+    set_yajl_error (r, r->total, TRUE);
+  return status == yajl_status_ok;
+}
+
+static void
+start (FxsJsonReader *r)
+{
+  r->yajl = yajl_alloc (&callbacks, NULL, r);
+  /* strict JSON: no comments, UTF-8 validated, one value */
+  yajl_config (r->yajl, yajl_allow_comments, 0);
+  yajl_config (r->yajl, yajl_dont_validate_strings, 0);
+}
+
+/* ---- locating errors ----------------------------------------------------- */
+
+typedef struct {
+  guint64 line, column;
+  gint64 offset;
+  gboolean skipping;        /* past the target: skipping blanks and separators */
+  gint64 target;
+} Locator;
+
+/* Advances over @len bytes; TRUE when the location is found. */
+static gboolean
+locate_block (Locator *l, const char *bytes, gsize len)
+{
+  for (gsize i = 0; i < len; i++, l->offset++)
+    {
+      guchar c = (guchar) bytes[i];
+      if (l->offset >= l->target)
+        {
+          if (!l->skipping || !(c == ' ' || c == '\t' || c == '\r' || c == '\n'
+                                || c == ',' || c == ':'))
+            return TRUE;
+        }
+      if (c == '\n')
+        {
+          l->line++;
+          l->column = 1;
+        }
+      else if ((c & 0xc0) != 0x80)
+        l->column++;
+    }
+  return FALSE;
+}
+
+static gboolean
+locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *column)
+{
+  Locator l = { 1, 1, 0, skip, pos };
+  if (r->data)
+    locate_block (&l, r->data, (gsize) r->total);
+  else if (r->fd >= 0)
+    {
+      char *buf = g_malloc (64 * 1024);
+      gint64 offset = 0;
+      gboolean done = FALSE;
+      while (!done && offset < r->total)
+        {
+          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->total - offset);
+          ssize_t got = pread (r->fd, buf, want, offset);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got <= 0)
+            {
+              g_free (buf);
+              return FALSE;
+            }
+          done = locate_block (&l, buf, (gsize) got);
+          offset += got;
+        }
+      g_free (buf);
+    }
+  else
+    return FALSE;
+  *line = l.line;
+  *column = l.column;
+  return TRUE;
+}
+
+static void
+report (FxsJsonReader *r, GError **error)
+{
+  guint64 line, column;
+  if (!r->failed)
+    {
+      /* a consumer callback stopped without saying why */
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);
+      return;
+    }
+  if (locate (r, r->error_pos, !r->error_pos_exact, &line, &column))
+    g_set_error (error, FXS_ERROR, r->error_code, "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
+                 ": %s", r->name, line, column, r->error_message->str);
+  else
+    g_set_error (error, FXS_ERROR, r->error_code, "%s: byte %" G_GINT64_FORMAT ": %s",
+                 r->name, r->error_pos, r->error_message->str);
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+gboolean
+fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
+                            GError **error)
+{
+  g_return_val_if_fail (reader->yajl == NULL, FALSE);
+  start (reader);
+  reader->data = data;
+  gboolean ok = TRUE;
+  for (gsize off = 0; ok && off < length; off += reader->chunk_size)
+    ok = feed (reader, data + off, MIN (reader->chunk_size, length - off));
+  if (ok)
+    ok = complete (reader);
+  if (!ok)
+    report (reader, error);
+  return ok;
+}
+
+gboolean
+fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
+{
+  g_return_val_if_fail (reader->yajl == NULL, FALSE);
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int err = errno;
+      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot open: %s", reader->name,
+                   g_strerror (err));
+      return FALSE;
+    }
+  start (reader);
+  reader->fd = fd;
+  char *buf = g_malloc (reader->chunk_size);
+  gboolean ok = TRUE;
+  int read_errno = 0;
+  while (ok)
+    {
+      ssize_t got = read (fd, buf, reader->chunk_size);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          read_errno = errno;
+          break;
+        }
+      if (got == 0)
+        {
+          ok = complete (reader);
+          break;
+        }
+      ok = feed (reader, buf, (gsize) got);
+    }
+  g_free (buf);
+  if (read_errno)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", reader->name,
+                   g_strerror (read_errno));
+      ok = FALSE;
+    }
+  else if (!ok)
+    report (reader, error);
+  close (fd);
+  reader->fd = -1;
+  return ok;
+}

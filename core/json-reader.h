@@ -1,0 +1,134 @@
+/* A streaming JSON reader on top of yajl.
+ *
+ * The input is fed to yajl in 1 MiB chunks, so parser memory stays
+ * constant however large the file is.  The consumer decides, value by value,
+ * whether a container is *streamed* (its members are reported one at a time)
+ * or *collected* (built as a small FxsJson tree in a scratch arena, handed
+ * over whole, then thrown away).  A graph file streams its top level and its
+ * `nodes` array and collects one node object at a time.
+ *
+ * The reader enforces what holds for every JSON document it accepts: valid
+ * UTF-8, no duplicate keys in any object, nesting at most
+ * FXS_JSON_MAX_DEPTH deep, no string longer than the string limit.
+ *
+ * Errors carry a byte offset; it is turned into LINE:COLUMN only when an
+ * error is reported (by rescanning the input), so the fast path never counts
+ * lines.
+ */
+#ifndef FXS_JSON_READER_H
+#define FXS_JSON_READER_H
+
+#include <glib.h>
+#include <fxsplit/error.h>
+
+/* Objects and arrays nested deeper than this are an error. */
+#define FXS_JSON_MAX_DEPTH 512
+/* Default limit on one string (and on any run of input without a token). */
+#define FXS_JSON_MAX_STRING (256u << 20)
+
+typedef enum {
+  FXS_JSON_NULL,
+  FXS_JSON_BOOL,
+  FXS_JSON_NUMBER,
+  FXS_JSON_STRING,
+  FXS_JSON_ARRAY,
+  FXS_JSON_OBJECT,
+} FxsJsonType;
+
+/* One value of a collected tree.  Lives until the consumer's callback
+ * returns. */
+typedef struct FxsJson FxsJson;
+struct FxsJson {
+  guint8 type;              /* FxsJsonType */
+  guint32 n;                /* string / number: bytes; array: items; object: members */
+  gint64 pos;               /* where the value is: see fxs_json_reader_fail() */
+  union {
+    gboolean b;
+    const char *s;          /* string (NUL-terminated, may hold NULs) or number text */
+    const FxsJson *items;   /* array: n items; object: 2n, key (a string) then value */
+  } u;
+};
+
+/* Where a value starts, relative to the streamed container it is in. */
+typedef struct {
+  int parent_tag;           /* the tag the consumer gave the container; 0 at the top */
+  const char *key;          /* the member's key (NUL-terminated) in an object, else NULL */
+  gsize key_len;
+  guint64 index;            /* the item's index in an array */
+  FxsJsonType type;
+  gint64 pos;
+} FxsJsonItem;
+
+typedef enum {
+  FXS_JSON_COLLECT,         /* build the value whole and pass it to value() */
+  FXS_JSON_STREAM,          /* report a container's members one by one */
+  FXS_JSON_FAIL,            /* stop: the consumer called fxs_json_reader_fail() */
+} FxsJsonAction;
+
+typedef struct FxsJsonReader FxsJsonReader;
+
+/* The consumer.  Every callback returns FALSE (or FXS_JSON_FAIL) only after
+ * calling fxs_json_reader_fail(). */
+typedef struct {
+  /* A value starts in a streamed container (or at the top).  For
+   * FXS_JSON_STREAM, *@tag is what its members' parent_tag will be. */
+  FxsJsonAction (*begin) (FxsJsonReader *reader, gpointer user_data,
+                          const FxsJsonItem *item, int *tag);
+  /* A collected value is complete. */
+  gboolean (*value) (FxsJsonReader *reader, gpointer user_data,
+                     const FxsJsonItem *item, const FxsJson *value);
+  /* A streamed container with tag @tag ends at @pos after @n_members. */
+  gboolean (*end) (FxsJsonReader *reader, gpointer user_data, int tag,
+                   guint64 n_members, gint64 pos);
+} FxsJsonHandler;
+
+/* A path below the current item, for error messages; lives on the C stack
+ * of a recursive walk.  Either @key (a member) or @index (an item). */
+typedef struct FxsJsonPath FxsJsonPath;
+struct FxsJsonPath {
+  const FxsJsonPath *parent;
+  const char *key;
+  gsize key_len;
+  guint64 index;
+};
+
+/* @display_name names the input in messages (a path, or "<data>"). */
+FxsJsonReader *fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
+                                    gpointer user_data);
+void           fxs_json_reader_free (FxsJsonReader *reader);
+/* For tests: a smaller string limit than FXS_JSON_MAX_STRING, and chunks
+ * smaller than 1 MiB (to exercise tokens that span chunks). */
+void           fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max);
+void           fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size);
+
+/* Parse a whole input once.  FALSE with @error set on the first problem:
+ * FXS_ERROR_IO, FXS_ERROR_PARSE, or the consumer's error. */
+gboolean fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error);
+gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
+                                     GError **error);
+
+/* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
+ * is the current item's path ("nodes[12]") followed by @inner (may be NULL),
+ * and the location is that of the JSON token at or after @pos (a value's or
+ * item's pos).  Only the first call counts. */
+void fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                           const FxsJsonPath *inner, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+
+/* The same with a message that already names its place: only the location
+ * is prepended. */
+void fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                                   const char *message);
+
+/* Appends the current item's path followed by @inner ("nodes[3].args[0]"). */
+void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out,
+                                  const FxsJsonPath *inner);
+
+/* The value of member @key of object @obj, or NULL. */
+const FxsJson *fxs_json_member (const FxsJson *obj, const char *key);
+
+/* Appends @s (@len bytes) quoted for a one-line message: control characters
+ * escaped, at most 80 characters kept. */
+void fxs_json_append_quoted (GString *out, const char *s, gsize len);
+
+#endif

@@ -1,0 +1,120 @@
+/* Writing split results as graph files: the top-level graph, then one
+ * submodule graph per partition, the partition table and the qualname map
+ * (docs/graph-format.md).  Uses only the public split.h accessors. */
+#include <fxsplit/split.h>
+#include <fxsplit/io.h>
+#include <fxsplit/atomic-file.h>
+#include "json-writer.h"
+
+typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
+typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
+
+static void
+write_node_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt at)
+{
+  fxs_json_write_raw (w, key);
+  fxs_json_write_raw (w, ": [");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        fxs_json_write_raw (w, ", ");
+      fxs_json_write_cstring (w, fxs_node_name (at (p, i)));
+    }
+  fxs_json_write_raw (w, "]");
+}
+
+static void
+write_partition_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n,
+                       PartitionAt at)
+{
+  fxs_json_write_raw (w, key);
+  fxs_json_write_raw (w, ": [");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        fxs_json_write_raw (w, ", ");
+      fxs_json_write_cstring (w, fxs_partition_name (at (p, i)));
+    }
+  fxs_json_write_raw (w, "]");
+}
+
+static void
+write_partition (FxsJsonWriter *w, const FxsPartition *p)
+{
+  fxs_json_write_raw (w, "{\"name\": ");
+  fxs_json_write_cstring (w, fxs_partition_name (p));
+  fxs_json_write_raw (w, ", \"id\": ");
+  fxs_json_write_int (w, fxs_partition_id (p));
+  fxs_json_write_raw (w, ", \"submodule\": ");
+  fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+  write_node_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node);
+  write_node_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input);
+  write_node_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output);
+  write_partition_names (w, ", \"dependencies\"", p, fxs_partition_n_dependencies (p),
+                         fxs_partition_dependency);
+  write_partition_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p),
+                         fxs_partition_dependent);
+  fxs_json_write_raw (w, "}");
+}
+
+static void
+write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
+{
+  guint n = fxs_split_result_n_partitions (result);
+  fxs_graph_write_header (w);
+  fxs_json_write_raw (w, ",\n");
+  fxs_graph_write_members (w, fxs_split_result_top (result), "  ");
+
+  fxs_json_write_raw (w, ",\n  \"submodules\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (result, i);
+      fxs_json_write_raw (w, i ? ",\n    {\n      \"name\": " : "\n    {\n      \"name\": ");
+      fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+      fxs_json_write_raw (w, ",\n");
+      fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
+      fxs_json_write_raw (w, "\n    }");
+    }
+  fxs_json_write_raw (w, n ? "\n  ],\n  \"partitions\": [" : "],\n  \"partitions\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
+      write_partition (w, fxs_split_result_partition (result, i));
+    }
+  fxs_json_write_raw (w, n ? "\n  ],\n  \"qualname_map\": {" : "],\n  \"qualname_map\": {");
+  guint nq = fxs_split_result_n_qualnames (result);
+  for (guint i = 0; i < nq; i++)
+    {
+      const char *new_name, *old_name;
+      fxs_split_result_qualname (result, i, &new_name, &old_name);
+      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
+      fxs_json_write_cstring (w, new_name);
+      fxs_json_write_raw (w, ": ");
+      fxs_json_write_cstring (w, old_name);
+    }
+  fxs_json_write_raw (w, nq ? "\n  }\n}\n" : "}\n}\n");
+}
+
+void
+fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
+{
+  g_return_if_fail (result != NULL && out != NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, out);
+  write_split_result (&w, result);
+  fxs_json_writer_finish (&w);
+}
+
+gboolean
+fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GError **error)
+{
+  g_return_val_if_fail (result != NULL && path != NULL, FALSE);
+  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
+  if (!file)
+    return FALSE;
+  FxsJsonWriter w;
+  fxs_json_writer_init_file (&w, fxs_atomic_file_stream (file));
+  write_split_result (&w, result);
+  fxs_json_writer_finish (&w);
+  return fxs_atomic_file_commit (file, error);
+}

@@ -21,6 +21,10 @@
  *     flatten_b = t.flatten(1); add_b = flatten_b + skip
  *     [skip_b = add_b + output of block b-4]    long residuals
  *   relu_tail_k (fill up to exactly N), head = head(h), mul = head * scale, output
+ *
+ * With --stages=K every call node also gets meta "stage": its contiguous
+ * partition, so that `fxsplit split --partitioner map --option
+ * meta_key=stage` cuts the graph as bench-split does.
  */
 #include <fxsplit/fxsplit.h>
 
@@ -45,6 +49,7 @@ static const guint stage_widths[] = { 64, 128, 256, 512 };
 typedef struct {
   guint64 seed;
   guint64 n_nodes;
+  guint64 stages;       /* > 0: tag call nodes with meta "stage" (contiguous) */
 } GenParams;
 
 /* Everything about one block, derived from (seed, block number) alone. */
@@ -62,8 +67,10 @@ typedef struct {
 
 typedef struct {
   FILE *out;
+  const GenParams *params;
   guint64 written_nodes;
   guint64 written_attrs;
+  gboolean node_is_call;  /* the node being written */
 } Writer;
 
 /* ---- deterministic structure ---------------------------------------------- */
@@ -185,6 +192,19 @@ node_begin_no_args (Writer *w, const char *name, const char *op, const char *tar
   fprintf (w->out, "%s{\"name\":\"%s\",\"op\":\"%s\",\"target\":\"%s\"",
            w->written_nodes ? ",\n" : "\n", name, op, target);
   w->written_nodes++;
+  w->node_is_call = g_str_has_prefix (op, "call_");
+}
+
+/* The "stage" meta entry of a call node: node index * stages / nodes, the
+ * contiguous assignment bench-split uses, for the map partitioner's
+ * meta_key option. */
+static void
+write_stage (Writer *w)
+{
+  const GenParams *p = w->params;
+  if (p->stages && w->node_is_call)
+    fprintf (w->out, ",\"stage\":%" G_GUINT64_FORMAT,
+             (w->written_nodes - 1) * p->stages / p->n_nodes);
 }
 
 /* Starts a node and opens its "args" (closed by node_end). */
@@ -206,7 +226,9 @@ node_finish (Writer *w, const char *kwargs, const guint *dims, guint rank)
     {
       fputs (",\"meta\":{\"tensor\":{\"shape\":", w->out);
       write_shape (w, dims, rank);
-      fputs (",\"dtype\":\"torch.float32\"}}", w->out);
+      fputs (",\"dtype\":\"torch.float32\"}", w->out);
+      write_stage (w);
+      fputc ('}', w->out);
     }
   fputc ('}', w->out);
 }
@@ -337,7 +359,9 @@ write_block_nodes (Writer *w, const GenParams *p, const BlockPlan *plan, const c
           write_shape (w, half, 3);
           fputs (",\"dtype\":\"torch.float32\"}", w->out);
         }
-      fputs ("]}}", w->out);
+      fputc (']', w->out);
+      write_stage (w);
+      fputs ("}}", w->out);
 
       NAME (first, "getitem_%" G_GUINT64_FORMAT);
       NAME (second, "getitem_%" G_GUINT64_FORMAT "_1");
@@ -445,8 +469,9 @@ parse_count (const char *text, const char *what, guint64 min, guint64 max, guint
   char *end = NULL;
   errno = 0;
   double v = g_ascii_strtod (text, &end);
-  if (errno || end == text || *end || v != (double) (guint64) v || v < (double) min
-      || v > (double) max)
+  /* Range first: casting an out-of-range double to an integer is undefined. */
+  if (errno || end == text || *end || !(v >= (double) min && v <= (double) max)
+      || v != (double) (guint64) v)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
                    "%s: '%s' is not a whole number from %" G_GUINT64_FORMAT
@@ -462,9 +487,12 @@ main (int argc, char **argv)
 {
   char *nodes_text = NULL;
   char *seed_text = NULL;
+  char *stages_text = NULL;
   GOptionEntry entries[] = {
     { "nodes", 'n', 0, G_OPTION_ARG_STRING, &nodes_text, "Number of nodes (e.g. 1000 or 1e6)", "N" },
     { "seed", 's', 0, G_OPTION_ARG_STRING, &seed_text, "Seed of the structure (default 1)", "S" },
+    { "stages", 0, 0, G_OPTION_ARG_STRING, &stages_text,
+      "Tag call node i with meta \"stage\": i*K/N (default: no tag)", "K" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   GOptionContext *ctx = g_option_context_new ("OUTPUT.json");
@@ -481,7 +509,7 @@ main (int argc, char **argv)
   if (argc != 2 || !nodes_text)
     {
       g_set_error (&error, FXS_ERROR, FXS_ERROR_CONFIG,
-                   "usage: gen-graph --nodes=N [--seed=S] OUTPUT.json");
+                   "usage: gen-graph --nodes=N [--seed=S] [--stages=K] OUTPUT.json");
       goto out;
     }
   guint64 min_nodes = PROLOGUE_NODES + EPILOGUE_NODES + MIN_BLOCK_NODES;
@@ -489,13 +517,16 @@ main (int argc, char **argv)
     goto out;
   if (seed_text && !parse_count (seed_text, "--seed", 0, G_MAXUINT32, &params.seed, &error))
     goto out;
+  if (stages_text
+      && !parse_count (stages_text, "--stages", 1, params.n_nodes, &params.stages, &error))
+    goto out;
 
   struct timespec t0, t1;
   clock_gettime (CLOCK_MONOTONIC, &t0);
   FxsAtomicFile *file = fxs_atomic_file_open (argv[1], &error);
   if (!file)
     goto out;
-  Writer w = { .out = fxs_atomic_file_stream (file) };
+  Writer w = { .out = fxs_atomic_file_stream (file), .params = &params };
   write_graph (&w, &params);
   long bytes = ftell (w.out);
   if (!fxs_atomic_file_commit (file, &error))
@@ -517,6 +548,7 @@ out:
   g_clear_error (&error);
   g_free (nodes_text);
   g_free (seed_text);
+  g_free (stages_text);
   g_option_context_free (ctx);
   return status;
 }

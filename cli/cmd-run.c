@@ -1,0 +1,74 @@
+/* fxsplit run PIPELINE.ini [--set group.key=value]... */
+#include "cli.h"
+
+#include <string.h>
+
+/* Applies "group.key=value" (the group may contain spaces: "output main"). */
+static gboolean
+apply_set (FxsPipeline *pipeline, const char *assignment)
+{
+  const char *eq = strchr (assignment, '=');
+  char *lhs = eq ? g_strndup (assignment, eq - assignment) : NULL;
+  const char *dot = lhs ? strrchr (lhs, '.') : NULL;
+  if (!dot || dot == lhs || dot[1] == '\0')
+    {
+      cli_fail (CLI_EXIT_USAGE, "--set '%s': expected GROUP.KEY=VALUE, e.g. "
+                "--set partitioner.partitions=4", assignment);
+      g_free (lhs);
+      return FALSE;
+    }
+  char *group = g_strndup (lhs, dot - lhs);
+  char *origin = g_strdup_printf ("--set %s", lhs);
+  fxs_pipeline_set (pipeline, group, dot + 1, eq + 1, origin);
+  g_free (origin);
+  g_free (group);
+  g_free (lhs);
+  return TRUE;
+}
+
+int
+cli_cmd_run (int argc, char **argv)
+{
+  CliCommon common = { 0 };
+  char **sets = NULL;
+  const GOptionEntry entries[] = {
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      "Override a pipeline setting (repeatable)", "GROUP.KEY=VALUE" },
+    { NULL },
+  };
+  GOptionContext *context = g_option_context_new ("PIPELINE.ini - run a split pipeline");
+  g_option_context_set_summary (context,
+    "Loads the graph named in the pipeline file, splits it with its [partitioner]\n"
+    "and writes the result with each [output NAME].  See docs/cli.md.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  cli_add_common_options (context, &common);
+  int code = CLI_EXIT_USAGE;
+  if (!cli_parse (context, &argc, &argv))
+    goto out;
+  if (argc != 2)
+    {
+      cli_fail (CLI_EXIT_USAGE, "run: expected one pipeline file, got %d arguments (see --help)",
+                argc - 1);
+      goto out;
+    }
+  FxsPluginRegistry *registry = cli_registry_new (&common);
+  GError *error = NULL;
+  FxsPipeline *pipeline = fxs_pipeline_load_file (registry, argv[1], &error);
+  fxs_plugin_registry_unref (registry);
+  if (!pipeline)
+    {
+      code = cli_fail_error (CLI_EXIT_USAGE, error);
+      goto out;
+    }
+  gboolean sets_ok = TRUE;
+  for (char **s = sets; s && *s && sets_ok; s++)
+    sets_ok = apply_set (pipeline, *s);
+  if (sets_ok)
+    code = cli_run_pipeline (pipeline, &common);
+  fxs_pipeline_free (pipeline);
+out:
+  g_strfreev (sets);
+  cli_common_clear (&common);
+  g_option_context_free (context);
+  return code;
+}

@@ -1,0 +1,12 @@
+/* Reading a partition map file: node name -> partition id. */
+#ifndef FXS_MAP_FILE_H
+#define FXS_MAP_FILE_H
+
+#include <glib.h>
+
+/* Reads @path: a JSON object {"node": id, ...}, or lines "node id" (blank
+ * lines and '#' comments allowed).  Returns a table of node name (owned) ->
+ * gint64* (owned), or NULL with FXS_ERROR_OPTION "PATH:LINE[:COLUMN]: ...". */
+GHashTable *fxs_map_file_read (const char *path, GError **error);
+
+#endif

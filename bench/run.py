@@ -1,0 +1,379 @@
+#!/usr/bin/python3
+"""Runs the whole benchmark and prints the Markdown tables of docs/PERFORMANCE.md.
+
+For each size (10^3 .. 10^6 nodes, 10^7 with --with-1e7) it
+  1. generates the graph with bench/gen-graph (call nodes tagged with their
+     contiguous stage, --stages=K),
+  2. runs bench/bench-split: load time, engine split time (contiguous and
+     round-robin), peak RSS,
+  3. times the whole command
+       fxsplit split GRAPH --partitioner map --option meta_key=stage
+                     --output json:OUT
+     (the same contiguous partitions, read from the stage tags),
+  4. runs bench/torch_split.py (PyTorch 1.13's split_module on the same graph
+     and the same partitions) up to --torch-max nodes, and checks that both
+     tools produce the same partitions (node, input and output counts and the
+     ordered input names),
+then prints the tables.  Raw measurements (one JSON object per line) go to
+WORK_DIR/results.jsonl; --report-only re-prints the tables from that file.
+
+Usage: /usr/bin/python3 bench/run.py [--with-1e7] [--build-dir build-bench]
+"""
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class BenchError(Exception):
+    """A step failed; the message names the command and what it said."""
+
+
+# ---- running things ---------------------------------------------------------
+
+
+def run_json_lines(cmd, timeout=None):
+    """Runs @cmd and returns its stdout's JSON lines, its wall time and peak RSS."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise BenchError(f"{' '.join(cmd)}: no result within {timeout} s") from None
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise BenchError(f"{' '.join(cmd)}: exit {proc.returncode}: {err.strip()[:500]}")
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], seconds
+
+
+def time_command(cmd):
+    """Wall time, peak RSS (bytes) and exit status of one run of @cmd."""
+    # stderr to a file, not a pipe: nothing reads a pipe while we wait.
+    with tempfile.TemporaryFile() as err_file:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err_file.seek(0)
+        err = err_file.read().decode(errors="replace").strip()
+    return seconds, usage.ru_maxrss * 1024, proc.returncode, err
+
+
+def wait_for_quiet_machine(max_load, max_wait, log):
+    """Waits (up to @max_wait s) until the 1-minute load average is below @max_load."""
+    waited = 0
+    while os.getloadavg()[0] > max_load and waited < max_wait:
+        if waited == 0:
+            log(f"load average {os.getloadavg()[0]:.2f} > {max_load}: waiting up to {max_wait} s")
+        time.sleep(10)
+        waited += 10
+    return os.getloadavg()[0]
+
+
+# ---- one size ---------------------------------------------------------------
+
+
+def bench_size(args, n, record, log):
+    path = os.path.join(args.work_dir, f"graph-{n}.json")
+    out_path = os.path.join(args.work_dir, f"split-{n}.json")
+    big = n >= 10_000_000
+    repeat = args.repeat_1e7 if big else args.repeat
+    try:
+        lines, _ = run_json_lines([args.gen_graph, f"--nodes={n}", f"--stages={args.partitions}",
+                                   path])
+        record({"size": n, **lines[0]})
+        log(f"{n}: generated {lines[0]['bytes'] / 1e6:.1f} MB in {lines[0]['seconds']:.2f} s")
+
+        load_avg = wait_for_quiet_machine(args.max_load, args.max_wait, log)
+        modes = "contiguous" if big else "both"
+        lines, _ = run_json_lines([args.bench_split, f"--partitions={args.partitions}",
+                                   f"--repeat={repeat}", f"--mode={modes}", path])
+        for line in lines:
+            record({"size": n, "load_average": load_avg, **line})
+        log(f"{n}: bench-split done")
+
+        cmd = [args.fxsplit, "split", path, "--partitioner", "map", "--option", "meta_key=stage",
+               "--output", f"json:{out_path}"]
+        for run in range(repeat):
+            seconds, rss, code, err = time_command(cmd)
+            if code != 0:
+                raise BenchError(f"{' '.join(cmd)}: exit {code}: {err[:500]}")
+            record({"size": n, "tool": "fxsplit", "phase": "command", "run": run,
+                    "seconds": round(seconds, 6), "peak_rss_bytes": rss,
+                    "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd)})
+            os.unlink(out_path)
+        log(f"{n}: fxsplit command done")
+
+        if n <= args.torch_max:
+            torch_repeat = 1 if n >= 100_000 else args.torch_repeat
+            lines, _ = run_json_lines([sys.executable, os.path.join(HERE, "torch_split.py"),
+                                       f"--partitions={args.partitions}",
+                                       f"--repeat={torch_repeat}", path],
+                                      timeout=args.torch_timeout)
+            for line in lines:
+                record({"size": n, **line})
+            log(f"{n}: torch_split done")
+    finally:
+        for p in (out_path, path) if (big or not args.keep_graphs) else (out_path,):
+            if os.path.exists(p):
+                os.unlink(p)
+
+
+# ---- the report -------------------------------------------------------------
+
+
+def find(records, size, **match):
+    return [r for r in records if r.get("size") == size
+            and all(r.get(k) == v for k, v in match.items())]
+
+
+def one(records, size, **match):
+    found = find(records, size, **match)
+    return found[-1] if found else None
+
+
+def fmt_seconds(s):
+    if s is None:
+        return "–"
+    if s < 1e-3:
+        return f"{s * 1e6:.0f} µs"
+    if s < 1:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s:.2f} s"
+
+
+def fmt_bytes(b):
+    if b is None:
+        return "–"
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if b >= scale:
+            return f"{b / scale:.1f} {unit}"
+    return f"{b} B"
+
+
+def fmt_count(n):
+    exp = round(math.log10(n))
+    return f"10^{exp}" if 10**exp == n else str(n)
+
+
+def fmt_ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "–"
+    r = a / b
+    return f"{r:,.0f}×" if r >= 10 else f"{r:.1f}×"
+
+
+def torch_times(records, sizes):
+    """Measured PyTorch medians, and power-law extrapolations (from the two
+    largest measured sizes) for the sizes it was not run on."""
+    measured = {}
+    for n in sizes:
+        s = one(records, n, tool="torch_split", phase="split", summary=True)
+        if s:
+            measured[n] = s["median_seconds"]
+    points = sorted(measured.items())
+    result = {n: (t, False) for n, t in measured.items()}
+    if len(points) >= 2:
+        (n1, t1), (n2, t2) = points[-2], points[-1]
+        exponent = math.log(t2 / t1) / math.log(n2 / n1)
+        for n in sizes:
+            if n not in measured and n > n2:
+                result[n] = (t2 * (n / n2) ** exponent, True)
+    return result
+
+
+def report(records, sizes):
+    lines = []
+    meta = next((r for r in records if r.get("tool") == "run.py"), {})
+    if meta:
+        lines += [f"Machine: {meta['cpu']}, {meta['nproc']} cores, {fmt_bytes(meta['memory_bytes'])} "
+                  f"RAM, Linux {meta['kernel']}; build {meta['buildtype']}; "
+                  f"PyTorch {meta.get('torch', '?')}; {meta['partitions']} partitions; "
+                  f"started {meta['started']} (load average {meta['load_average']:.2f}).", ""]
+
+    torch = torch_times(records, sizes)
+    rows = []
+    prev = None
+    for n in sizes:
+        load = one(records, n, tool="bench-split", phase="load", summary=True)
+        split = one(records, n, tool="bench-split", phase="split", mode="contiguous", summary=True)
+        cmd = [r["seconds"] for r in find(records, n, tool="fxsplit", phase="command")]
+        cmd_rss = [r["peak_rss_bytes"] for r in find(records, n, tool="fxsplit", phase="command")]
+        gen = one(records, n, tool="gen-graph")
+        if not (load and split and gen):
+            continue
+        row = {
+            "n": n, "file": gen["bytes"], "load": load["median_seconds"],
+            "split": split["median_seconds"],
+            "cmd": statistics.median(cmd) if cmd else None,
+            "cmd_rss": max(cmd_rss) if cmd_rss else None,
+            "load_rss": load["peak_rss_bytes"], "split_rss": split["split_peak_rss_bytes"],
+            "torch": torch.get(n, (None, False)),
+        }
+        row["peak"] = max(row["load_rss"], row["split_rss"])
+        row["growth"] = "–"
+        if prev and prev["n"] * 10 == n:
+            g = [row[k] / prev[k] if prev[k] else None for k in ("load", "split", "cmd")]
+            row["growth"] = " / ".join(f"{x:.1f}" if x else "–" for x in g)
+        rows.append(row)
+        prev = row
+
+    lines += ["| nodes | file | load | engine split | fxsplit command | PyTorch split_module "
+              "| PyTorch ÷ engine | PyTorch ÷ command | peak RSS (bytes/node) | command peak RSS "
+              "| growth per 10× (load / split / command) |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        t, extrapolated = r["torch"]
+        mark = " (extrapolated)" if extrapolated else ""
+        lines.append(
+            f"| {fmt_count(r['n'])} | {fmt_bytes(r['file'])} | {fmt_seconds(r['load'])} "
+            f"| {fmt_seconds(r['split'])} | {fmt_seconds(r['cmd'])} | {fmt_seconds(t)}{mark} "
+            f"| {fmt_ratio(t, r['split'])}{mark and ' (extr.)'} "
+            f"| {fmt_ratio(t, r['cmd'])}{mark and ' (extr.)'} "
+            f"| {fmt_bytes(r['peak'])} ({r['peak'] / r['n']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
+            f"| {r['growth']} |")
+
+    lines += ["", "Spread and side measurements (min ÷ median; round-robin = PyTorch's docstring "
+              "partitioning, which is cyclic on residual graphs, so the time is the time to find "
+              "and report the cycle):", "",
+              "| nodes | load min | split min | command min | round-robin (engine) "
+              "| PyTorch runs | PyTorch prepare (json + graph + GraphModule) "
+              "| PyTorch peak RSS in split | same partitions as PyTorch |",
+              "|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+    for r in rows:
+        n = r["n"]
+        load = one(records, n, tool="bench-split", phase="load", summary=True)
+        split = one(records, n, tool="bench-split", phase="split", mode="contiguous", summary=True)
+        cmd = [x["seconds"] for x in find(records, n, tool="fxsplit", phase="command")]
+        rr = one(records, n, tool="bench-split", phase="split", mode="round-robin", summary=True)
+        rr_run = one(records, n, tool="bench-split", phase="split", mode="round-robin", run=0)
+        rr_text = "–"
+        if rr:
+            rr_text = f"{fmt_seconds(rr['median_seconds'])}, {rr_run['status'] if rr_run else '?'}"
+        ts = one(records, n, tool="torch_split", phase="split", summary=True)
+        tp = one(records, n, tool="torch_split", phase="prepare")
+        same = compare_partitions(records, n)
+        lines.append(
+            f"| {fmt_count(n)} | {fmt_seconds(load['min_seconds'])} "
+            f"| {fmt_seconds(split['min_seconds'])} | {fmt_seconds(min(cmd) if cmd else None)} "
+            f"| {rr_text} | {ts['runs'] if ts else '–'} "
+            f"| {fmt_seconds(tp['json_seconds'] + tp['graph_seconds'] + tp['graphmodule_seconds']) if tp else '–'} "
+            f"| {fmt_bytes(ts['split_peak_rss_bytes']) if ts else '–'} | {same} |")
+    return "\n".join(lines)
+
+
+def compare_partitions(records, n):
+    ours = one(records, n, tool="bench-split", phase="partitions", mode="contiguous")
+    theirs = one(records, n, tool="torch_split", phase="partitions")
+    if not ours or not theirs:
+        return "not compared"
+    a, b = ours["partitions_called"], theirs["partitions_called"]
+    if a == b:
+        return f"yes ({len(a)} partitions)"
+    diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"NO: first difference at partition #{diff}"
+
+
+# ---- main -------------------------------------------------------------------
+
+
+def machine_info(args):
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem = int(f.readline().split()[1]) * 1024
+    buildtype = "?"
+    try:
+        with open(os.path.join(args.build_dir, "meson-info", "intro-buildoptions.json")) as f:
+            buildtype = next(o["value"] for o in json.load(f) if o["name"] == "buildtype")
+    except (OSError, StopIteration, ValueError):
+        pass
+    try:
+        torch_version = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"],
+                                       capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        torch_version = None
+    return {"tool": "run.py", "cpu": cpu, "nproc": os.cpu_count(), "memory_bytes": mem,
+            "kernel": platform.release(), "buildtype": buildtype, "torch": torch_version,
+            "partitions": args.partitions, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "load_average": os.getloadavg()[0]}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build-bench"))
+    p.add_argument("--work-dir", default="/tmp/fxsplit-bench")
+    p.add_argument("--sizes", default="1e3,1e4,1e5,1e6", help="comma-separated node counts")
+    p.add_argument("--with-1e7", action="store_true", help="add 10^7 nodes (~2 GB file, minutes)")
+    p.add_argument("--partitions", type=int, default=8)
+    p.add_argument("--repeat", type=int, default=5, help="runs per size up to 10^6")
+    p.add_argument("--repeat-1e7", type=int, default=3, help="runs at 10^7")
+    p.add_argument("--torch-max", type=float, default=1e5, help="largest size PyTorch runs on")
+    p.add_argument("--torch-repeat", type=int, default=5, help="PyTorch runs below 10^5 (1 above)")
+    p.add_argument("--torch-timeout", type=float, default=3600)
+    p.add_argument("--max-load", type=float, default=1.0,
+                   help="wait for the 1-minute load average to drop below this before timing")
+    p.add_argument("--max-wait", type=int, default=300, help="seconds to wait for that at most")
+    p.add_argument("--keep-graphs", action="store_true", help="keep graphs below 10^7 nodes")
+    p.add_argument("--report-only", action="store_true", help="re-print the tables of results.jsonl")
+    args = p.parse_args()
+
+    sizes = [int(float(s)) for s in args.sizes.split(",") if s]
+    if args.with_1e7:
+        sizes.append(10_000_000)
+    args.torch_max = int(args.torch_max)
+    args.gen_graph = os.path.join(args.build_dir, "bench", "gen-graph")
+    args.bench_split = os.path.join(args.build_dir, "bench", "bench-split")
+    args.fxsplit = os.path.join(args.build_dir, "cli", "fxsplit")
+    results = os.path.join(args.work_dir, "results.jsonl")
+
+    def log(msg):
+        print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+    if not args.report_only:
+        for tool in (args.gen_graph, args.bench_split, args.fxsplit):
+            if not os.access(tool, os.X_OK):
+                print(f"run.py: {tool}: not built (meson setup {args.build_dir} && "
+                      f"ninja -C {args.build_dir})", file=sys.stderr)
+                return 1
+        os.makedirs(args.work_dir, exist_ok=True)
+        with open(results, "w") as out:
+            def record(r):
+                out.write(json.dumps(r) + "\n")
+                out.flush()
+            record(machine_info(args))
+            try:
+                for n in sizes:
+                    bench_size(args, n, record, log)
+            except BenchError as e:
+                print(f"run.py: {e}", file=sys.stderr)
+                return 1
+    try:
+        with open(results) as f:
+            records = [json.loads(line) for line in f]
+    except (OSError, ValueError) as e:
+        print(f"run.py: {results}: {e}", file=sys.stderr)
+        return 1
+    print(report(records, sizes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -112,10 +112,13 @@ find_descriptor (FxsPlugin *p, GError **error)
   /* abi_major and abi_minor are the first fields in every ABI version. */
   if (info->abi_major != FXS_PLUGIN_ABI_MAJOR || info->abi_minor > FXS_PLUGIN_ABI_MINOR)
     {
+      gboolean newer = info->abi_major > FXS_PLUGIN_ABI_MAJOR
+                       || (info->abi_major == FXS_PLUGIN_ABI_MAJOR
+                           && info->abi_minor > FXS_PLUGIN_ABI_MINOR);
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_ABI,
-                   "%s: built for plugin ABI %u.%u, host is %u.%u: rebuild the plugin "
-                   "against this fxsplit", p->path, info->abi_major, info->abi_minor,
-                   FXS_PLUGIN_ABI_MAJOR, FXS_PLUGIN_ABI_MINOR);
+                   "%s: built for plugin ABI %u.%u, host is %u.%u: %s", p->path,
+                   info->abi_major, info->abi_minor, FXS_PLUGIN_ABI_MAJOR, FXS_PLUGIN_ABI_MINOR,
+                   newer ? "it needs a newer fxsplit" : "rebuild it against this fxsplit");
       return FALSE;
     }
   gsize min_size = part ? PARTITIONER_SIZE_1_0 : OUTPUT_SIZE_1_0;

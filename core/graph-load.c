@@ -83,9 +83,9 @@ typedef struct {
   const FxsJson *node_name; /* NULL until known */
 } Conv;
 
-static gboolean G_GNUC_PRINTF (5, 6)
-conv_fail (Conv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *path,
-           const char *format, ...)
+static void
+conv_failv (Conv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
+            const char *format, va_list args)
 {
   GString *msg = g_string_new (NULL);
   if (c->node_name)
@@ -94,21 +94,60 @@ conv_fail (Conv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *
       fxs_json_append_quoted (msg, c->node_name->u.s, c->node_name->n);
       g_string_append (msg, ": ");
     }
+  g_string_append_vprintf (msg, format, args);
+  fxs_json_reader_fail (c->reader, code, pos, path, "%s", msg->str);
+  g_string_free (msg, TRUE);
+}
+
+/* Records an error at @where (a value of the tree) and returns FALSE.
+ * Strings from the file go into messages through quoted() or shown(). */
+static gboolean G_GNUC_PRINTF (5, 6)
+conv_fail (Conv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *path,
+           const char *format, ...)
+{
   va_list args;
   va_start (args, format);
-  g_string_append_vprintf (msg, format, args);
+  conv_failv (c, code, where->pos, path, format, args);
   va_end (args);
-  fxs_json_reader_fail (c->reader, code, where->pos, path, "%s", msg->str);
-  g_string_free (msg, TRUE);
   return FALSE;
 }
 
+static gboolean G_GNUC_PRINTF (5, 6)
+conv_fail_at (Conv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
+              const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  conv_failv (c, code, pos, path, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+/* The key of member value @v: object items are key, value, key, value... */
+static const FxsJson *
+key_of (const FxsJson *v)
+{
+  return v - 1;
+}
+
+/* @s quoted and escaped for a one-line message; free with g_free. */
 static char *
 quoted (const char *s, gsize len)
 {
   GString *q = g_string_new (NULL);
   fxs_json_append_quoted (q, s, len);
   return g_string_free (q, FALSE);
+}
+
+/* A number's text for a message, cut short when it is very long; lives in
+ * @buf. */
+static const char *
+shown (const FxsJson *number, char buf[64])
+{
+  if (number->n < 60)
+    return number->u.s;
+  g_snprintf (buf, 64, "%.40s...(%u digits)", number->u.s, number->n);
+  return buf;
 }
 
 /* ---- scalars ---------------------------------------------------------------- */
@@ -163,21 +202,23 @@ parse_integer (const char *s, gint64 *out)
 static gboolean
 convert_integer (Conv *c, const FxsJson *j, const FxsJsonPath *path, gint64 *out)
 {
+  char buf[64];
   if (!parse_integer (j->u.s, out))
     return conv_fail (c, FXS_ERROR_FORMAT, j, path,
-                      "integer %s does not fit in 64 bits", j->u.s);
+                      "integer %s does not fit in 64 bits", shown (j, buf));
   return TRUE;
 }
 
 static gboolean
 convert_float (Conv *c, const FxsJson *j, const FxsJsonPath *path, double *out)
 {
+  char buf[64];
   errno = 0;
   double v = g_ascii_strtod (j->u.s, NULL);
   if (errno == ERANGE && isinf (v))
     return conv_fail (c, FXS_ERROR_FORMAT, j, path,
                       "number %s is out of the range of a float (write {\"float\": \"inf\"})",
-                      j->u.s);
+                      shown (j, buf));
   *out = v;
   return TRUE;
 }
@@ -682,13 +723,10 @@ split_node_fields (Conv *c, const FxsJson *obj, NodeFields *f)
         }
       if (!slot)
         {
-          if (f->name == NULL)
-            {
-              /* name the node if it has a usable name anywhere */
-              const FxsJson *name = fxs_json_member (obj, "name");
-              if (name && is_text (name))
-                c->node_name = name;
-            }
+          /* name the node if it has a usable name */
+          const FxsJson *name = fxs_json_member (obj, "name");
+          if (name && is_text (name))
+            c->node_name = name;
           return unknown_member (c, key, NULL, node_members);
         }
       *slot = v;
@@ -712,9 +750,14 @@ check_node_head (Conv *c, const FxsJson *obj, const NodeFields *f, FxsOp *op)
   if (!check_text (c, f->op, &pop, "\"op\""))
     return FALSE;
   if (!fxs_op_from_string (f->op->u.s, op))
-    return conv_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
-                      "unknown op \"%s\" (expected placeholder, get_attr, call_function, "
-                      "call_method, call_module or output)", f->op->u.s);
+    {
+      char *q = quoted (f->op->u.s, f->op->n);
+      conv_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
+                 "unknown op %s (expected placeholder, get_attr, call_function, "
+                 "call_method, call_module or output)", q);
+      g_free (q);
+      return FALSE;
+    }
   return check_text (c, f->target, &pt, "\"target\"");
 }
 
@@ -727,13 +770,17 @@ check_node_rules (Conv *c, const FxsJson *obj, FxsOp op)
   if (same)
     return conv_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
                       "duplicate node name (the first is nodes[%u])", same->index);
-  if (g->output && op == FXS_OP_OUTPUT)
-    return conv_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is \"%s\")",
-                      g->output->name);
   if (g->output)
-    return conv_fail (c, FXS_ERROR_GRAPH, obj, NULL,
-                      "comes after the output node \"%s\", which must be the last node",
-                      g->output->name);
+    {
+      char *q = quoted (g->output->name, strlen (g->output->name));
+      if (op == FXS_OP_OUTPUT)
+        conv_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is %s)", q);
+      else
+        conv_fail (c, FXS_ERROR_GRAPH, obj, NULL,
+                   "comes after the output node %s, which must be the last node", q);
+      g_free (q);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -768,7 +815,7 @@ convert_kwargs (Conv *c, const NodeFields *f, FxsValue *kwargs)
 }
 
 static gboolean
-load_node (Loader *l, FxsJsonReader *reader, const FxsJson *obj)
+load_node (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj)
 {
   Conv c = { l, reader, l->graph, NULL };
   NodeFields f;
@@ -779,8 +826,8 @@ load_node (Loader *l, FxsJsonReader *reader, const FxsJson *obj)
       if (!name || !is_text (name) || strcmp (name->u.s, l->forward.name) != 0)
         return TRUE;
       g_string_append_printf (l->forward.message,
-                              ", which comes later (nodes[%u]); nodes may only refer to earlier nodes",
-                              l->graph->nodes->len);
+                              ", which comes later (nodes[%" G_GUINT64_FORMAT "]); "
+                              "nodes may only refer to earlier nodes", item->index);
       fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos, l->forward.message->str);
       return FALSE;
     }
@@ -844,8 +891,8 @@ convert_attr (Conv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean bui
 {
   const FxsJson *kind = NULL, *cls = NULL, *shape = NULL, *dtype = NULL;
   if (item->key_len == 0 || strlen (item->key) != item->key_len)
-    return conv_fail (c, FXS_ERROR_FORMAT, obj, NULL,
-                      "an attribute name must be non-empty and without NUL");
+    return conv_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+                         "an attribute name must be non-empty and without NUL");
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
@@ -868,13 +915,18 @@ convert_attr (Conv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean bui
   if (!check_text (c, kind, &pk, "\"kind\""))
     return FALSE;
   if (!fxs_attr_kind_from_string (kind->u.s, &k))
-    return conv_fail (c, FXS_ERROR_FORMAT, kind, &pk,
-                      "unknown attribute kind \"%s\" (expected parameter, buffer, constant, "
-                      "module or object)", kind->u.s);
+    {
+      char *q = quoted (kind->u.s, kind->n);
+      conv_fail (c, FXS_ERROR_FORMAT, kind, &pk,
+                 "unknown attribute kind %s (expected parameter, buffer, constant, "
+                 "module or object)", q);
+      g_free (q);
+      return FALSE;
+    }
   if (cls && !check_text (c, cls, &pc, "\"class\""))
     return FALSE;
   if (dtype && !shape)
-    return conv_fail (c, FXS_ERROR_FORMAT, dtype, &pd, "\"dtype\" without \"shape\"");
+    return conv_fail (c, FXS_ERROR_FORMAT, key_of (dtype), &pd, "\"dtype\" without \"shape\"");
   if (!build)
     return shape == NULL || shape->type == FXS_JSON_ARRAY
            || conv_fail (c, FXS_ERROR_FORMAT, shape, &ps, "a shape must be an array, not %s",
@@ -979,7 +1031,7 @@ begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int
   if (!head && !(l->have_format && l->have_version))
     {
       char *q = quoted (key, item->key_len);
-      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                             "found %s before \"format\" and \"version\": a graph file starts "
                             "with \"format\": \"" FORMAT_NAME "\", \"version\": %d", q,
                             FXS_GRAPH_FORMAT_VERSION);
@@ -1018,7 +1070,7 @@ begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int
   if (g_str_has_prefix (key, "x-"))
     return FXS_JSON_COLLECT; /* an extension: read and ignored */
   char *q = quoted (key, item->key_len);
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                         "unknown member %s (expected \"format\", \"version\", \"attributes\", "
                         "\"nodes\", \"submodules\", \"partitions\", \"qualname_map\" or \"x-...\")", q);
   g_free (q);
@@ -1031,7 +1083,7 @@ begin_submodule_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *ite
   const char *key = item->key;
   if (!l->entry_named && strcmp (key, "name") != 0)
     {
-      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                             "\"name\" must be the first member of a submodule");
       return FXS_JSON_FAIL;
     }
@@ -1050,7 +1102,7 @@ begin_submodule_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *ite
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
     }
   char *q = quoted (key, item->key_len);
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                         "unknown member %s (expected \"name\", \"attributes\", \"nodes\")", q);
   g_free (q);
   return FXS_JSON_FAIL;
@@ -1107,10 +1159,11 @@ top_value (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJ
       if (v->type != FXS_JSON_NUMBER || !number_is_integer (v))
         return conv_fail (&c, FXS_ERROR_FORMAT, v, NULL, "\"version\" must be an integer, not %s",
                           json_type_name (v));
+      char buf[64];
       if (!parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
         return conv_fail (&c, FXS_ERROR_VERSION, v, NULL,
-                          "unsupported format version %s (this build reads version %d)", v->u.s,
-                          FXS_GRAPH_FORMAT_VERSION);
+                          "unsupported format version %s (this build reads version %d)",
+                          shown (v, buf), FXS_GRAPH_FORMAT_VERSION);
       l->have_version = TRUE;
     }
   return TRUE; /* x-... extensions */
@@ -1123,7 +1176,12 @@ submodule_name (Loader *l, FxsJsonReader *reader, const FxsJson *v)
   if (!check_text (&c, v, NULL, "a submodule's \"name\""))
     return FALSE;
   if (g_hash_table_contains (l->submodule_names, v->u.s))
-    return conv_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name \"%s\"", v->u.s);
+    {
+      char *q = quoted (v->u.s, v->n);
+      conv_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name %s", q);
+      g_free (q);
+      return FALSE;
+    }
   char *name = g_strdup (v->u.s);
   g_hash_table_add (l->submodule_names, name);
   g_ptr_array_add (l->submodule_list, name);
@@ -1149,7 +1207,7 @@ on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const F
     case TAG_ATTRS:
       return convert_attr (&c, item, v, build);
     case TAG_NODES:
-      return build ? load_node (l, reader, v) : check_node_shape (l, reader, v);
+      return build ? load_node (l, reader, item, v) : check_node_shape (l, reader, v);
     case TAG_SUBMODULE:
       return submodule_name (l, reader, v);
     case TAG_PARTITIONS:
@@ -1181,12 +1239,18 @@ end_top (Loader *l, FxsJsonReader *reader, gint64 pos)
     return TRUE;
   GString *names = g_string_new (NULL);
   for (guint i = 0; i < l->submodule_list->len && i < 20; i++)
-    g_string_append_printf (names, "%s%s", i ? ", " : "", (char *) l->submodule_list->pdata[i]);
+    {
+      const char *name = l->submodule_list->pdata[i];
+      g_string_append (names, i ? ", " : "");
+      fxs_json_append_quoted (names, name, strlen (name));
+    }
   if (l->submodule_list->len > 20)
     g_string_append_printf (names, " and %u more", l->submodule_list->len - 20);
-  fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL, "no submodule \"%s\" (%s%s)", l->want,
+  char *want = quoted (l->want, strlen (l->want));
+  fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL, "no submodule %s (%s%s)", want,
                         l->submodule_list->len ? "the file has " : "the file has no submodules",
                         names->str);
+  g_free (want);
   g_string_free (names, TRUE);
   return FALSE;
 }

@@ -138,6 +138,7 @@ typedef struct {
   guint64 seg_index;
   /* streamed objects: the current key and every key so far */
   GString *key;
+  gint64 key_pos;
   GHashTable *keys;
 } Frame;
 
@@ -431,6 +432,7 @@ current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
     {
       item->key = f->key->str;
       item->key_len = f->key->len;
+      item->key_pos = f->key_pos;
     }
   else
     item->index = f->count;
@@ -644,6 +646,7 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
   memcpy (blob->bytes, s, len);
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, (const char *) s, len);
+  f->key_pos = pos;
   if (!g_hash_table_add (f->keys, blob))
     {
       r->in_item = TRUE;

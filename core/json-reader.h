@@ -54,6 +54,7 @@ typedef struct {
   int parent_tag;           /* the tag the consumer gave the container; 0 at the top */
   const char *key;          /* the member's key (NUL-terminated) in an object, else NULL */
   gsize key_len;
+  gint64 key_pos;           /* where the key is */
   guint64 index;            /* the item's index in an array */
   FxsJsonType type;
   gint64 pos;

@@ -103,8 +103,9 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
       append_escaped (out, s, valid);
       if (valid == len)
         break;
-      /* not UTF-8: JSON cannot hold the byte, so write the replacement */
-      g_string_append (out, "\\ufffd");
+      /* GLib's validator stops at NUL, which JSON holds as \u0000; any
+       * other stop is a byte that is not UTF-8 and cannot be written */
+      g_string_append (out, s[valid] == '\0' ? "\\u0000" : "\\ufffd");
       s += valid + 1;
       len -= valid + 1;
     }

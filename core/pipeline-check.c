@@ -2,6 +2,8 @@
  * setting up their instances (everything before any plugin code runs). */
 #include "pipeline-private.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +216,30 @@ real_destination (const char *path)
   return result;
 }
 
+/* Why files cannot be created in @dir, or NULL when they can.  Creating
+ * one is the only reliable test (access() says yes to root everywhere,
+ * also on read-only or virtual file systems). */
+static char *
+directory_problem (const char *dir)
+{
+  if (!g_file_test (dir, G_FILE_TEST_EXISTS))
+    return g_strdup ("does not exist");
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return g_strdup ("is not a directory");
+  char *probe = g_build_filename (dir, ".fxsplit-probe-XXXXXX", NULL);
+  int fd = g_mkstemp (probe);
+  char *problem = NULL;
+  if (fd < 0)
+    problem = g_strdup_printf ("is not writable (%s)", g_strerror (errno));
+  else
+    {
+      close (fd);
+      g_unlink (probe);
+    }
+  g_free (probe);
+  return problem;
+}
+
 /* Every output path: a writable directory, and no file written twice. */
 static gboolean
 check_output_paths (FxsPipeline *p, GError **error)
@@ -234,16 +260,13 @@ check_output_paths (FxsPipeline *p, GError **error)
           const char *origin = s ? s->origin : group->origin;
           char *dir = g_path_get_dirname (path);
           char *real = real_destination (path);
-          const char *problem = NULL;
-          if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-            problem = "does not exist";
-          else if (access (dir, W_OK) != 0)
-            problem = "is not writable";
+          char *problem = directory_problem (dir);
           if (problem)
             {
               set_error_at (error, FXS_ERROR_CONFIG, origin, ctx->label,
-                            "%s: %s: cannot write '%s': directory '%s' %s",
+                            "%s: %s: cannot write '%s': '%s' %s",
                             fxs_plugin_name (ctx->plugin), spec->key, path, dir, problem);
+              g_free (problem);
               ok = FALSE;
             }
           else if (g_file_test (path, G_FILE_TEST_IS_DIR))

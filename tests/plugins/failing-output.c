@@ -18,7 +18,7 @@ write_then_fail (FxsPluginContext *ctx, gpointer state, const FxsSplitResult *re
   if (!out)
     return FALSE;
   fputs ("partial", out);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "disk on fire (test)");
+  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "gave up half-way (test)");
   return FALSE;
 }
 

@@ -208,7 +208,7 @@ static void
 test_output_paths (void)
 {
   const char *no_dir[] = { "@F:7: [output main] json: path: cannot write",
-                           "directory '/nonexistent/dir' does not exist", NULL };
+                           "'/nonexistent/dir' does not exist", NULL };
   assert_pipeline_fails (GRAPH_GROUP "[partitioner]\nplugin = modulo\n[output main]\n"
                          "plugin = json\npath = /nonexistent/dir/out.json\n",
                          FXS_ERROR_CONFIG, no_dir);
@@ -237,11 +237,11 @@ test_split_failures (void)
                          "[output main]\nplugin = json\npath = out.json\n",
                          FXS_ERROR_CYCLE, cycle);
   /* json writes its file, then failing-output fails: neither file appears. */
-  const char *write[] = { "@F:8: [output bad] failing-output: disk on fire (test)", NULL };
+  const char *write[] = { "@F:8: [output bad] failing-output: gave up half-way (test)", NULL };
   assert_pipeline_fails (GRAPH_GROUP "[partitioner]\nplugin = modulo\n"
                          "[output good]\nplugin = json\npath = good.json\n"
                          "[output bad]\nplugin = failing-output\npath = bad.txt\n",
-                         FXS_ERROR_IO, write);
+                         FXS_ERROR_PLUGIN_FAILED, write);
 }
 
 static char *

@@ -1,0 +1,98 @@
+"""`meson install` into a scratch DESTDIR, then what an outsider does with
+it: compile every public header alone, build examples/custom-partitioner
+with pkg-config alone, install it with `make install`, and run a pipeline
+with the installed fxsplit."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import unittest
+
+from fxtest import BUILD_ROOT, SOURCE_ROOT, FxsplitTestCase, main
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, text=True, capture_output=True, timeout=300, **kwargs)
+
+
+class TestInstall(FxsplitTestCase):
+    def setUp(self):
+        super().setUp()
+        self.destdir = self.path("destdir")
+        r = run(["meson", "install", "-C", BUILD_ROOT, "--no-rebuild", "--quiet",
+                 "--destdir", self.destdir])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        options = json.loads(run(["meson", "introspect", BUILD_ROOT, "--buildoptions"]).stdout)
+        values = {o["name"]: o["value"] for o in options}
+        self.prefix = values["prefix"]
+        self.libdir = os.path.join(self.prefix, values["libdir"])
+        self.root = self.destdir + self.prefix
+        self.root_libdir = self.destdir + self.libdir
+        self.pluginsdir = os.path.join(self.libdir, "fxsplit", "plugins")
+        # pkg-config sees the DESTDIR tree as a sysroot: -I and -L point into it.
+        self.pkg_env = dict(os.environ,
+                            PKG_CONFIG_PATH=os.path.join(self.root_libdir, "pkgconfig"),
+                            PKG_CONFIG_SYSROOT_DIR=self.destdir)
+        self.pkg_env.pop("PKG_CONFIG_LIBDIR", None)
+
+    def pkg_config(self, *args):
+        r = run(["pkg-config", *args, "fxsplit"], env=self.pkg_env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.split()
+
+    def test_installed_files(self):
+        for name in ("modulo.so", "map.so", "json.so"):
+            self.assertTrue(os.path.isfile(self.destdir + os.path.join(self.pluginsdir, name)))
+        self.assertFalse(glob.glob(self.destdir + os.path.join(self.pluginsdir, "*fail*")),
+                         "test-only plugins must not be installed")
+        self.assertTrue(os.access(os.path.join(self.root, "bin", "fxsplit"), os.X_OK))
+        self.assertEqual(self.pkg_config("--variable=pluginsdir"), [self.pluginsdir])
+
+    def test_headers_compile_alone(self):
+        cflags = self.pkg_config("--cflags")
+        headers = sorted(glob.glob(os.path.join(self.root, "include", "fxsplit", "*.h")))
+        self.assertIn("partitioner.h", [os.path.basename(h) for h in headers])
+        for header in headers:
+            name = os.path.basename(header)
+            with self.subTest(header=name):
+                source = self.write(name + ".c", f"#include <fxsplit/{name}>\n")
+                r = run(["cc", "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", *cflags,
+                         "-c", source, "-o", os.devnull])
+                self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_custom_partitioner(self):
+        examples = self.path("examples")
+        shutil.copytree(os.path.join(SOURCE_ROOT, "examples", "custom-partitioner"),
+                        os.path.join(examples, "custom-partitioner"))
+        shutil.copytree(os.path.join(SOURCE_ROOT, "examples", "graphs"),
+                        os.path.join(examples, "graphs"))
+        work = os.path.join(examples, "custom-partitioner")
+        r = run(["make", "-C", work, "CFLAGS=-O2 -Werror"], env=self.pkg_env)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = run(["make", "-C", work, "install", f"DESTDIR={self.destdir}"], env=self.pkg_env)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertTrue(os.path.isfile(self.destdir + os.path.join(self.pluginsdir, "cut.so")))
+
+        fxsplit = os.path.join(self.root, "bin", "fxsplit")
+        env = dict(os.environ, LD_LIBRARY_PATH=self.root_libdir,
+                   FXSPLIT_PLUGIN_PATH="", FXSPLIT_NO_DEFAULT_PLUGIN_DIR="1")
+        # The pipeline finds cut.so through its plugin_dir; json is installed.
+        env["FXSPLIT_PLUGIN_PATH"] = self.destdir + self.pluginsdir
+        r = run([fxsplit, "run", "pipeline.ini"], cwd=work, env=env)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(r.stdout, "[output json] json: wrote small-cnn.cut.split.json\n")
+        with open(os.path.join(work, "small-cnn.cut.split.json"), encoding="utf-8") as f:
+            parts = [p["nodes"] for p in json.load(f)["partitions"]]
+        self.assertEqual(parts[0], ["stem_0", "stem_1", "stem_2"])
+        self.assertEqual(len(parts), 3)
+        # The installed copy is found by name too, and lists its options.
+        r = run([fxsplit, "plugins", "cut"], env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("after (string, required)", r.stdout)
+
+
+if __name__ == "__main__":
+    if not shutil.which("pkg-config") or not shutil.which("make"):
+        raise unittest.SkipTest("pkg-config and make are needed")
+    main()

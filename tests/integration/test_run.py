@@ -1,0 +1,122 @@
+"""Successful runs: the shipped pipelines in conf/, `fxsplit split`, --set
+overrides, several outputs, and what is printed."""
+import configparser
+import glob
+import json
+import os
+
+from fxtest import DOCSTRING, SMALL_CNN, SOURCE_ROOT, FxsplitTestCase, fxsplit, main
+
+
+def partitions(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["format"] == "fxsplit-graph"
+    return {p["name"]: p["nodes"] for p in data["partitions"]}
+
+
+class TestConfPipelines(FxsplitTestCase):
+    def run_conf(self, name, *extra):
+        """Runs conf/NAME with every output redirected into the scratch dir."""
+        ini = os.path.join(SOURCE_ROOT, "conf", name)
+        parser = configparser.ConfigParser()
+        parser.read(ini)
+        outputs = [g for g in parser.sections() if g.startswith("output ")]
+        sets = []
+        for group in outputs:
+            sets += ["--set", f"{group}.path={self.path(group[7:] + '.json')}"]
+        return fxsplit("run", ini, *sets, *extra), outputs
+
+    def test_every_conf_pipeline_runs(self):
+        inis = sorted(glob.glob(os.path.join(SOURCE_ROOT, "conf", "*.ini")))
+        self.assertGreaterEqual(len(inis), 5)
+        for ini in inis:
+            with self.subTest(ini=os.path.basename(ini)):
+                r, outputs = self.run_conf(os.path.basename(ini))
+                self.assert_ok(r)
+                self.assertEqual(len(r.stdout.splitlines()), len(outputs))
+                for group in outputs:
+                    path = self.path(group[7:] + ".json")
+                    self.assertIn(f"[{group}] json: wrote {path}\n", r.stdout)
+                    self.assertTrue(partitions(path))
+
+    def test_example_splits_the_cnn_by_stage(self):
+        r, _ = self.run_conf("example.ini")
+        self.assert_ok(r)
+        parts = partitions(self.path("json.json"))
+        self.assertEqual(list(parts), ["0", "1", "2"])
+        self.assertEqual(parts["0"], ["stem_0", "stem_1", "stem_2"])
+        self.assertEqual(parts["2"], ["pool", "flatten", "fc1", "relu_2", "fc2"])
+
+    def test_modulo_is_the_docstring_example(self):
+        # split_module's docstring: the k-th call node goes to k % 3.
+        r, _ = self.run_conf("modulo.ini")
+        self.assert_ok(r)
+        self.assertEqual(partitions(self.path("json.json")),
+                         {"0": ["add", "linear_1"], "1": ["linear", "clamp_1"],
+                          "2": ["clamp", "add_1"]})
+
+    def test_set_overrides(self):
+        r, _ = self.run_conf("modulo.ini", "--set", "partitioner.partitions=1",
+                             "--set", "split.partition_affix=p")
+        self.assert_ok(r)
+        self.assertEqual(list(partitions(self.path("json.json"))), ["p_0"])
+
+    def test_quiet_and_verbose(self):
+        r, _ = self.run_conf("json.ini", "--quiet")
+        self.assert_ok(r)
+        self.assertEqual((r.stdout, r.stderr), ("", ""))
+        r, _ = self.run_conf("json.ini", "--verbose")
+        self.assert_ok(r)
+        self.assertIn("fxsplit: [output readable] json: 3 partitions written to ", r.stderr)
+
+
+class TestSplitCommand(FxsplitTestCase):
+    def test_split_once(self):
+        out = self.path("out.json")
+        r = fxsplit("split", DOCSTRING, "--partitioner", "modulo", "--option", "partitions=3",
+                    "--output", f"json:{out}")
+        self.assert_ok(r)
+        self.assertEqual(r.stdout, f"[output json] json: wrote {out}\n")
+        self.assertEqual(len(partitions(out)), 3)
+
+    def test_split_options_and_two_outputs(self):
+        r = fxsplit("split", DOCSTRING, "-p", "modulo", "--partition-affix", "a",
+                    "--keep-original-order", "--tuple-return", "--no-keep-original-input-name",
+                    "-O", "json:one.json", "-O", "json:two.json",
+                    "--output-option", "json-2.indent=2", cwd=self.tmp)
+        self.assert_ok(r)
+        self.assertEqual(r.stdout, "[output json] json: wrote one.json\n"
+                                   "[output json-2] json: wrote two.json\n")
+        self.assertEqual(list(partitions(self.path("one.json"))), ["a_0", "a_1", "a_2"])
+        with open(self.path("two.json"), encoding="utf-8") as f:
+            self.assertTrue(f.read().startswith('{\n  "format": "fxsplit-graph",\n'))
+        with open(self.path("one.json"), encoding="utf-8") as a, \
+                open(self.path("two.json"), encoding="utf-8") as b:
+            self.assertEqual(json.load(a), json.load(b))
+
+    def test_map_file_and_plugin_by_path(self):
+        mapping = self.write("ids.json", json.dumps({"stem_0": 0, "stem_1": 0, "stem_2": 0}))
+        modules = os.path.join(os.environ["FXSPLIT_BUILD_ROOT"], "plugins", "map.so")
+        r = fxsplit("split", SMALL_CNN, "-p", modules, "-o", f"file={mapping}", "-o", "default=1",
+                    "-O", f"json:{self.path('out.json')}")
+        self.assert_ok(r)
+        parts = partitions(self.path("out.json"))
+        self.assertEqual(parts["0"], ["stem_0", "stem_1", "stem_2"])
+        self.assertEqual(len(parts["1"]), 12)
+        # Names that are not in the graph are only a warning.
+        columns = self.write("ids.txt", "# name id\nstem_0 0\nnot_a_node 5\n")
+        r = fxsplit("split", SMALL_CNN, "-p", "map", "-o", f"file={columns}", "-o", "default=1",
+                    "-O", f"json:{self.path('out2.json')}")
+        self.assert_ok(r)
+        self.assertEqual(r.stderr, f"fxsplit: [partitioner] map: 1 entries of {columns} name no "
+                                   "call node of the graph\n")
+
+    def test_no_outputs_only_checks(self):
+        r = fxsplit("split", DOCSTRING, "-p", "modulo")
+        self.assert_ok(r)
+        self.assertEqual(r.stdout, "")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,405 @@
+/* torch.fx 1.13 node naming: _target_to_str, _snake_case, create_name.
+ *
+ * create_name takes the FIRST free "<base>_<n>" at or after the candidate's
+ * number.  A linear scan from there would be quadratic on graphs with many
+ * nodes of one base ("add", "add_1", ... "add_99999"), so every taken
+ * numbered name remembers a number up to which all names of its base are
+ * known to be taken (a union-find "next free" pointer with path
+ * compression).  Names are never removed, so the pointers never go stale. */
+#include "names.h"
+#include "graph-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Python 3.11 keywords, builtins.__dict__ (as Debian's python3 has it,
+ * with site's copyright/credits/exit/help/license/quit) and torch.fx's
+ * custom builtins, sorted bytewise for bsearch. */
+static const char *const reserved_names[] = {
+  "ArithmeticError", "AssertionError", "AttributeError", "BaseException",
+  "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError",
+  "BytesWarning", "ChildProcessError", "ConnectionAbortedError", "ConnectionError",
+  "ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError",
+  "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
+  "False", "FileExistsError", "FileNotFoundError", "FloatingPointError",
+  "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning",
+  "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+  "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError",
+  "NameError", "None", "NoneType", "NotADirectoryError", "NotImplemented",
+  "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+  "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
+  "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration",
+  "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit",
+  "TabError", "TimeoutError", "True", "TypeError", "UnboundLocalError",
+  "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError",
+  "UnicodeWarning", "UserWarning", "ValueError", "Warning", "ZeroDivisionError",
+  "__build_class__", "__debug__", "__doc__", "__import__", "__loader__", "__name__",
+  "__package__", "__spec__", "abs", "aiter", "all", "and", "anext", "any", "as",
+  "ascii", "assert", "async", "await", "bin", "bool", "break", "breakpoint",
+  "bytearray", "bytes", "callable", "chr", "class", "classmethod", "compile",
+  "complex", "continue", "copyright", "credits", "def", "del", "delattr", "device",
+  "dict", "dir", "divmod", "elif", "else", "enumerate", "eval", "except", "exec",
+  "exit", "filter", "finally", "float", "for", "format", "from", "frozenset",
+  "fx_pytree", "getattr", "global", "globals", "hasattr", "hash", "help", "hex", "id",
+  "if", "import", "in", "inf", "input", "int", "is", "isinstance", "issubclass",
+  "iter", "lambda", "len", "license", "list", "locals", "map", "max", "memoryview",
+  "min", "nan", "next", "nonlocal", "not", "object", "oct", "open", "or", "ord",
+  "pass", "pow", "print", "property", "pytree", "quit", "raise", "range", "repr",
+  "return", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod",
+  "str", "sum", "super", "torch", "try", "tuple", "type", "vars", "while", "with",
+  "yield", "zip",
+};
+
+static int
+compare_name (const void *key, const void *entry)
+{
+  return strcmp (key, *(const char *const *) entry);
+}
+
+gboolean
+fxs_name_is_reserved (const char *name)
+{
+  return bsearch (name, reserved_names, G_N_ELEMENTS (reserved_names),
+                  sizeof reserved_names[0], compare_name) != NULL;
+}
+
+/* ---- _snake_case ---------------------------------------------------------- */
+
+typedef struct {
+  gunichar first, last;
+} CharRange;
+
+/* Python's str.isupper/islower use the Uppercase/Lowercase properties (Lu
+ * and Ll plus Other_Uppercase/Other_Lowercase); GLib knows only Lu/Ll.
+ * These are the differences for Python 3.11's Unicode 14 tables. */
+static const CharRange other_uppercase[] = {
+  { 0x2160, 0x216f }, { 0x24b6, 0x24cf }, { 0x1f130, 0x1f149 }, { 0x1f150, 0x1f169 },
+  { 0x1f170, 0x1f189 },
+};
+static const CharRange other_lowercase[] = {
+  { 0xaa, 0xaa }, { 0xba, 0xba }, { 0x2b0, 0x2b8 }, { 0x2c0, 0x2c1 }, { 0x2e0, 0x2e4 },
+  { 0x345, 0x345 }, { 0x37a, 0x37a }, { 0x1d2c, 0x1d6a }, { 0x1d78, 0x1d78 },
+  { 0x1d9b, 0x1dbf }, { 0x2071, 0x2071 }, { 0x207f, 0x207f }, { 0x2090, 0x209c },
+  { 0x2170, 0x217f }, { 0x24d0, 0x24e9 }, { 0x2c7c, 0x2c7d }, { 0xa69c, 0xa69d },
+  { 0xa770, 0xa770 }, { 0xa7f8, 0xa7f9 }, { 0xab5c, 0xab5f }, { 0x10780, 0x10780 },
+  { 0x10783, 0x10785 }, { 0x10787, 0x107b0 }, { 0x107b2, 0x107ba },
+};
+/* Lowercase letters of Unicode 15 that Python 3.11 does not know yet. */
+static const CharRange unknown_to_python[] = { { 0x1df25, 0x1df2a } };
+
+static gboolean
+in_ranges (gunichar c, const CharRange *ranges, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (c >= ranges[i].first && c <= ranges[i].last)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+py_isupper (gunichar c)
+{
+  if (c < 0x80)
+    return c >= 'A' && c <= 'Z';
+  return g_unichar_isupper (c) || in_ranges (c, other_uppercase, G_N_ELEMENTS (other_uppercase));
+}
+
+static gboolean
+py_islower (gunichar c)
+{
+  if (c < 0x80)
+    return c >= 'a' && c <= 'z';
+  if (in_ranges (c, unknown_to_python, G_N_ELEMENTS (unknown_to_python)))
+    return FALSE;
+  return g_unichar_islower (c) || in_ranges (c, other_lowercase, G_N_ELEMENTS (other_lowercase));
+}
+
+/* str.lower() of one character.  GLib's simple mapping agrees with
+ * Python's except for U+0130 (two characters) and the Roman numerals and
+ * circled letters, which GLib does not treat as letters. */
+static void
+append_py_lower (GString *out, gunichar c)
+{
+  if (c == 0x130)
+    g_string_append (out, "i\xcc\x87");
+  else if (c >= 0x2160 && c <= 0x216f)
+    g_string_append_unichar (out, c + 0x10);
+  else if (c >= 0x24b6 && c <= 0x24cf)
+    g_string_append_unichar (out, c + 0x1a);
+  else
+    g_string_append_unichar (out, g_unichar_tolower (c));
+}
+
+void
+fxs_snake_case (const char *s, GString *out)
+{
+  gboolean prev_lower = FALSE;
+  const char *p = s;
+  while (*p)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          /* not UTF-8: keep the byte; create_name turns it into "_" */
+          g_string_append_c (out, *p++);
+          prev_lower = FALSE;
+          continue;
+        }
+      if (prev_lower && py_isupper (c))
+        g_string_append_c (out, '_');
+      if (c < 0x80)
+        g_string_append_c (out, (char) g_ascii_tolower ((char) c));
+      else
+        append_py_lower (out, c);
+      prev_lower = py_islower (c);
+      p = g_utf8_next_char (p);
+    }
+}
+
+void
+fxs_target_to_str (const char *target, gboolean callable_name, GString *out)
+{
+  gsize len = strlen (target);
+  if (!callable_name && g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
+    {
+      /* Python's op[2:-2], empty for "__" and "___" */
+      char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
+      fxs_snake_case (inner, out);
+      g_free (inner);
+      return;
+    }
+  fxs_snake_case (target, out);
+}
+
+void
+fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
+{
+  if (op == FXS_OP_CALL_FUNCTION)
+    {
+      const char *dot = strrchr (target, '.');
+      fxs_target_to_str (dot ? dot + 1 : target, TRUE, out);
+    }
+  else
+    fxs_target_to_str (target, FALSE, out);
+}
+
+/* ---- the namespace -------------------------------------------------------- */
+
+typedef struct {
+  const char *name;   /* NULL: empty slot */
+  guint64 next;       /* numbered names: every "<base>_<k>" with own number <= k
+                       * < next is taken; 0 when nothing is known beyond itself */
+  guint32 hash;
+} NameSlot;
+
+struct FxsNamespace {
+  FxsGraph *graph;
+  NameSlot *slots;
+  gsize mask;
+  gsize size;
+  GString *scratch;
+  GString *probe;
+  GPtrArray *path;     /* slots visited by one search, for path compression */
+};
+
+static guint32
+hash_name (const char *s, gsize len)
+{
+  /* 64-bit FNV-1a folded to 32 bits */
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+  for (gsize i = 0; i < len; i++)
+    {
+      h ^= (guchar) s[i];
+      h *= G_GUINT64_CONSTANT (0x100000001b3);
+    }
+  return (guint32) (h ^ (h >> 32));
+}
+
+FxsNamespace *
+fxs_namespace_new (FxsGraph *graph)
+{
+  FxsNamespace *ns = g_new0 (FxsNamespace, 1);
+  ns->graph = graph;
+  ns->mask = 63;
+  ns->slots = g_new0 (NameSlot, ns->mask + 1);
+  ns->scratch = g_string_new (NULL);
+  ns->probe = g_string_new (NULL);
+  ns->path = g_ptr_array_new ();
+  return ns;
+}
+
+void
+fxs_namespace_free (FxsNamespace *ns)
+{
+  if (!ns)
+    return;
+  g_free (ns->slots);
+  g_string_free (ns->scratch, TRUE);
+  g_string_free (ns->probe, TRUE);
+  g_ptr_array_free (ns->path, TRUE);
+  g_free (ns);
+}
+
+/* The slot of @name, or the empty slot where it would go. */
+static NameSlot *
+find_slot (const FxsNamespace *ns, const char *name, gsize len, guint32 hash)
+{
+  gsize i = hash & ns->mask;
+  for (;;)
+    {
+      NameSlot *s = &ns->slots[i];
+      if (!s->name || (s->hash == hash && strncmp (s->name, name, len) == 0 && s->name[len] == '\0'))
+        return s;
+      i = (i + 1) & ns->mask;
+    }
+}
+
+static void
+grow (FxsNamespace *ns)
+{
+  NameSlot *old = ns->slots;
+  gsize old_cap = ns->mask + 1;
+  ns->mask = old_cap * 2 - 1;
+  ns->slots = g_new0 (NameSlot, ns->mask + 1);
+  for (gsize i = 0; i < old_cap; i++)
+    if (old[i].name)
+      {
+        gsize j = old[i].hash & ns->mask;
+        while (ns->slots[j].name)
+          j = (j + 1) & ns->mask;
+        ns->slots[j] = old[i];
+      }
+  g_free (old);
+}
+
+/* Takes @name (known to be free); returns the stored copy. */
+static const char *
+take (FxsNamespace *ns, const GString *name, guint64 next)
+{
+  if (2 * (ns->size + 1) > ns->mask + 1)
+    grow (ns);
+  guint32 hash = hash_name (name->str, name->len);
+  NameSlot *s = find_slot (ns, name->str, name->len, hash);
+  s->name = fxs_graph_strdup (ns->graph, name->str);
+  s->hash = hash;
+  s->next = next;
+  ns->size++;
+  return s->name;
+}
+
+static NameSlot *
+lookup (FxsNamespace *ns, const GString *name)
+{
+  NameSlot *s = find_slot (ns, name->str, name->len, hash_name (name->str, name->len));
+  return s->name ? s : NULL;
+}
+
+static void
+format_numbered (GString *out, const char *base, gsize base_len, guint64 n)
+{
+  g_string_truncate (out, 0);
+  g_string_append_len (out, base, base_len);
+  g_string_append_printf (out, "_%" G_GUINT64_FORMAT, n);
+}
+
+/* The first free "<base>_<n>" with n >= @start.  Numbered names are never
+ * reserved words, so "free" only means "not taken". */
+static const char *
+take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start)
+{
+  guint64 n = start;
+  g_ptr_array_set_size (ns->path, 0);
+  for (;;)
+    {
+      format_numbered (ns->probe, base, base_len, n);
+      NameSlot *s = lookup (ns, ns->probe);
+      if (!s)
+        break;
+      g_ptr_array_add (ns->path, s);
+      n = s->next > n ? s->next : n + 1;
+    }
+  /* every name on the path now has all numbers up to n taken */
+  for (guint i = 0; i < ns->path->len; i++)
+    ((NameSlot *) ns->path->pdata[i])->next = n + 1;
+  /* the table may grow in take(), so the path is done with first */
+  return take (ns, ns->probe, n + 1);
+}
+
+/* Adds one to a decimal number held as text. */
+static void
+decimal_increment (GString *digits)
+{
+  gssize i = (gssize) digits->len - 1;
+  while (i >= 0 && digits->str[i] == '9')
+    digits->str[i--] = '0';
+  if (i >= 0)
+    digits->str[i]++;
+  else
+    g_string_prepend_c (digits, '1');
+}
+
+/* The same for numbers beyond 64 bits (Python ints have no limit): a plain
+ * scan, as such names only come from hand-written graphs. */
+static const char *
+take_numbered_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
+{
+  GString *num = g_string_new (digits);
+  for (;;)
+    {
+      g_string_truncate (ns->probe, 0);
+      g_string_append_len (ns->probe, base, base_len);
+      g_string_append_c (ns->probe, '_');
+      g_string_append_len (ns->probe, num->str, num->len);
+      if (!lookup (ns, ns->probe))
+        break;
+      decimal_increment (num);
+    }
+  g_string_free (num, TRUE);
+  return take (ns, ns->probe, 0);
+}
+
+static gboolean
+is_identifier_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+const char *
+fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+{
+  GString *c = ns->scratch;
+  g_string_truncate (c, 0);
+
+  /* re.sub('[^0-9a-zA-Z_]+', '_', candidate); bytes work as well as code
+   * points since UTF-8 sequences consist of non-ASCII bytes only */
+  for (const char *p = candidate; *p; p++)
+    {
+      if (is_identifier_char (*p))
+        g_string_append_c (c, *p);
+      else if (p == candidate || is_identifier_char (p[-1]))
+        g_string_append_c (c, '_');
+    }
+  if (c->len == 0)
+    g_string_assign (c, "_unnamed");
+  if (g_ascii_isdigit (c->str[0]))
+    g_string_prepend_c (c, '_');
+
+  /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
+  gsize end = c->len, d = end;
+  while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
+    d--;
+  if (d == end || d == 0 || c->str[d - 1] != '_')
+    {
+      if (!lookup (ns, c) && !fxs_name_is_reserved (c->str))
+        return take (ns, c, 0);
+      return take_numbered (ns, c->str, c->len, 1);
+    }
+
+  gsize base_len = d - 1;
+  const char *digits = c->str + d;
+  while (digits[0] == '0' && digits[1] != '\0')
+    digits++;                   /* int("007") == 7 */
+  if (strlen (digits) > 19)
+    return take_numbered_big (ns, c->str, base_len, digits);
+  return take_numbered (ns, c->str, base_len, g_ascii_strtoull (digits, NULL, 10));
+}

@@ -1,0 +1,44 @@
+/* torch.fx node naming, as torch 1.13 does it (torch/fx/graph.py):
+ * _target_to_str, _snake_case and _Namespace.create_name.
+ *
+ * Every node the engine creates gets its name here, so that the generated
+ * Python code of a split result matches torch.fx's byte for byte. */
+#ifndef FXS_NAMES_H
+#define FXS_NAMES_H
+
+#include <glib.h>
+#include <fxsplit/graph.h>
+
+typedef struct FxsNamespace FxsNamespace;
+
+/* A namespace whose names are stored in @graph's strings (they live as
+ * long as the graph).  Free with fxs_namespace_free. */
+FxsNamespace *fxs_namespace_new (FxsGraph *graph);
+void          fxs_namespace_free (FxsNamespace *ns);
+
+/* _Namespace.create_name(candidate, None): illegal characters become "_",
+ * a leading digit gets a "_" prefix, a "_<digits>" suffix is split off, and
+ * the first free "<base>_<n>" is taken from there on, skipping keywords,
+ * builtins and torch.fx's custom builtins.  An empty candidate becomes
+ * "_unnamed" (torch 1.13 fails there; later versions do this).  Returns the
+ * new name, owned by the graph. */
+const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate);
+
+/* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
+void fxs_snake_case (const char *s, GString *out);
+
+/* Graph._target_to_str(target) appended to @out: for a callable, its
+ * __name__ (@callable_name TRUE, @target is that name); for a string
+ * target, the string without "__" magic affixes; then _snake_case. */
+void fxs_target_to_str (const char *target, gboolean callable_name, GString *out);
+
+/* The name torch.fx derives for a node with @op and @target when no name
+ * is given: _target_to_str of the function's __name__ (the last component
+ * of the qualified name) for call_function, of the target string otherwise. */
+void fxs_node_name_candidate (FxsOp op, const char *target, GString *out);
+
+/* TRUE when torch.fx never gives out @name (a keyword, a builtin, or one
+ * of inf, nan, NoneType, torch, device, fx_pytree, pytree). */
+gboolean fxs_name_is_reserved (const char *name);
+
+#endif

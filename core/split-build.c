@@ -1,0 +1,589 @@
+/* The graphs of a split result: one submodule graph per partition and the
+ * top-level graph calling them, built node by node in the order
+ * split_module creates them, so that every name comes out of the torch.fx
+ * namespace as it does in PyTorch.
+ *
+ * Copies share what the original graph already holds (targets, types,
+ * metadata, constant argument values); each produced graph keeps the
+ * original alive.  Only argument values that refer to nodes are rebuilt. */
+#include "split-private.h"
+#include "names.h"
+
+#include <string.h>
+
+/* An attribute table under construction: a Python dict (a name set twice
+ * keeps its first position and takes the second value). */
+typedef struct {
+  const char *name;
+  FxsAttrKind kind;
+  const char *class_name;
+  const FxsTensorMeta *tensor;
+} AttrEntry;
+
+typedef struct {
+  GArray *entries;
+  GHashTable *index;   /* name -> entry index + 1 */
+} AttrTable;
+
+typedef struct {
+  FxsSplitResult *r;
+  const FxsSplitPlan *plan;
+  FxsGraph *orig;
+  /* environment: the node standing for original node i in the graph being
+   * built, valid when env_owner[i] == owner (partition dense index, or
+   * top_owner for the top-level graph) */
+  FxsNode **env;
+  guint32 *env_owner;
+  guint32 owner;
+  guint32 top_owner;
+  FxsGraph *graph;
+  FxsNamespace *ns;
+  AttrTable attrs;
+  GString *candidate;
+  const FxsNode *missing;   /* a reference remap() found no value for */
+  guint n_top_bound;        /* split_module's len(base_mod_env) */
+} Builder;
+
+static void
+attr_table_init (AttrTable *t)
+{
+  t->entries = g_array_new (FALSE, FALSE, sizeof (AttrEntry));
+  t->index = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+static void
+attr_table_clear (AttrTable *t)
+{
+  g_clear_pointer (&t->entries, g_array_unref);
+  g_clear_pointer (&t->index, g_hash_table_unref);
+}
+
+static void
+attr_table_set (AttrTable *t, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  AttrEntry e = { name, kind, class_name, tensor };
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (t->index, name));
+  if (i)
+    {
+      e.name = g_array_index (t->entries, AttrEntry, i - 1).name;
+      g_array_index (t->entries, AttrEntry, i - 1) = e;
+      return;
+    }
+  g_array_append_val (t->entries, e);
+  g_hash_table_insert (t->index, (gpointer) name, GUINT_TO_POINTER (t->entries->len));
+}
+
+static void
+attr_table_set_original (AttrTable *t, const char *name, const FxsAttr *attr)
+{
+  attr_table_set (t, name, fxs_attr_kind (attr), fxs_attr_class (attr), fxs_attr_tensor (attr));
+}
+
+/* Moves the entries into @graph's table (names are unique by now). */
+static void
+attr_table_apply (AttrTable *t, FxsGraph *graph)
+{
+  for (guint i = 0; i < t->entries->len; i++)
+    {
+      const AttrEntry *e = &g_array_index (t->entries, AttrEntry, i);
+      FxsAttr *attr = fxs_graph_add_attr (graph, e->name, e->kind, e->class_name, e->tensor, NULL);
+      g_assert (attr != NULL);
+    }
+}
+
+/* ---- making values and nodes ------------------------------------------------ */
+
+static FxsValue
+node_value (const FxsNode *node)
+{
+  FxsValue v = { .kind = FXS_VALUE_NODE, .u.node = node };
+  return v;
+}
+
+static FxsValue
+tuple_value (FxsGraph *graph, guint n, FxsValue **items)
+{
+  *items = n ? fxs_arena_alloc (&graph->arena, n * sizeof (FxsValue)) : NULL;
+  FxsValue v = { .kind = FXS_VALUE_TUPLE, .n = n, .u.items = *items };
+  return v;
+}
+
+/* (item,) */
+static FxsValue
+tuple1 (FxsGraph *graph, const FxsValue *item)
+{
+  FxsValue *items;
+  FxsValue v = tuple_value (graph, 1, &items);
+  items[0] = *item;
+  return v;
+}
+
+/* map_arg(value, lambda n: env[n]) into *@out; TRUE when @out differs from
+ * @in (it refers to nodes), in which case the changed containers live in
+ * the graph being built.  Dict keys are not mapped, as in torch.fx. */
+static gboolean
+remap (Builder *b, const FxsValue *in, FxsValue *out)
+{
+  *out = *in;
+  guint count;
+  gboolean dict = FALSE;
+  switch (in->kind)
+    {
+    case FXS_VALUE_NODE:
+      {
+        guint32 i = in->u.node->index;
+        if (b->env_owner[i] != b->owner)
+          {
+            if (!b->missing)
+              b->missing = in->u.node;
+            return FALSE;
+          }
+        out->u.node = b->env[i];
+        return TRUE;
+      }
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      count = in->n;
+      break;
+    case FXS_VALUE_DICT:
+      count = 2 * in->n;
+      dict = TRUE;
+      break;
+    default:
+      return FALSE;
+    }
+  FxsValue *items = NULL;
+  for (guint k = dict ? 1 : 0; k < count; k += dict ? 2 : 1)
+    {
+      FxsValue item;
+      if (!remap (b, &in->u.items[k], &item))
+        continue;
+      if (!items)
+        items = fxs_arena_memdup (&b->graph->arena, in->u.items, count * sizeof (FxsValue));
+      items[k] = item;
+    }
+  if (!items)
+    return FALSE;
+  out->u.items = items;
+  return TRUE;
+}
+
+static gboolean
+check_missing (Builder *b, const FxsNode *user, GError **error)
+{
+  if (!b->missing)
+    return TRUE;
+  /* the analysis makes every used value an input; this is a safety net */
+  g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+               "node '%s': refers to '%s', which is not available where it is placed",
+               user->name, b->missing->name);
+  return FALSE;
+}
+
+/* A name from the namespace for a node torch.fx names after its target. */
+static const char *
+name_for_target (Builder *b, FxsOp op, const char *target)
+{
+  g_string_truncate (b->candidate, 0);
+  fxs_node_name_candidate (op, target, b->candidate);
+  return fxs_namespace_create_name (b->ns, b->candidate->str);
+}
+
+static FxsNode *
+add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
+          const FxsValue *kwargs)
+{
+  return fxs_graph_append_node_unchecked (b->graph, op, name, target, args, kwargs);
+}
+
+/* A copy of @orig made for @orig: same type and metadata. */
+static FxsNode *
+add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const char *target,
+          const FxsValue *args, const FxsValue *kwargs)
+{
+  FxsNode *node = add_node (b, op, name, target, args, kwargs);
+  node->type_expr = orig->type_expr;
+  fxs_node_share_meta (node, orig);
+  return node;
+}
+
+static void
+bind (Builder *b, guint32 original_index, FxsNode *node)
+{
+  b->env[original_index] = node;
+  b->env_owner[original_index] = b->owner;
+  if (b->owner == b->top_owner)
+    b->n_top_bound++;
+}
+
+static const FxsNode *
+original_node (const Builder *b, guint32 i)
+{
+  return b->orig->nodes->pdata[i];
+}
+
+static void
+begin_graph (Builder *b, guint32 owner)
+{
+  b->graph = fxs_graph_new ();
+  fxs_graph_keep_alive (b->graph, b->orig);
+  b->ns = fxs_namespace_new (b->graph);
+  b->owner = owner;
+  attr_table_init (&b->attrs);
+}
+
+static void
+end_graph (Builder *b)
+{
+  if (b->attrs.entries)
+    attr_table_apply (&b->attrs, b->graph);
+  attr_table_clear (&b->attrs);
+  fxs_namespace_free (b->ns);
+  b->ns = NULL;
+  b->graph = NULL;
+}
+
+/* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
+static const char *
+flat_target (Builder *b, const char *target)
+{
+  char *flat = g_strdelimit (g_strdup (target), ".", '_');
+  const char *s = fxs_graph_intern (b->graph, flat);
+  g_free (flat);
+  return s;
+}
+
+/* ---- submodules ---------------------------------------------------------- */
+
+/* The partition's inputs: placeholders, except module attributes, which
+ * the submodule fetches itself with get_attr (and drops from its inputs). */
+static void
+add_inputs (Builder *b, FxsPartition *part)
+{
+  guint32 *inputs = b->r->inputs.items + b->r->inputs.offsets[part->dense];
+  guint n = fxs_csr_count (&b->r->inputs, part->dense), kept = 0, counter = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const FxsNode *orig = original_node (b, inputs[k]);
+      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR ? fxs_graph_lookup_attr (b->orig, orig->target)
+                                                        : NULL;
+      FxsNode *node;
+      if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
+        {
+          node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
+                           orig->target, NULL, NULL);
+          fxs_node_share_meta (node, orig);
+          attr_table_set_original (&b->attrs, orig->target, attr);
+        }
+      else
+        {
+          const char *target = orig->name;
+          if (!b->plan->keep_original_input_name)
+            {
+              char *arg = g_strdup_printf ("arg_%u", counter++);
+              target = fxs_graph_intern (b->graph, arg);
+              g_free (arg);
+            }
+          node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                           name_for_target (b, FXS_OP_PLACEHOLDER, target), target, NULL, NULL);
+          inputs[kept++] = inputs[k];
+        }
+      bind (b, inputs[k], node);
+    }
+  part->n_inputs = kept;
+}
+
+static gboolean
+add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
+{
+  const guint32 *nodes = fxs_csr_items (&b->r->nodes, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
+    {
+      const FxsNode *orig = original_node (b, nodes[k]);
+      FxsValue args, kwargs;
+      remap (b, &orig->args, &args);
+      remap (b, &orig->kwargs, &kwargs);
+      if (!check_missing (b, orig, error))
+        return FALSE;
+      const char *target = orig->target;
+      if (orig->op == FXS_OP_CALL_MODULE)
+        {
+          target = flat_target (b, orig->target);
+          attr_table_set_original (&b->attrs, target, fxs_graph_lookup_attr (b->orig, orig->target));
+        }
+      const char *name = b->plan->keep_original_node_name
+                           ? fxs_namespace_create_name (b->ns, orig->name)
+                           : name_for_target (b, (FxsOp) orig->op, target);
+      bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
+    }
+  return TRUE;
+}
+
+/* Global-state nodes re-entered at the start of the partition. */
+static void
+add_preludes (Builder *b, const FxsPartition *part)
+{
+  const guint32 *preludes = fxs_csr_items (&b->plan->preludes, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->plan->preludes, part->dense); k++)
+    {
+      const FxsNode *orig = original_node (b, preludes[k]);
+      /* their arguments are constants (checked by the analysis) */
+      FxsNode *node = add_copy (b, orig, (FxsOp) orig->op,
+                                name_for_target (b, (FxsOp) orig->op, orig->target),
+                                orig->target, &orig->args, NULL);
+      bind (b, preludes[k], node);
+    }
+}
+
+/* Autocast regions left at the end of the partition. */
+static gboolean
+add_epilogues (Builder *b, const FxsPartition *part, GError **error)
+{
+  const guint32 *exits = fxs_csr_items (&b->plan->epilogues, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->plan->epilogues, part->dense); k++)
+    {
+      const FxsNode *exit = original_node (b, exits[k]);
+      FxsValue enter, args;
+      remap (b, &exit->args.u.items[0], &enter);
+      if (!check_missing (b, exit, error))
+        return FALSE;
+      args = tuple1 (b->graph, &enter);
+      add_copy (b, exit, (FxsOp) exit->op, name_for_target (b, (FxsOp) exit->op, exit->target),
+                exit->target, &args, NULL);
+    }
+  return TRUE;
+}
+
+/* One output returned bare, several (or any with tuple_return) as a tuple. */
+static void
+add_partition_output (Builder *b, const FxsPartition *part)
+{
+  const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
+  guint n = fxs_csr_count (&b->r->outputs, part->dense);
+  FxsValue result, *items;
+  if (n == 1 && !b->plan->tuple_return)
+    result = node_value (b->env[outputs[0]]);
+  else
+    {
+      result = tuple_value (b->graph, n, &items);
+      for (guint k = 0; k < n; k++)
+        items[k] = node_value (b->env[outputs[k]]);
+    }
+  FxsValue args = tuple1 (b->graph, &result);
+  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
+            fxs_graph_intern (b->graph, "output"), &args, NULL);
+}
+
+static gboolean
+build_partition (Builder *b, FxsPartition *part, GError **error)
+{
+  begin_graph (b, part->dense);
+  part->graph = b->graph;
+  add_preludes (b, part);
+  add_inputs (b, part);
+  gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
+  if (ok)
+    add_partition_output (b, part);
+  end_graph (b);
+  return ok;
+}
+
+/* ---- the top-level graph --------------------------------------------------- */
+
+/* split_module's construct_graph: a placeholder or get_attr of the original. */
+static void
+construct (Builder *b, guint32 i)
+{
+  const FxsNode *orig = original_node (b, i);
+  FxsNode *node;
+  if (orig->op == FXS_OP_PLACEHOLDER)
+    {
+      /* with keep_original_node_name the node's name becomes the target */
+      const char *target = b->plan->keep_original_node_name ? orig->name : orig->target;
+      FxsValue args = { .kind = FXS_VALUE_TUPLE };
+      if (orig->args.n)
+        args = tuple1 (b->graph, &orig->args.u.items[0]);
+      node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                       name_for_target (b, FXS_OP_PLACEHOLDER, target), target, &args, NULL);
+    }
+  else
+    {
+      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
+                       orig->target, NULL, NULL);
+      fxs_node_share_meta (node, orig);
+      attr_table_set_original (&b->attrs, orig->target, fxs_graph_lookup_attr (b->orig, orig->target));
+    }
+  bind (b, i, node);
+}
+
+static gboolean
+constructed (const Builder *b, guint32 i)
+{
+  return b->env_owner[i] == b->top_owner;
+}
+
+static void
+construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
+{
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    {
+      FxsOp op = (FxsOp) original_node (b, i)->op;
+      if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
+          && !constructed (b, i))
+        construct (b, i);
+    }
+}
+
+/* Calls the partition and binds its outputs (unpacked with getitem when it
+ * returns a tuple). */
+static gboolean
+call_partition (Builder *b, const FxsPartition *part, GError **error)
+{
+  const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  FxsValue *items;
+  FxsValue args = tuple_value (b->graph, part->n_inputs, &items);
+  for (guint k = 0; k < part->n_inputs; k++)
+    {
+      FxsValue ref = node_value (original_node (b, inputs[k]));
+      remap (b, &ref, &items[k]);
+    }
+  if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
+                      error))
+    return FALSE;
+  const char *submod = fxs_graph_intern (b->graph, part->submod_name);
+  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE, name_for_target (b, FXS_OP_CALL_MODULE, submod),
+                            submod, &args, NULL);
+  attr_table_set (&b->attrs, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
+
+  const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
+  guint n = fxs_csr_count (&b->r->outputs, part->dense);
+  if (n == 1 && !b->plan->tuple_return)
+    bind (b, outputs[0], call);
+  else
+    for (guint k = 0; k < n; k++)
+      {
+        FxsValue getitem_args = tuple_value (b->graph, 2, &items);
+        items[0] = node_value (call);
+        items[1] = (FxsValue) { .kind = FXS_VALUE_INT, .u.i = k };
+        bind (b, outputs[k],
+              add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
+                        fxs_graph_intern (b->graph, "_operator.getitem"), &getitem_args, NULL));
+      }
+  return TRUE;
+}
+
+static void
+construct_get_attr_ref (const FxsNode *def, gpointer data)
+{
+  Builder *b = data;
+  if (def->op == FXS_OP_GET_ATTR && !constructed (b, def->index))
+    construct (b, def->index);
+}
+
+static gboolean
+build_top (Builder *b, GError **error)
+{
+  const FxsSplitPlan *plan = b->plan;
+  begin_graph (b, b->top_owner);
+  b->r->top = b->graph;
+  if (!plan->keep_original_order)
+    construct_all (b, TRUE, TRUE);
+  for (guint k = 0; k < b->r->n_partitions; k++)
+    {
+      const FxsPartition *part = &b->r->partitions[k];
+      if (plan->keep_original_order)
+        {
+          /* every placeholder before the first call, then the attributes
+           * this partition takes, as they are needed */
+          if (k == 0)
+            construct_all (b, TRUE, FALSE);
+          const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+          for (guint i = 0; i < part->n_inputs; i++)
+            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && !constructed (b, inputs[i]))
+              construct (b, inputs[i]);
+        }
+      if (!call_partition (b, part, error))
+        {
+          end_graph (b);
+          return FALSE;
+        }
+    }
+  /* with no partitions (or none binding anything) nothing was constructed */
+  if (plan->keep_original_order && b->n_top_bound == 0)
+    construct_all (b, TRUE, TRUE);
+
+  const FxsNode *out = fxs_graph_output_node (b->orig);
+  /* PyTorch fails here on an attribute only the output uses; fetch it */
+  if (plan->keep_original_order)
+    fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
+  FxsValue result;
+  remap (b, &out->args.u.items[0], &result);
+  gboolean ok = check_missing (b, out, error);
+  if (ok)
+    {
+      FxsValue args = tuple1 (b->graph, &result);
+      add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
+                fxs_graph_intern (b->graph, "output"), &args, NULL);
+    }
+  end_graph (b);
+  return ok;
+}
+
+/* ---- the qualname map -------------------------------------------------------- */
+
+/* "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
+ * graph order (split_module fills it while copying nodes). */
+static void
+make_qualname_map (FxsSplitResult *r)
+{
+  GString *key = g_string_new (NULL);
+  for (guint i = 0; i < r->original->nodes->len; i++)
+    {
+      const FxsNode *node = r->original->nodes->pdata[i];
+      if (node->op != FXS_OP_CALL_MODULE)
+        continue;
+      g_string_printf (key, "%s.%s", r->by_dense[r->part_of[i]]->submod_name, node->target);
+      g_strdelimit (key->str + strlen (r->by_dense[r->part_of[i]]->submod_name) + 1, ".", '_');
+      guint k = GPOINTER_TO_UINT (g_hash_table_lookup (r->qualname_index, key->str));
+      if (k)
+        {
+          r->qualnames->pdata[2 * (k - 1) + 1] = (gpointer) node->target;
+          continue;
+        }
+      const char *new_name = g_string_chunk_insert_const (r->strings, key->str);
+      g_ptr_array_add (r->qualnames, (gpointer) new_name);
+      g_ptr_array_add (r->qualnames, (gpointer) node->target);
+      g_hash_table_insert (r->qualname_index, (gpointer) new_name,
+                           GUINT_TO_POINTER (r->qualnames->len / 2));
+    }
+  g_string_free (key, TRUE);
+}
+
+gboolean
+fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
+{
+  guint n = result->original->nodes->len;
+  Builder b = {
+    .r = result,
+    .plan = plan,
+    .orig = result->original,
+    .env = g_new (FxsNode *, n ? n : 1),
+    .env_owner = g_new (guint32, n ? n : 1),
+    .top_owner = result->n_partitions,
+    .candidate = g_string_new (NULL),
+  };
+  memset (b.env_owner, 0xff, (n ? n : 1) * sizeof (guint32));
+  gboolean ok = TRUE;
+  for (guint k = 0; ok && k < result->n_partitions; k++)
+    ok = build_partition (&b, &result->partitions[k], error);
+  if (ok)
+    ok = build_top (&b, error);
+  if (ok)
+    make_qualname_map (result);
+  g_free (b.env);
+  g_free (b.env_owner);
+  g_string_free (b.candidate, TRUE);
+  return ok;
+}

@@ -1,0 +1,108 @@
+/* Options of fxs_split(), with split_module()'s defaults. */
+#include <fxsplit/split.h>
+
+struct FxsSplitOptions {
+  gboolean keep_original_order;
+  gboolean keep_original_node_name;
+  gboolean keep_original_input_name;
+  gboolean tuple_return;
+  char *partition_affix;
+};
+
+FxsSplitOptions *
+fxs_split_options_new (void)
+{
+  FxsSplitOptions *o = g_new0 (FxsSplitOptions, 1);
+  o->keep_original_input_name = TRUE;
+  return o;
+}
+
+FxsSplitOptions *
+fxs_split_options_copy (const FxsSplitOptions *options)
+{
+  g_return_val_if_fail (options != NULL, NULL);
+  FxsSplitOptions *o = g_memdup2 (options, sizeof *options);
+  o->partition_affix = g_strdup (options->partition_affix);
+  return o;
+}
+
+void
+fxs_split_options_free (FxsSplitOptions *options)
+{
+  if (!options)
+    return;
+  g_free (options->partition_affix);
+  g_free (options);
+}
+
+void
+fxs_split_options_set_keep_original_order (FxsSplitOptions *o, gboolean v)
+{
+  g_return_if_fail (o != NULL);
+  o->keep_original_order = !!v;
+}
+
+gboolean
+fxs_split_options_get_keep_original_order (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, FALSE);
+  return o->keep_original_order;
+}
+
+void
+fxs_split_options_set_keep_original_node_name (FxsSplitOptions *o, gboolean v)
+{
+  g_return_if_fail (o != NULL);
+  o->keep_original_node_name = !!v;
+}
+
+gboolean
+fxs_split_options_get_keep_original_node_name (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, FALSE);
+  return o->keep_original_node_name;
+}
+
+void
+fxs_split_options_set_keep_original_input_name (FxsSplitOptions *o, gboolean v)
+{
+  g_return_if_fail (o != NULL);
+  o->keep_original_input_name = !!v;
+}
+
+gboolean
+fxs_split_options_get_keep_original_input_name (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, TRUE);
+  return o->keep_original_input_name;
+}
+
+void
+fxs_split_options_set_tuple_return (FxsSplitOptions *o, gboolean v)
+{
+  g_return_if_fail (o != NULL);
+  o->tuple_return = !!v;
+}
+
+gboolean
+fxs_split_options_get_tuple_return (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, FALSE);
+  return o->tuple_return;
+}
+
+void
+fxs_split_options_set_partition_affix (FxsSplitOptions *o, const char *affix)
+{
+  g_return_if_fail (o != NULL);
+  char *copy = g_strdup (affix);
+  g_free (o->partition_affix);
+  o->partition_affix = copy;
+}
+
+const char *
+fxs_split_options_get_partition_affix (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, NULL);
+  return o->partition_affix;
+}

@@ -1,0 +1,90 @@
+/* Internals of the splitting engine, shared by split.c (analysis: which
+ * node goes where, partition order), split-build.c (the produced graphs)
+ * and split-result.c (accessors).
+ *
+ * Partitions have two indices: the "dense" index, in order of first
+ * appearance in the graph, used while analysing, and the position in call
+ * order, FxsPartition.index.  Per-partition lists are CSR arrays indexed by
+ * dense index: the items of partition p are items[offsets[p] ..
+ * offsets[p + 1]). */
+#ifndef FXS_SPLIT_PRIVATE_H
+#define FXS_SPLIT_PRIVATE_H
+
+#include <fxsplit/split.h>
+#include "graph-private.h"
+
+/* part_of[] of nodes that are in no partition (placeholder, get_attr, output). */
+#define FXS_NO_PARTITION G_MAXUINT32
+
+typedef struct {
+  guint32 *offsets;   /* n_groups + 1 entries */
+  guint32 *items;
+} FxsCsr;
+
+/* Groups the (group, item) pairs of @pairs (a GArray of guint32 pairs) by
+ * group, keeping their order within each group. */
+void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const GArray *pairs);
+void fxs_csr_clear (FxsCsr *csr);
+
+static inline guint
+fxs_csr_count (const FxsCsr *csr, guint group)
+{
+  return csr->offsets[group + 1] - csr->offsets[group];
+}
+
+static inline const guint32 *
+fxs_csr_items (const FxsCsr *csr, guint group)
+{
+  return csr->items + csr->offsets[group];
+}
+
+struct FxsPartition {
+  FxsSplitResult *result;
+  guint index;              /* position in call order */
+  guint dense;              /* position in first-appearance order */
+  gint64 id;
+  const char *name;
+  const char *submod_name;
+  FxsGraph *graph;
+  guint n_inputs;           /* inputs kept after module get_attrs are dropped */
+};
+
+struct FxsSplitResult {
+  FxsGraph *original;
+  FxsGraph *top;
+  guint n_partitions;
+  FxsPartition *partitions;     /* in call order */
+  FxsPartition **by_dense;
+  guint32 *part_of;             /* original node index -> dense index */
+  FxsCsr nodes;                 /* original node indices, graph order */
+  FxsCsr inputs;                /* original node indices, first use first */
+  FxsCsr outputs;
+  FxsCsr dependencies;          /* dense partition indices */
+  FxsCsr dependents;
+  GPtrArray *qualnames;         /* new name, old name, new name, ... */
+  GHashTable *qualname_index;   /* new name -> pair index + 1 */
+  GStringChunk *strings;
+};
+
+/* What the analysis hands to the graph builder besides the result. */
+typedef struct {
+  gboolean keep_original_order;
+  gboolean keep_original_node_name;
+  gboolean keep_original_input_name;
+  gboolean tuple_return;
+  /* global-state nodes copied to the start of a partition (prelude) and
+   * _exit_autocast nodes copied to its end (epilogue), in creation order,
+   * by dense partition index */
+  FxsCsr preludes;
+  FxsCsr epilogues;
+} FxsSplitPlan;
+
+/* A result with nothing in it yet, keeping a reference to @graph. */
+FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
+
+/* Builds the submodule graphs, the top-level graph and the qualname map
+ * for a result whose partitions, lists and order the analysis has filled. */
+gboolean fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan,
+                                 GError **error);
+
+#endif

@@ -1,0 +1,232 @@
+/* The split result and its partitions: lifetime and accessors. */
+#include "split-private.h"
+
+#include <string.h>
+
+void
+fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const GArray *pairs)
+{
+  const guint32 *pair = (const guint32 *) pairs->data;
+  csr->offsets = g_new0 (guint32, n_groups + 1);
+  csr->items = g_new (guint32, pairs->len ? pairs->len : 1);
+  for (guint i = 0; i < pairs->len; i++)
+    csr->offsets[pair[2 * i] + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    csr->offsets[g + 1] += csr->offsets[g];
+  /* a counting sort is stable: each group keeps the pairs' order */
+  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  for (guint i = 0; i < pairs->len; i++)
+    csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
+  g_free (fill);
+}
+
+void
+fxs_csr_clear (FxsCsr *csr)
+{
+  g_clear_pointer (&csr->offsets, g_free);
+  g_clear_pointer (&csr->items, g_free);
+}
+
+FxsSplitResult *
+fxs_split_result_new (FxsGraph *graph)
+{
+  FxsSplitResult *r = g_new0 (FxsSplitResult, 1);
+  r->original = fxs_graph_ref (graph);
+  r->qualnames = g_ptr_array_new ();
+  r->qualname_index = g_hash_table_new (g_str_hash, g_str_equal);
+  r->strings = g_string_chunk_new (4096);
+  return r;
+}
+
+void
+fxs_split_result_free (FxsSplitResult *result)
+{
+  if (!result)
+    return;
+  for (guint i = 0; i < result->n_partitions; i++)
+    fxs_graph_unref (result->partitions[i].graph);
+  g_free (result->partitions);
+  g_free (result->by_dense);
+  g_free (result->part_of);
+  fxs_csr_clear (&result->nodes);
+  fxs_csr_clear (&result->inputs);
+  fxs_csr_clear (&result->outputs);
+  fxs_csr_clear (&result->dependencies);
+  fxs_csr_clear (&result->dependents);
+  g_ptr_array_free (result->qualnames, TRUE);
+  g_hash_table_unref (result->qualname_index);
+  g_string_chunk_free (result->strings);
+  fxs_graph_unref (result->top);
+  fxs_graph_unref (result->original);
+  g_free (result);
+}
+
+const FxsGraph *
+fxs_split_result_original (const FxsSplitResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+  return result->original;
+}
+
+const FxsGraph *
+fxs_split_result_top (const FxsSplitResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+  return result->top;
+}
+
+guint
+fxs_split_result_n_partitions (const FxsSplitResult *result)
+{
+  g_return_val_if_fail (result != NULL, 0);
+  return result->n_partitions;
+}
+
+const FxsPartition *
+fxs_split_result_partition (const FxsSplitResult *result, guint i)
+{
+  g_return_val_if_fail (result != NULL && i < result->n_partitions, NULL);
+  return &result->partitions[i];
+}
+
+const FxsPartition *
+fxs_split_result_partition_of (const FxsSplitResult *result, const FxsNode *original_node)
+{
+  g_return_val_if_fail (result != NULL && original_node != NULL, NULL);
+  g_return_val_if_fail (fxs_node_graph (original_node) == result->original, NULL);
+  guint32 dense = result->part_of[fxs_node_index (original_node)];
+  return dense == FXS_NO_PARTITION ? NULL : result->by_dense[dense];
+}
+
+guint
+fxs_split_result_n_qualnames (const FxsSplitResult *result)
+{
+  g_return_val_if_fail (result != NULL, 0);
+  return result->qualnames->len / 2;
+}
+
+void
+fxs_split_result_qualname (const FxsSplitResult *result, guint i, const char **new_name,
+                           const char **old_name)
+{
+  g_return_if_fail (result != NULL && i < result->qualnames->len / 2);
+  if (new_name)
+    *new_name = result->qualnames->pdata[2 * i];
+  if (old_name)
+    *old_name = result->qualnames->pdata[2 * i + 1];
+}
+
+const char *
+fxs_split_result_lookup_qualname (const FxsSplitResult *result, const char *new_name)
+{
+  g_return_val_if_fail (result != NULL && new_name != NULL, NULL);
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (result->qualname_index, new_name));
+  return i ? result->qualnames->pdata[2 * (i - 1) + 1] : NULL;
+}
+
+/* ---- partitions ------------------------------------------------------------ */
+
+guint
+fxs_partition_index (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return p->index;
+}
+
+gint64
+fxs_partition_id (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return p->id;
+}
+
+const char *
+fxs_partition_name (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  return p->name;
+}
+
+const char *
+fxs_partition_submod_name (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  return p->submod_name;
+}
+
+const FxsGraph *
+fxs_partition_graph (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  return p->graph;
+}
+
+guint
+fxs_partition_n_nodes (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return fxs_csr_count (&p->result->nodes, p->dense);
+}
+
+const FxsNode *
+fxs_partition_node (const FxsPartition *p, guint i)
+{
+  g_return_val_if_fail (p != NULL && i < fxs_partition_n_nodes (p), NULL);
+  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->nodes, p->dense)[i]);
+}
+
+guint
+fxs_partition_n_inputs (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return p->n_inputs;
+}
+
+const FxsNode *
+fxs_partition_input (const FxsPartition *p, guint i)
+{
+  g_return_val_if_fail (p != NULL && i < p->n_inputs, NULL);
+  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->inputs, p->dense)[i]);
+}
+
+guint
+fxs_partition_n_outputs (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return fxs_csr_count (&p->result->outputs, p->dense);
+}
+
+const FxsNode *
+fxs_partition_output (const FxsPartition *p, guint i)
+{
+  g_return_val_if_fail (p != NULL && i < fxs_partition_n_outputs (p), NULL);
+  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->outputs, p->dense)[i]);
+}
+
+guint
+fxs_partition_n_dependencies (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return fxs_csr_count (&p->result->dependencies, p->dense);
+}
+
+const FxsPartition *
+fxs_partition_dependency (const FxsPartition *p, guint i)
+{
+  g_return_val_if_fail (p != NULL && i < fxs_partition_n_dependencies (p), NULL);
+  return p->result->by_dense[fxs_csr_items (&p->result->dependencies, p->dense)[i]];
+}
+
+guint
+fxs_partition_n_dependents (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, 0);
+  return fxs_csr_count (&p->result->dependents, p->dense);
+}
+
+const FxsPartition *
+fxs_partition_dependent (const FxsPartition *p, guint i)
+{
+  g_return_val_if_fail (p != NULL && i < fxs_partition_n_dependents (p), NULL);
+  return p->result->by_dense[fxs_csr_items (&p->result->dependents, p->dense)[i]];
+}

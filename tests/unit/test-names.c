@@ -1,0 +1,218 @@
+/* Unit tests of torch.fx node naming (core/names.c).  Expectations are
+ * what torch 1.13 prints for tests/oracle/names_cases.py. */
+#include <fxsplit/fxsplit.h>
+#include <string.h>
+
+#include "names.h"
+#include "test-util.h"
+
+/* Candidates given to one fresh namespace, and the names torch 1.13 gives. */
+static void
+check_sequence (const char *candidates, const char *expected)
+{
+  FxsGraph *g = fxs_graph_new ();
+  FxsNamespace *ns = fxs_namespace_new (g);
+  char **in = g_strsplit (candidates, " ", -1);
+  GString *out = g_string_new (NULL);
+  for (char **c = in; *c; c++)
+    g_string_append_printf (out, "%s%s", out->len ? " " : "", fxs_namespace_create_name (ns, *c));
+  if (strcmp (out->str, expected) != 0)
+    fprintf (stderr, "\n%s\n  -> %s\n  expected %s\n", candidates, out->str, expected);
+  CU_ASSERT_STRING_EQUAL (out->str, expected);
+  g_string_free (out, TRUE);
+  g_strfreev (in);
+  fxs_namespace_free (ns);
+  fxs_graph_unref (g);
+}
+
+static void
+test_create_name (void)
+{
+  check_sequence ("x_1 x x x", "x_1 x x_2 x_3");
+  /* 1.13 fills the holes an explicit suffix leaves (current PyTorch would
+   * continue after add_3) */
+  check_sequence ("add_3 add add add add add", "add_3 add add_1 add_2 add_4 add_5");
+  check_sequence ("add_01 add_1 add_0 add_0 add", "add_1 add_2 add_0 add_3 add");
+  check_sequence ("getitem getitem getitem_1 getitem", "getitem getitem_1 getitem_2 getitem_3");
+  check_sequence ("output output", "output output_1");
+}
+
+static void
+test_reserved_names (void)
+{
+  check_sequence ("sum input getattr type print torch inf nan NoneType device fx_pytree pytree "
+                  "None class for __import__ copyright sum",
+                  "sum_1 input_1 getattr_1 type_1 print_1 torch_1 inf_1 nan_1 NoneType_1 "
+                  "device_1 fx_pytree_1 pytree_1 None_1 class_1 for_1 __import___1 copyright_1 "
+                  "sum_2");
+  CU_ASSERT_TRUE (fxs_name_is_reserved ("lambda"));
+  CU_ASSERT_TRUE (fxs_name_is_reserved ("ZeroDivisionError"));
+  CU_ASSERT_FALSE (fxs_name_is_reserved ("add"));
+  CU_ASSERT_FALSE (fxs_name_is_reserved ("sum_1"));
+}
+
+static void
+test_illegal_characters (void)
+{
+  /* the candidates contain spaces, so one by one */
+  static const struct { const char *in, *out; } cases[] = {
+    { "a.b-c", "a_b_c" }, { "1abc", "_1abc" }, { "a..b", "a_b" }, { "a b", "a_b_1" },
+    { "x__", "x__" }, { "_", "_" }, { "__", "__" }, { "_0", "_0" }, { "0", "_1" },
+    { "_1", "_2" }, { "a_0", "a_0" }, { "a_00", "a_1" },
+  };
+  FxsGraph *g = fxs_graph_new ();
+  FxsNamespace *ns = fxs_namespace_new (g);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, cases[i].in), cases[i].out);
+  /* torch 1.13 fails on an empty candidate; later versions use "_unnamed" */
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, ""), "_unnamed");
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, "..."), "__1");
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, ""), "_unnamed_1");
+  fxs_namespace_free (ns);
+  fxs_graph_unref (g);
+
+  check_sequence ("caf\xc3\xa9 caf_ \xc3\xa9t\xc3\xa9 a\xc3\xa9\xc3\xa9" "b", "caf_ caf__1 _t_ a_b");
+}
+
+static void
+test_big_numbers (void)
+{
+  check_sequence ("submod_-1 submod__1 submod_-9223372036854775808 submod_9223372036854775807 "
+                  "submod_9223372036854775807",
+                  "submod__1 submod__2 submod__9223372036854775808 submod_9223372036854775807 "
+                  "submod_9223372036854775808");
+  check_sequence ("x_99999999999999999999999 x_99999999999999999999999 x_0099999999999999999999999",
+                  "x_99999999999999999999999 x_100000000000000000000000 x_100000000000000000000001");
+  check_sequence ("y_9999999999999999999 y_9999999999999999999 y_18446744073709551615 "
+                  "y_18446744073709551615",
+                  "y_9999999999999999999 y_10000000000000000000 y_18446744073709551615 "
+                  "y_18446744073709551616");
+}
+
+static void
+check_snake (const char *in, const char *expected)
+{
+  GString *out = g_string_new (NULL);
+  fxs_snake_case (in, out);
+  CU_ASSERT_STRING_EQUAL (out->str, expected);
+  g_string_free (out, TRUE);
+}
+
+static void
+test_snake_case (void)
+{
+  check_snake ("camelCase", "camel_case");
+  check_snake ("HTTPServer", "httpserver");
+  check_snake ("ALL_CAPS", "all_caps");
+  check_snake ("mod.pascalCase", "mod.pascal_case");
+  check_snake ("snake_case", "snake_case");
+  check_snake ("aB1C", "a_b1c");
+  /* Python's Uppercase/Lowercase properties go beyond Lu/Ll */
+  check_snake ("\xe2\x92\xb6" "b", "\xe2\x93\x90" "b");            /* circled A */
+  check_snake ("a\xe2\x92\xb6", "a_\xe2\x93\x90");
+  check_snake ("\xc3\xa9" "A", "\xc3\xa9_a");
+  check_snake ("\xc4\xb0x", "i\xcc\x87x");                        /* dotted capital I */
+  check_snake ("a\xe2\x84\xaa", "a_k");                            /* Kelvin sign */
+  check_snake ("\xc7\x85" "a", "\xc7\x86" "a");                    /* titlecase: neither */
+  check_snake ("\xc2\xaa" "B", "\xc2\xaa_b");                      /* Other_Lowercase */
+  check_snake ("x\xe2\x85\xa0", "x_\xe2\x85\xb0");                 /* Roman numeral one */
+  check_snake ("bad\xff" "A", "bad\xff" "a");                      /* not UTF-8: kept */
+}
+
+static void
+check_target (const char *target, gboolean callable, const char *expected)
+{
+  GString *out = g_string_new (NULL);
+  fxs_target_to_str (target, callable, out);
+  CU_ASSERT_STRING_EQUAL (out->str, expected);
+  g_string_free (out, TRUE);
+}
+
+static void
+test_target_to_str (void)
+{
+  check_target ("__add__", FALSE, "add");
+  check_target ("__", FALSE, "");
+  check_target ("___", FALSE, "");
+  check_target ("____", FALSE, "");
+  check_target ("__x___", FALSE, "x_");
+  check_target ("_private", FALSE, "_private");
+  check_target ("submod_Stage_0", FALSE, "submod_stage_0");
+  check_target ("layer.0.linear", FALSE, "layer.0.linear");
+  check_target ("Conv2d", FALSE, "conv2d");
+  /* a function's __name__ keeps its underscores */
+  check_target ("__add__", TRUE, "__add__");
+
+  GString *out = g_string_new (NULL);
+  fxs_node_name_candidate (FXS_OP_CALL_FUNCTION, "torch._C._nn.linear", out);
+  CU_ASSERT_STRING_EQUAL (out->str, "linear");
+  g_string_truncate (out, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_FUNCTION, "_operator.__getitem__", out);
+  CU_ASSERT_STRING_EQUAL (out->str, "__getitem__");
+  g_string_truncate (out, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_METHOD, "__getitem__", out);
+  CU_ASSERT_STRING_EQUAL (out->str, "getitem");
+  g_string_truncate (out, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_MODULE, "layer.0.BatchNorm", out);
+  CU_ASSERT_STRING_EQUAL (out->str, "layer.0.batch_norm");
+  g_string_free (out, TRUE);
+}
+
+/* Many names of one base, and holes, stay fast: a scan per name would be
+ * quadratic here and run into the test timeout. */
+static void
+test_many_names (void)
+{
+  const guint n = 200000;
+  FxsGraph *g = fxs_graph_new ();
+  FxsNamespace *ns = fxs_namespace_new (g);
+  char buf[32];
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = fxs_namespace_create_name (ns, "add");
+      if (i == 0)
+        CU_ASSERT_STRING_EQUAL (name, "add");
+      g_snprintf (buf, sizeof buf, "add_%u", i);
+      if (i > 0 && strcmp (name, buf) != 0)
+        {
+          CU_FAIL ("unexpected name");
+          break;
+        }
+    }
+  /* an explicit name inside the taken run goes to its end */
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = fxs_namespace_create_name (ns, "add_7");
+      g_snprintf (buf, sizeof buf, "add_%u", n + i);
+      if (strcmp (name, buf) != 0)
+        {
+          CU_FAIL ("unexpected name after a taken run");
+          break;
+        }
+    }
+  /* a hole far out is found again by the run before it */
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, "add_999999"), "add_999999");
+  for (guint i = 0; i < 1000; i++)
+    fxs_namespace_create_name (ns, "add_3");
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (ns, "add"), "add_401000");
+  fxs_namespace_free (ns);
+  fxs_graph_unref (g);
+}
+
+static void
+register_tests (void)
+{
+  static const FxsTestCase cases[] = {
+    FXS_TEST (test_create_name),
+    FXS_TEST (test_reserved_names),
+    FXS_TEST (test_illegal_characters),
+    FXS_TEST (test_big_numbers),
+    FXS_TEST (test_snake_case),
+    FXS_TEST (test_target_to_str),
+    FXS_TEST (test_many_names),
+    { NULL, NULL },
+  };
+  fxs_test_add_suite ("names", cases);
+}
+
+FXS_TEST_MAIN (register_tests)

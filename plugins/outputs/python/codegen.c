@@ -281,8 +281,8 @@ emit_placeholder (Codegen *cg, const FxsNode *node, const char *annotation)
   g_string_free (raw, TRUE);
 }
 
-static gboolean
-is_wrapped (const FxsNode *node)
+gboolean
+fxs_py_node_is_wrapped (const FxsNode *node)
 {
   const FxsValue *v = fxs_node_meta_lookup (node, "is_wrapped");
   if (!v)
@@ -360,7 +360,7 @@ emit_call_function (Codegen *cg, const FxsNode *node, const char *annotation, GE
                                   global_name);
           append_args (cg, node, 0, body);
           g_string_append_c (body, ')');
-          if (is_wrapped (node))
+          if (fxs_py_node_is_wrapped (node))
             note_wrapped (cg, global_name);
         }
     }

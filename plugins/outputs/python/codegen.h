@@ -19,4 +19,9 @@ gboolean fxs_py_codegen (const FxsGraph *graph, GString *out, GError **error);
  * functions). */
 void fxs_py_canonical_function (const char *target, GString *out);
 
+/* Whether @node calls a function registered with torch.fx.wrap (its meta
+ * entry "is_wrapped" is true): torch.fx then prints a wrap() call for it
+ * before the function. */
+gboolean fxs_py_node_is_wrapped (const FxsNode *node);
+
 #endif

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Writes a C file holding the lines of a text file as a NULL-terminated
+array of string literals: embed-text.py INPUT OUTPUT SYMBOL."""
+import sys
+
+
+def c_literal(line):
+    out = []
+    for ch in line.encode("utf-8"):
+        c = chr(ch)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif 0x20 <= ch < 0x7f:
+            out.append(c)
+        else:
+            out.append("\\%03o" % ch)
+    return '"' + "".join(out) + '"'
+
+
+def main(src, dst, symbol):
+    with open(src, encoding="utf-8") as f:
+        lines = f.read().splitlines(keepends=True)
+    with open(dst, "w", encoding="utf-8") as f:
+        f.write(f"/* Generated from {src.rsplit('/', 1)[-1]} by embed-text.py. */\n")
+        f.write(f"extern const char *const {symbol}[];\n")
+        f.write(f"const char *const {symbol}[] = {{\n")
+        for line in lines:
+            f.write(f"  {c_literal(line)},\n")
+        f.write("  0,\n};\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit("usage: embed-text.py INPUT OUTPUT SYMBOL")
+    main(*sys.argv[1:])

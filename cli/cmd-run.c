@@ -3,27 +3,35 @@
 
 #include <string.h>
 
-/* Applies "group.key=value" (the group may contain spaces: "output main"). */
+/* Whether @assignment reads "GROUP.KEY=VALUE" (the group may contain
+ * spaces: "output main.path=x"); says what is wrong when it does not. */
 static gboolean
-apply_set (FxsPipeline *pipeline, const char *assignment)
+check_set (const char *assignment)
 {
   const char *eq = strchr (assignment, '=');
-  char *lhs = eq ? g_strndup (assignment, eq - assignment) : NULL;
-  const char *dot = lhs ? strrchr (lhs, '.') : NULL;
-  if (!dot || dot == lhs || dot[1] == '\0')
+  const char *dot = eq ? g_strrstr_len (assignment, eq - assignment, ".") : NULL;
+  if (!dot || dot == assignment || dot + 1 == eq)
     {
       cli_fail (CLI_EXIT_USAGE, "--set '%s': expected GROUP.KEY=VALUE, e.g. "
                 "--set partitioner.partitions=4", assignment);
-      g_free (lhs);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* Applies a checked "GROUP.KEY=VALUE". */
+static void
+apply_set (FxsPipeline *pipeline, const char *assignment)
+{
+  const char *eq = strchr (assignment, '=');
+  char *lhs = g_strndup (assignment, eq - assignment);
+  const char *dot = strrchr (lhs, '.');
   char *group = g_strndup (lhs, dot - lhs);
   char *origin = g_strdup_printf ("--set %s", lhs);
   fxs_pipeline_set (pipeline, group, dot + 1, eq + 1, origin);
   g_free (origin);
   g_free (group);
   g_free (lhs);
-  return TRUE;
 }
 
 int
@@ -51,6 +59,9 @@ cli_cmd_run (int argc, char **argv)
                 argc - 1);
       goto out;
     }
+  for (char **s = sets; s && *s; s++)
+    if (!check_set (*s))
+      goto out;
   FxsPluginRegistry *registry = cli_registry_new (&common);
   GError *error = NULL;
   FxsPipeline *pipeline = fxs_pipeline_load_file (registry, argv[1], &error);
@@ -60,11 +71,9 @@ cli_cmd_run (int argc, char **argv)
       code = cli_fail_error (CLI_EXIT_USAGE, error);
       goto out;
     }
-  gboolean sets_ok = TRUE;
-  for (char **s = sets; s && *s && sets_ok; s++)
-    sets_ok = apply_set (pipeline, *s);
-  if (sets_ok)
-    code = cli_run_pipeline (pipeline, &common);
+  for (char **s = sets; s && *s; s++)
+    apply_set (pipeline, *s);
+  code = cli_run_pipeline (pipeline, &common);
   fxs_pipeline_free (pipeline);
 out:
   g_strfreev (sets);

@@ -6,7 +6,7 @@ fail_init (FxsPluginContext *ctx, gpointer *state, GError **error)
 {
   (void) ctx;
   (void) state;
-  g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "cannot start: the test says so");
+  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "cannot start: the test says so");
   return FALSE;
 }
 

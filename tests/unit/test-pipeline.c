@@ -197,8 +197,8 @@ test_plugin_options (void)
                          abi);
   const char *init_fails[] = { "@F:3: [partitioner] init-fails: cannot start: the test says so",
                                NULL };
-  assert_pipeline_fails (GRAPH_GROUP "[partitioner]\nplugin = init-fails\n", FXS_ERROR_OPTION,
-                         init_fails);
+  assert_pipeline_fails (GRAPH_GROUP "[partitioner]\nplugin = init-fails\n",
+                         FXS_ERROR_PLUGIN_FAILED, init_fails);
   const char *dir[] = { "[graph] plugin_dir: '/nonexistent/plugins' is not a directory", NULL };
   assert_pipeline_fails (GRAPH_GROUP "plugin_dir = /nonexistent/plugins\n[partitioner]\n"
                          "plugin = modulo\n", FXS_ERROR_CONFIG, dir);

@@ -1,0 +1,609 @@
+/* Node costs for partitioners: node count, parameter bytes, output bytes
+ * and estimated FLOPs (see include/fxsplit/cost.h for the definitions). */
+#include <fxsplit/cost.h>
+
+#include <string.h>
+
+struct FxsNodeCosts {
+  FxsCostKind kind;
+  guint n;
+  gint64 *costs;
+  gint64 total;
+  guint n_unknown;
+  const FxsNode *first_unknown;
+};
+
+static const char *const kind_names[] = { "nodes", "param_bytes", "output_bytes", "flops" };
+
+const char *
+fxs_cost_kind_to_string (FxsCostKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
+  return kind_names[kind];
+}
+
+gboolean
+fxs_cost_kind_from_string (const char *name, FxsCostKind *kind)
+{
+  for (guint i = 0; name && i < G_N_ELEMENTS (kind_names); i++)
+    if (strcmp (name, kind_names[i]) == 0)
+      {
+        *kind = (FxsCostKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+is_call (const FxsNode *node)
+{
+  FxsOp op = fxs_node_op (node);
+  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
+}
+
+/* ---- parameter bytes ------------------------------------------------------ */
+
+/* Bytes of the parameters and buffers under every module prefix, built in
+ * one pass over the attribute table (fxs_attr_bytes per node would rescan
+ * the table for every call_module).  Keys are owned by the table. */
+static GHashTable *
+module_bytes_table (const FxsGraph *graph)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < fxs_graph_n_attrs (graph); i++)
+    {
+      const FxsAttr *a = fxs_graph_attr (graph, i);
+      FxsAttrKind kind = fxs_attr_kind (a);
+      if (kind != FXS_ATTR_PARAMETER && kind != FXS_ATTR_BUFFER)
+        continue;
+      gint64 bytes = fxs_attr_bytes (a);
+      if (bytes <= 0)
+        continue;
+      const char *name = fxs_attr_name (a);
+      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
+        {
+          char *prefix = g_strndup (name, dot - name);
+          gint64 *sum = g_hash_table_lookup (table, prefix);
+          if (sum)
+            {
+              *sum += bytes;
+              g_free (prefix);
+            }
+          else
+            g_hash_table_insert (table, prefix, g_memdup2 (&bytes, sizeof bytes));
+        }
+    }
+  return table;
+}
+
+typedef struct {
+  const FxsGraph *graph;
+  GHashTable *module_bytes;
+  guint32 *seen;        /* per node index: 1 + index of the last user that counted it */
+  guint32 stamp;
+  gint64 bytes;
+  gboolean unknown;
+} ParamScan;
+
+static gint64
+attr_bytes (ParamScan *scan, const char *qualname, gboolean *unknown)
+{
+  const FxsAttr *attr = fxs_graph_lookup_attr (scan->graph, qualname);
+  if (!attr)
+    {
+      *unknown = TRUE;
+      return 0;
+    }
+  switch (fxs_attr_kind (attr))
+    {
+    case FXS_ATTR_MODULE:
+      {
+        gint64 *sum = g_hash_table_lookup (scan->module_bytes, qualname);
+        return sum ? *sum : 0;
+      }
+    case FXS_ATTR_OBJECT:
+      return 0;
+    default:
+      {
+        const FxsTensorMeta *t = fxs_attr_tensor (attr);
+        gint64 b = t ? fxs_tensor_bytes (t) : -1;
+        if (b < 0)
+          {
+            *unknown = TRUE;
+            return 0;
+          }
+        return b;
+      }
+    }
+}
+
+static void
+add_get_attr_arg (const FxsNode *def, gpointer data)
+{
+  ParamScan *scan = data;
+  if (fxs_node_op (def) != FXS_OP_GET_ATTR || scan->seen[fxs_node_index (def)] == scan->stamp)
+    return;
+  scan->seen[fxs_node_index (def)] = scan->stamp;
+  scan->bytes += attr_bytes (scan, fxs_node_target (def), &scan->unknown);
+}
+
+static gint64
+param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
+{
+  scan->stamp = fxs_node_index (node) + 1;
+  scan->bytes = 0;
+  scan->unknown = FALSE;
+  if (fxs_node_op (node) == FXS_OP_CALL_MODULE)
+    scan->bytes += attr_bytes (scan, fxs_node_target (node), &scan->unknown);
+  fxs_value_foreach_node (fxs_node_args (node), add_get_attr_arg, scan);
+  fxs_value_foreach_node (fxs_node_kwargs (node), add_get_attr_arg, scan);
+  *unknown = scan->unknown;
+  return scan->bytes;
+}
+
+/* ---- FLOPs ---------------------------------------------------------------- */
+
+typedef enum {
+  FLOPS_ZERO = 1,       /* shape and data movement: known, free */
+  FLOPS_ELEMENTWISE,    /* one per output element */
+  FLOPS_NORM,           /* normalizations: five per output element */
+  FLOPS_SOFTMAX,        /* five per output element */
+  FLOPS_REDUCTION,      /* one per element of the first input */
+  FLOPS_LINEAR,         /* f(input, weight, bias) with weight [out, in] */
+  FLOPS_MATMUL,         /* f(a, b): 2 * out * a's last dim */
+  FLOPS_ADDMM,          /* f(bias, a, b): matmul plus one add per output element */
+  FLOPS_CONV,           /* f(input, weight, bias) with weight [out, in/groups, k...] */
+  FLOPS_CONV_TRANSPOSE, /* weight [in, out/groups, k...] */
+  FLOPS_ATTENTION,      /* nn.MultiheadAttention */
+} FlopsRule;
+
+typedef struct {
+  const char *name;
+  FlopsRule rule;
+} FlopsName;
+
+/* call_function short names (the last component of the target) and
+ * call_method names. */
+static const FlopsName callable_rules[] = {
+  { "getitem", FLOPS_ZERO }, { "getattr", FLOPS_ZERO }, { "size", FLOPS_ZERO },
+  { "dim", FLOPS_ZERO }, { "numel", FLOPS_ZERO }, { "view", FLOPS_ZERO },
+  { "view_as", FLOPS_ZERO }, { "reshape", FLOPS_ZERO }, { "flatten", FLOPS_ZERO },
+  { "unflatten", FLOPS_ZERO }, { "permute", FLOPS_ZERO }, { "transpose", FLOPS_ZERO },
+  { "t", FLOPS_ZERO }, { "contiguous", FLOPS_ZERO }, { "unsqueeze", FLOPS_ZERO },
+  { "squeeze", FLOPS_ZERO }, { "expand", FLOPS_ZERO }, { "expand_as", FLOPS_ZERO },
+  { "repeat", FLOPS_ZERO }, { "cat", FLOPS_ZERO }, { "concat", FLOPS_ZERO },
+  { "stack", FLOPS_ZERO }, { "split", FLOPS_ZERO }, { "chunk", FLOPS_ZERO },
+  { "unbind", FLOPS_ZERO }, { "narrow", FLOPS_ZERO }, { "select", FLOPS_ZERO },
+  { "to", FLOPS_ZERO }, { "type", FLOPS_ZERO }, { "type_as", FLOPS_ZERO },
+  { "float", FLOPS_ZERO }, { "half", FLOPS_ZERO }, { "double", FLOPS_ZERO },
+  { "int", FLOPS_ZERO }, { "long", FLOPS_ZERO }, { "bool", FLOPS_ZERO },
+  { "clone", FLOPS_ZERO }, { "detach", FLOPS_ZERO }, { "dropout", FLOPS_ZERO },
+  { "_assert", FLOPS_ZERO }, { "movedim", FLOPS_ZERO }, { "roll", FLOPS_ZERO },
+  { "zeros", FLOPS_ZERO }, { "ones", FLOPS_ZERO }, { "full", FLOPS_ZERO },
+  { "arange", FLOPS_ZERO }, { "zeros_like", FLOPS_ZERO }, { "ones_like", FLOPS_ZERO },
+  { "new_zeros", FLOPS_ZERO }, { "new_ones", FLOPS_ZERO }, { "embedding", FLOPS_ZERO },
+  { "index_select", FLOPS_ZERO }, { "gather", FLOPS_ZERO }, { "pad", FLOPS_ZERO },
+  { "add", FLOPS_ELEMENTWISE }, { "iadd", FLOPS_ELEMENTWISE }, { "add_", FLOPS_ELEMENTWISE },
+  { "sub", FLOPS_ELEMENTWISE }, { "isub", FLOPS_ELEMENTWISE }, { "sub_", FLOPS_ELEMENTWISE },
+  { "mul", FLOPS_ELEMENTWISE }, { "imul", FLOPS_ELEMENTWISE }, { "mul_", FLOPS_ELEMENTWISE },
+  { "div", FLOPS_ELEMENTWISE }, { "truediv", FLOPS_ELEMENTWISE }, { "div_", FLOPS_ELEMENTWISE },
+  { "floordiv", FLOPS_ELEMENTWISE }, { "mod", FLOPS_ELEMENTWISE }, { "pow", FLOPS_ELEMENTWISE },
+  { "neg", FLOPS_ELEMENTWISE }, { "abs", FLOPS_ELEMENTWISE }, { "exp", FLOPS_ELEMENTWISE },
+  { "log", FLOPS_ELEMENTWISE }, { "sqrt", FLOPS_ELEMENTWISE }, { "rsqrt", FLOPS_ELEMENTWISE },
+  { "sin", FLOPS_ELEMENTWISE }, { "cos", FLOPS_ELEMENTWISE }, { "erf", FLOPS_ELEMENTWISE },
+  { "relu", FLOPS_ELEMENTWISE }, { "relu_", FLOPS_ELEMENTWISE }, { "relu6", FLOPS_ELEMENTWISE },
+  { "gelu", FLOPS_ELEMENTWISE }, { "silu", FLOPS_ELEMENTWISE }, { "sigmoid", FLOPS_ELEMENTWISE },
+  { "tanh", FLOPS_ELEMENTWISE }, { "hardtanh", FLOPS_ELEMENTWISE },
+  { "hardswish", FLOPS_ELEMENTWISE }, { "hardsigmoid", FLOPS_ELEMENTWISE },
+  { "leaky_relu", FLOPS_ELEMENTWISE }, { "elu", FLOPS_ELEMENTWISE },
+  { "softplus", FLOPS_ELEMENTWISE }, { "mish", FLOPS_ELEMENTWISE },
+  { "clamp", FLOPS_ELEMENTWISE }, { "clamp_", FLOPS_ELEMENTWISE }, { "where", FLOPS_ELEMENTWISE },
+  { "maximum", FLOPS_ELEMENTWISE }, { "minimum", FLOPS_ELEMENTWISE },
+  { "eq", FLOPS_ELEMENTWISE }, { "ne", FLOPS_ELEMENTWISE }, { "lt", FLOPS_ELEMENTWISE },
+  { "le", FLOPS_ELEMENTWISE }, { "gt", FLOPS_ELEMENTWISE }, { "ge", FLOPS_ELEMENTWISE },
+  { "masked_fill", FLOPS_ELEMENTWISE },
+  { "batch_norm", FLOPS_NORM }, { "layer_norm", FLOPS_NORM }, { "group_norm", FLOPS_NORM },
+  { "instance_norm", FLOPS_NORM }, { "normalize", FLOPS_NORM },
+  { "softmax", FLOPS_SOFTMAX }, { "log_softmax", FLOPS_SOFTMAX },
+  { "sum", FLOPS_REDUCTION }, { "mean", FLOPS_REDUCTION }, { "amax", FLOPS_REDUCTION },
+  { "amin", FLOPS_REDUCTION }, { "max", FLOPS_REDUCTION }, { "min", FLOPS_REDUCTION },
+  { "prod", FLOPS_REDUCTION }, { "std", FLOPS_REDUCTION }, { "var", FLOPS_REDUCTION },
+  { "norm", FLOPS_REDUCTION }, { "logsumexp", FLOPS_REDUCTION }, { "argmax", FLOPS_REDUCTION },
+  { "argmin", FLOPS_REDUCTION }, { "max_pool1d", FLOPS_REDUCTION },
+  { "max_pool2d", FLOPS_REDUCTION }, { "max_pool3d", FLOPS_REDUCTION },
+  { "avg_pool1d", FLOPS_REDUCTION }, { "avg_pool2d", FLOPS_REDUCTION },
+  { "avg_pool3d", FLOPS_REDUCTION }, { "adaptive_avg_pool1d", FLOPS_REDUCTION },
+  { "adaptive_avg_pool2d", FLOPS_REDUCTION }, { "adaptive_avg_pool3d", FLOPS_REDUCTION },
+  { "adaptive_max_pool2d", FLOPS_REDUCTION },
+  { "linear", FLOPS_LINEAR },
+  { "matmul", FLOPS_MATMUL }, { "mm", FLOPS_MATMUL }, { "bmm", FLOPS_MATMUL },
+  { "addmm", FLOPS_ADDMM }, { "baddbmm", FLOPS_ADDMM },
+  { "conv1d", FLOPS_CONV }, { "conv2d", FLOPS_CONV }, { "conv3d", FLOPS_CONV },
+  { "conv_transpose1d", FLOPS_CONV_TRANSPOSE }, { "conv_transpose2d", FLOPS_CONV_TRANSPOSE },
+  { "conv_transpose3d", FLOPS_CONV_TRANSPOSE },
+};
+
+/* call_module classes, by the last component of the qualified class name. */
+static const FlopsName module_rules[] = {
+  { "Identity", FLOPS_ZERO }, { "Dropout", FLOPS_ZERO }, { "Dropout2d", FLOPS_ZERO },
+  { "Flatten", FLOPS_ZERO }, { "Unflatten", FLOPS_ZERO }, { "Embedding", FLOPS_ZERO },
+  { "ReLU", FLOPS_ELEMENTWISE }, { "ReLU6", FLOPS_ELEMENTWISE }, { "GELU", FLOPS_ELEMENTWISE },
+  { "SiLU", FLOPS_ELEMENTWISE }, { "Sigmoid", FLOPS_ELEMENTWISE }, { "Tanh", FLOPS_ELEMENTWISE },
+  { "Hardswish", FLOPS_ELEMENTWISE }, { "Hardsigmoid", FLOPS_ELEMENTWISE },
+  { "Hardtanh", FLOPS_ELEMENTWISE }, { "LeakyReLU", FLOPS_ELEMENTWISE },
+  { "ELU", FLOPS_ELEMENTWISE }, { "Softplus", FLOPS_ELEMENTWISE }, { "Mish", FLOPS_ELEMENTWISE },
+  { "BatchNorm1d", FLOPS_NORM }, { "BatchNorm2d", FLOPS_NORM }, { "BatchNorm3d", FLOPS_NORM },
+  { "LayerNorm", FLOPS_NORM }, { "GroupNorm", FLOPS_NORM }, { "InstanceNorm1d", FLOPS_NORM },
+  { "InstanceNorm2d", FLOPS_NORM }, { "InstanceNorm3d", FLOPS_NORM },
+  { "Softmax", FLOPS_SOFTMAX }, { "LogSoftmax", FLOPS_SOFTMAX },
+  { "MaxPool1d", FLOPS_REDUCTION }, { "MaxPool2d", FLOPS_REDUCTION },
+  { "MaxPool3d", FLOPS_REDUCTION }, { "AvgPool1d", FLOPS_REDUCTION },
+  { "AvgPool2d", FLOPS_REDUCTION }, { "AvgPool3d", FLOPS_REDUCTION },
+  { "AdaptiveAvgPool1d", FLOPS_REDUCTION }, { "AdaptiveAvgPool2d", FLOPS_REDUCTION },
+  { "AdaptiveAvgPool3d", FLOPS_REDUCTION }, { "AdaptiveMaxPool2d", FLOPS_REDUCTION },
+  { "Linear", FLOPS_LINEAR }, { "NonDynamicallyQuantizableLinear", FLOPS_LINEAR },
+  { "LazyLinear", FLOPS_LINEAR },
+  { "Conv1d", FLOPS_CONV }, { "Conv2d", FLOPS_CONV }, { "Conv3d", FLOPS_CONV },
+  { "ConvTranspose1d", FLOPS_CONV_TRANSPOSE }, { "ConvTranspose2d", FLOPS_CONV_TRANSPOSE },
+  { "ConvTranspose3d", FLOPS_CONV_TRANSPOSE },
+  { "MultiheadAttention", FLOPS_ATTENTION },
+};
+
+static GHashTable *
+rule_table (const FlopsName *rules, guint n)
+{
+  GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (table, (gpointer) rules[i].name, GUINT_TO_POINTER (rules[i].rule));
+  return table;
+}
+
+typedef struct {
+  const FxsGraph *graph;
+  GHashTable *callables;
+  GHashTable *modules;
+} FlopsScan;
+
+static const char *
+last_component (const char *qualname)
+{
+  const char *dot = strrchr (qualname, '.');
+  return dot ? dot + 1 : qualname;
+}
+
+/* Elements of @t, or -1 when a size is symbolic. */
+static gint64
+numel (const FxsTensorMeta *t)
+{
+  gint64 n = 1;
+  for (guint d = 0; d < fxs_tensor_rank (t); d++)
+    {
+      gint64 s = fxs_tensor_dim (t, d);
+      if (s < 0 || (s > 0 && n > G_MAXINT64 / 64 / s))
+        return -1;
+      n *= s;
+    }
+  return n;
+}
+
+/* Product of the sizes from dimension @from on, or -1. */
+static gint64
+trailing_numel (const FxsTensorMeta *t, guint from)
+{
+  gint64 n = 1;
+  for (guint d = from; d < fxs_tensor_rank (t); d++)
+    {
+      gint64 s = fxs_tensor_dim (t, d);
+      if (s < 0 || (s > 0 && n > G_MAXINT64 / 64 / s))
+        return -1;
+      n *= s;
+    }
+  return n;
+}
+
+/* The single tensor a node produces: from its meta, or for a get_attr from
+ * the attribute table.  NULL when unknown or a tuple. */
+static const FxsTensorMeta *
+node_tensor (const FlopsScan *scan, const FxsNode *node)
+{
+  if (fxs_node_n_tensors (node) == 1 && !fxs_node_value_is_tuple (node))
+    return fxs_node_tensor (node, 0);
+  if (fxs_node_op (node) == FXS_OP_GET_ATTR)
+    {
+      const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+      return a ? fxs_attr_tensor (a) : NULL;
+    }
+  return NULL;
+}
+
+/* The argument at position @pos (counting self for methods), or the
+ * keyword argument @key. */
+static const FxsValue *
+argument (const FxsNode *node, guint pos, const char *key)
+{
+  const FxsValue *args = fxs_node_args (node);
+  if (pos < fxs_value_n_items (args))
+    return fxs_value_item (args, pos);
+  return key ? fxs_value_dict_lookup (fxs_node_kwargs (node), key) : NULL;
+}
+
+static const FxsTensorMeta *
+argument_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *key)
+{
+  const FxsValue *v = argument (node, pos, key);
+  if (!v || fxs_value_kind (v) != FXS_VALUE_NODE)
+    return NULL;
+  return node_tensor (scan, fxs_value_get_node (v));
+}
+
+static gboolean
+argument_present (const FxsNode *node, guint pos, const char *key)
+{
+  const FxsValue *v = argument (node, pos, key);
+  return v && fxs_value_kind (v) != FXS_VALUE_NONE;
+}
+
+/* A module's tensor attribute "<module>.<name>", or NULL. */
+static const FxsTensorMeta *
+module_tensor (const FlopsScan *scan, const FxsNode *node, const char *name)
+{
+  char *qualname = g_strconcat (fxs_node_target (node), ".", name, NULL);
+  const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, qualname);
+  g_free (qualname);
+  return a ? fxs_attr_tensor (a) : NULL;
+}
+
+static gint64
+saturating_mul (gint64 a, gint64 b)
+{
+  if (a < 0 || b < 0)
+    return -1;
+  if (a != 0 && b > G_MAXINT64 / 4 / a)
+    return G_MAXINT64 / 4;
+  return a * b;
+}
+
+/* Estimated FLOPs of a matrix product producing @out from @a (K = a's last
+ * dimension), or -1. */
+static gint64
+matmul_flops (const FxsTensorMeta *out, const FxsTensorMeta *a)
+{
+  if (!out || !a || fxs_tensor_rank (a) == 0)
+    return -1;
+  gint64 k = fxs_tensor_dim (a, fxs_tensor_rank (a) - 1);
+  return saturating_mul (2 * numel (out), k);
+}
+
+/* Multi-head attention on a query [L, B, E] or [B, L, E] (which one is not
+ * recorded, so the longer of the first two is taken as the sequence):
+ * the q/k/v and output projections plus the two attention products, for
+ * self-attention. */
+static gint64
+attention_flops (const FlopsScan *scan, const FxsNode *node)
+{
+  const FxsTensorMeta *q = argument_tensor (scan, node, 0, "query");
+  if (!q || fxs_tensor_rank (q) != 3)
+    return -1;
+  gint64 d0 = fxs_tensor_dim (q, 0), d1 = fxs_tensor_dim (q, 1), e = fxs_tensor_dim (q, 2);
+  if (d0 < 0 || d1 < 0 || e < 0)
+    return -1;
+  gint64 tokens = d0 * d1;
+  gint64 seq = MAX (d0, d1);
+  gint64 projections = saturating_mul (saturating_mul (8 * tokens, e), e);
+  gint64 products = saturating_mul (saturating_mul (4 * tokens, seq), e);
+  return projections + products;
+}
+
+static gint64
+rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
+{
+  gboolean module = fxs_node_op (node) == FXS_OP_CALL_MODULE;
+  const FxsTensorMeta *out = node_tensor (scan, node);
+  gint64 out_n = out ? numel (out) : -1;
+  switch (rule)
+    {
+    case FLOPS_ZERO:
+      return 0;
+    case FLOPS_ELEMENTWISE:
+      return out_n;
+    case FLOPS_NORM:
+    case FLOPS_SOFTMAX:
+      return saturating_mul (5, out_n);
+    case FLOPS_REDUCTION:
+      {
+        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        return in ? numel (in) : -1;
+      }
+    case FLOPS_LINEAR:
+      {
+        const FxsTensorMeta *w = module ? module_tensor (scan, node, "weight")
+                                        : argument_tensor (scan, node, 1, "weight");
+        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        gint64 k = -1;
+        if (w && fxs_tensor_rank (w) == 2)
+          k = fxs_tensor_dim (w, 1);
+        else if (in && fxs_tensor_rank (in) > 0)
+          k = fxs_tensor_dim (in, fxs_tensor_rank (in) - 1);
+        gboolean bias = module ? module_tensor (scan, node, "bias") != NULL
+                               : argument_present (node, 2, "bias");
+        gint64 f = saturating_mul (2 * out_n, k);
+        return f < 0 ? -1 : f + (bias ? out_n : 0);
+      }
+    case FLOPS_MATMUL:
+      return matmul_flops (out, argument_tensor (scan, node, 0, "input"));
+    case FLOPS_ADDMM:
+      {
+        gint64 f = matmul_flops (out, argument_tensor (scan, node, 1, "mat1"));
+        if (f < 0)
+          f = matmul_flops (out, argument_tensor (scan, node, 1, "batch1"));
+        return f < 0 ? -1 : f + out_n;
+      }
+    case FLOPS_CONV:
+    case FLOPS_CONV_TRANSPOSE:
+      {
+        const FxsTensorMeta *w = module ? module_tensor (scan, node, "weight")
+                                        : argument_tensor (scan, node, 1, "weight");
+        if (!w || fxs_tensor_rank (w) < 2)
+          return -1;
+        /* Every output (or, transposed, input) element takes one
+         * multiply-add per weight element of one output channel. */
+        const FxsTensorMeta *base = rule == FLOPS_CONV ? out
+                                    : argument_tensor (scan, node, 0, "input");
+        gint64 f = saturating_mul (2 * (base ? numel (base) : -1), trailing_numel (w, 1));
+        gboolean bias = module ? module_tensor (scan, node, "bias") != NULL
+                               : argument_present (node, 2, "bias");
+        return f < 0 ? -1 : f + (bias ? out_n : 0);
+      }
+    case FLOPS_ATTENTION:
+      return attention_flops (scan, node);
+    }
+  return -1;
+}
+
+static gint64
+node_flops (const FlopsScan *scan, const FxsNode *node)
+{
+  gpointer rule = NULL;
+  switch (fxs_node_op (node))
+    {
+    case FXS_OP_CALL_FUNCTION:
+      rule = g_hash_table_lookup (scan->callables, fxs_node_target_short_name (node));
+      break;
+    case FXS_OP_CALL_METHOD:
+      rule = g_hash_table_lookup (scan->callables, fxs_node_target (node));
+      break;
+    case FXS_OP_CALL_MODULE:
+      {
+        const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+        const char *cls = a ? fxs_attr_class (a) : NULL;
+        if (cls)
+          rule = g_hash_table_lookup (scan->modules, last_component (cls));
+        break;
+      }
+    default:
+      return 0;
+    }
+  if (!rule)
+    return -1;
+  return rule_flops (scan, node, GPOINTER_TO_UINT (rule));
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+FxsNodeCosts *
+fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
+{
+  g_return_val_if_fail (graph != NULL, NULL);
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
+  FxsNodeCosts *c = g_new0 (FxsNodeCosts, 1);
+  c->kind = kind;
+  c->n = fxs_graph_n_nodes (graph);
+  c->costs = g_new0 (gint64, c->n ? c->n : 1);
+  /* No single cost above this, so that the total cannot overflow. */
+  gint64 cap = G_MAXINT64 / 2 / MAX (c->n, 1);
+
+  ParamScan params = { .graph = graph };
+  FlopsScan flops = { .graph = graph };
+  if (kind == FXS_COST_PARAM_BYTES)
+    {
+      params.module_bytes = module_bytes_table (graph);
+      params.seen = g_new0 (guint32, c->n ? c->n : 1);
+    }
+  else if (kind == FXS_COST_FLOPS)
+    {
+      flops.callables = rule_table (callable_rules, G_N_ELEMENTS (callable_rules));
+      flops.modules = rule_table (module_rules, G_N_ELEMENTS (module_rules));
+    }
+
+  for (guint i = 0; i < c->n; i++)
+    {
+      const FxsNode *node = fxs_graph_node (graph, i);
+      if (!is_call (node))
+        continue;
+      gint64 cost = 0;
+      gboolean unknown = FALSE;
+      switch (kind)
+        {
+        case FXS_COST_NODES:
+          cost = 1;
+          break;
+        case FXS_COST_PARAM_BYTES:
+          cost = param_bytes (&params, node, &unknown);
+          break;
+        case FXS_COST_OUTPUT_BYTES:
+          cost = fxs_node_output_bytes (node);
+          break;
+        case FXS_COST_FLOPS:
+          cost = node_flops (&flops, node);
+          break;
+        }
+      if (cost < 0)
+        {
+          cost = 0;
+          unknown = TRUE;
+        }
+      if (unknown)
+        {
+          if (c->n_unknown++ == 0)
+            c->first_unknown = node;
+        }
+      c->costs[i] = MIN (cost, cap);
+      c->total += c->costs[i];
+    }
+
+  if (params.module_bytes)
+    g_hash_table_unref (params.module_bytes);
+  g_free (params.seen);
+  if (flops.callables)
+    {
+      g_hash_table_unref (flops.callables);
+      g_hash_table_unref (flops.modules);
+    }
+  return c;
+}
+
+void
+fxs_node_costs_free (FxsNodeCosts *costs)
+{
+  if (!costs)
+    return;
+  g_free (costs->costs);
+  g_free (costs);
+}
+
+FxsCostKind
+fxs_node_costs_kind (const FxsNodeCosts *costs)
+{
+  return costs->kind;
+}
+
+gint64
+fxs_node_costs_get (const FxsNodeCosts *costs, guint index)
+{
+  g_return_val_if_fail (index < costs->n, 0);
+  return costs->costs[index];
+}
+
+const gint64 *
+fxs_node_costs_array (const FxsNodeCosts *costs)
+{
+  return costs->costs;
+}
+
+gint64
+fxs_node_costs_total (const FxsNodeCosts *costs)
+{
+  return costs->total;
+}
+
+guint
+fxs_node_costs_n_unknown (const FxsNodeCosts *costs)
+{
+  return costs->n_unknown;
+}
+
+const FxsNode *
+fxs_node_costs_first_unknown (const FxsNodeCosts *costs)
+{
+  return costs->first_unknown;
+}

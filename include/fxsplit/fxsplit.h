@@ -9,5 +9,6 @@
 #include <fxsplit/split.h>
 #include <fxsplit/cost.h>
 #include <fxsplit/atomic-file.h>
+#include <fxsplit/pipeline.h>
 
 #endif

@@ -29,12 +29,11 @@ class TestInstall(FxsplitTestCase):
         self.libdir = os.path.join(self.prefix, values["libdir"])
         self.root = self.destdir + self.prefix
         self.root_libdir = self.destdir + self.libdir
-        self.pluginsdir = os.path.join(self.libdir, "fxsplit", "plugins")
-        # pkg-config sees the DESTDIR tree as a sysroot: -I and -L point into it.
+        # fxsplit.pc is relocatable (its prefix is relative to the file), so
+        # PKG_CONFIG_PATH alone makes the DESTDIR tree a usable prefix.
         self.pkg_env = dict(os.environ,
-                            PKG_CONFIG_PATH=os.path.join(self.root_libdir, "pkgconfig"),
-                            PKG_CONFIG_SYSROOT_DIR=self.destdir)
-        self.pkg_env.pop("PKG_CONFIG_LIBDIR", None)
+                            PKG_CONFIG_PATH=os.path.join(self.root_libdir, "pkgconfig"))
+        self.installed_plugins = self.root_libdir + "/fxsplit/plugins"
 
     def pkg_config(self, *args):
         r = run(["pkg-config", *args, "fxsplit"], env=self.pkg_env)
@@ -43,11 +42,12 @@ class TestInstall(FxsplitTestCase):
 
     def test_installed_files(self):
         for name in ("modulo.so", "map.so", "json.so"):
-            self.assertTrue(os.path.isfile(self.destdir + os.path.join(self.pluginsdir, name)))
-        self.assertFalse(glob.glob(self.destdir + os.path.join(self.pluginsdir, "*fail*")),
+            self.assertTrue(os.path.isfile(os.path.join(self.installed_plugins, name)))
+        self.assertFalse(glob.glob(os.path.join(self.installed_plugins, "*fail*")),
                          "test-only plugins must not be installed")
         self.assertTrue(os.access(os.path.join(self.root, "bin", "fxsplit"), os.X_OK))
-        self.assertEqual(self.pkg_config("--variable=pluginsdir"), [self.pluginsdir])
+        [pluginsdir] = self.pkg_config("--variable=pluginsdir")
+        self.assertEqual(os.path.realpath(pluginsdir), os.path.realpath(self.installed_plugins))
 
     def test_headers_compile_alone(self):
         cflags = self.pkg_config("--cflags")
@@ -70,15 +70,17 @@ class TestInstall(FxsplitTestCase):
         work = os.path.join(examples, "custom-partitioner")
         r = run(["make", "-C", work, "CFLAGS=-O2 -Werror"], env=self.pkg_env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        r = run(["make", "-C", work, "install", f"DESTDIR={self.destdir}"], env=self.pkg_env)
+        # pluginsdir is inside the scratch prefix: no DESTDIR needed.
+        r = run(["make", "-C", work, "install"], env=self.pkg_env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertTrue(os.path.isfile(self.destdir + os.path.join(self.pluginsdir, "cut.so")))
+        self.assertTrue(os.path.isfile(os.path.join(self.installed_plugins, "cut.so")))
 
         fxsplit = os.path.join(self.root, "bin", "fxsplit")
+        # The installed binary's built-in plugin directory is the real prefix's:
+        # point it at the scratch one instead.  The pipeline itself finds
+        # cut.so through its plugin_dir.
         env = dict(os.environ, LD_LIBRARY_PATH=self.root_libdir,
-                   FXSPLIT_PLUGIN_PATH="", FXSPLIT_NO_DEFAULT_PLUGIN_DIR="1")
-        # The pipeline finds cut.so through its plugin_dir; json is installed.
-        env["FXSPLIT_PLUGIN_PATH"] = self.destdir + self.pluginsdir
+                   FXSPLIT_PLUGIN_PATH=self.installed_plugins, FXSPLIT_NO_DEFAULT_PLUGIN_DIR="1")
         r = run([fxsplit, "run", "pipeline.ini"], cwd=work, env=env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(r.stdout, "[output json] json: wrote small-cnn.cut.split.json\n")

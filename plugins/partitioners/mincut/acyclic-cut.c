@@ -117,6 +117,7 @@ typedef struct {
   guint32 *preds_b;     /* per node of the pair: producers in b */
   guint8 *locked;
   Heap heap;
+  GArray *deferred[2];  /* candidates that did not fit into b (0) or a (1) */
   GArray *moves;        /* nodes moved in this pass, in order */
 } Refiner;
 
@@ -218,12 +219,27 @@ apply_move (Refiner *r, guint32 v, gboolean refresh)
     push (r, x);
 }
 
-/* One Fiduccia-Mattheyses pass over the pair; returns the cut decrease. */
+/* Candidates whose target part was full wait until a move the other way
+ * makes room in it. */
+static void
+retry_deferred (Refiner *r, guint into_a)
+{
+  GArray *d = r->deferred[into_a];
+  for (guint i = 0; i < d->len; i++)
+    push (r, g_array_index (d, guint32, i));
+  g_array_set_size (d, 0);
+}
+
+/* One Fiduccia-Mattheyses pass over the pair: moves the best candidate
+ * that fits, even when it makes the cut worse for now, and finally takes
+ * back every move after the best cut seen.  Returns the cut decrease. */
 static gint64
 fm_pass (Refiner *r)
 {
   r->heap.len = 0;
   g_array_set_size (r->moves, 0);
+  g_array_set_size (r->deferred[0], 0);
+  g_array_set_size (r->deferred[1], 0);
   for (guint i = 0; i < r->pair->len; i++)
     push (r, g_array_index (r->pair, guint32, i));
   gint64 total = 0, best = 0;
@@ -241,12 +257,17 @@ fm_pass (Refiner *r)
           heap_push (&r->heap, c);
           continue;
         }
-      guint32 t = r->part[v] == r->a ? r->b : r->a;
+      guint into_a = r->part[v] == r->b;
+      guint32 t = into_a ? r->a : r->b;
       if (r->load[t] > r->limit - r->cost[v])
-        continue;
+        {
+          g_array_append_val (r->deferred[into_a], v);
+          continue;
+        }
       apply_move (r, v, TRUE);
       r->locked[v] = 1;
       g_array_append_val (r->moves, v);
+      retry_deferred (r, !into_a);
       total += g;
       if (total > best)
         {
@@ -322,6 +343,8 @@ refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m, gi
     .users_a = g_new0 (guint32, n), .users_b = g_new0 (guint32, n),
     .preds_b = g_new0 (guint32, n), .locked = g_new0 (guint8, n),
     .moves = g_array_new (FALSE, FALSE, sizeof (guint32)),
+    .deferred = { g_array_new (FALSE, FALSE, sizeof (guint32)),
+                  g_array_new (FALSE, FALSE, sizeof (guint32)) },
   };
   for (guint p = 0; p < m; p++)
     r.members[p] = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -355,6 +378,8 @@ refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m, gi
   g_free (r.locked);
   g_free (r.heap.items);
   g_array_free (r.moves, TRUE);
+  g_array_free (r.deferred[0], TRUE);
+  g_array_free (r.deferred[1], TRUE);
 }
 
 /* ---- the contiguous split with the fewest crossing bytes ---------------------- */

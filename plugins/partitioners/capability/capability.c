@@ -88,9 +88,10 @@ capability_prepare (FxsPluginContext *ctx, gpointer state, const FxsGraph *graph
                   stats.unsupported_parts == 1 ? "" : "s");
   if (stats.demoted_nodes)
     fxs_plugin_log (ctx, FXS_LOG_INFO,
-                    "%u supported call nodes were in groups smaller than min_size = %"
-                    G_GINT64_FORMAT " and stay unsupported",
-                    stats.demoted_nodes, p->cap.min_size);
+                    "%u supported call node%s in groups smaller than min_size = %"
+                    G_GINT64_FORMAT ": they stay unsupported",
+                    stats.demoted_nodes, stats.demoted_nodes == 1 ? " was" : "s were",
+                    p->cap.min_size);
   call_dag_free (dag);
   return TRUE;
 }

@@ -32,7 +32,8 @@ draw (CliProgress *p)
   double seconds = (g_get_monotonic_time () - p->start) / (double) G_USEC_PER_SEC;
   if (p->total)
     fprintf (stderr, "\r\033[Kfxsplit: %s: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
-             " nodes (%.0f%%), %.1f s", p->step, p->done, p->total,
+             " %s (%.0f%%), %.1f s", p->step, p->done, p->total,
+             g_str_equal (p->step, "writing") ? "outputs" : "nodes",
              100.0 * (double) p->done / (double) p->total, seconds);
   else
     fprintf (stderr, "\r\033[Kfxsplit: %s, %.1f s", p->step, seconds);

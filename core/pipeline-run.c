@@ -94,11 +94,11 @@ fxs_pipeline_write (FxsPipeline *pipeline, GError **error)
 {
   g_return_val_if_fail (pipeline != NULL && pipeline->result, FALSE);
   pipeline->written = FALSE;
-  fxs_pipeline_progress (pipeline, "writing", 0, pipeline->outputs->len);
   FxsStaging *staging = fxs_staging_new ();
   for (guint i = 0; i < pipeline->outputs->len; i++)
     {
       FxsPluginContext *ctx = pipeline->outputs->pdata[i];
+      fxs_pipeline_progress (pipeline, "writing", i, pipeline->outputs->len);
       g_ptr_array_set_size (ctx->files, 0);
       ctx->staging = staging;
       GError *local = NULL;

@@ -124,8 +124,9 @@ void fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key
 void fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph);
 
 /* Called with the name of each step as it starts ("loading", "splitting",
- * "writing") and, while splitting, every few thousand nodes with the
- * number of nodes done out of @total. */
+ * "writing"); while splitting, every few thousand nodes with the call nodes
+ * done out of @total; while writing, before each output with the outputs
+ * done out of @total.  @total is 0 when there is nothing to count. */
 typedef void (*FxsProgressFunc) (const char *step, guint64 done, guint64 total,
                                  gpointer user_data);
 void fxs_pipeline_set_progress_func (FxsPipeline *pipeline, FxsProgressFunc func,

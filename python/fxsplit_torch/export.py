@@ -90,6 +90,10 @@ def _meta(node):
     for key in ("tag", "partition", "cost"):
         if key in node.meta and isinstance(node.meta[key], (str, int, float, bool)):
             meta[key] = node.meta[key]
+    # A call of a torch.fx.wrap'ed function: torch.fx prints a wrap() line
+    # for it at the top of the code (the python output reproduces it).
+    if node.meta.get("is_wrapped"):
+        meta["is_wrapped"] = True
     return meta
 
 

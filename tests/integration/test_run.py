@@ -17,14 +17,17 @@ def partitions(path):
 
 class TestConfPipelines(FxsplitTestCase):
     def run_conf(self, name, *extra):
-        """Runs conf/NAME with every output redirected into the scratch dir."""
+        """Runs conf/NAME with every output's path moved into the scratch
+        dir; returns the result and {group: (plugin, path)}."""
         ini = os.path.join(SOURCE_ROOT, "conf", name)
         parser = configparser.ConfigParser()
         parser.read(ini)
-        outputs = [g for g in parser.sections() if g.startswith("output ")]
-        sets = []
-        for group in outputs:
-            sets += ["--set", f"{group}.path={self.path(group[7:] + '.json')}"]
+        outputs, sets = {}, []
+        for group in parser.sections():
+            if group.startswith("output "):
+                path = self.path(group[7:] + "-" + os.path.basename(parser[group]["path"]))
+                outputs[group] = (parser[group]["plugin"], path)
+                sets += ["--set", f"{group}.path={path}"]
         return fxsplit("run", ini, *sets, *extra), outputs
 
     def test_every_conf_pipeline_runs(self):
@@ -35,15 +38,16 @@ class TestConfPipelines(FxsplitTestCase):
                 r, outputs = self.run_conf(os.path.basename(ini))
                 self.assert_ok(r)
                 self.assertEqual(len(r.stdout.splitlines()), len(outputs))
-                for group in outputs:
-                    path = self.path(group[7:] + ".json")
-                    self.assertIn(f"[{group}] json: wrote {path}\n", r.stdout)
-                    self.assertTrue(partitions(path))
+                for group, (plugin, path) in outputs.items():
+                    self.assertIn(f"[{group}] {plugin}: wrote {path}\n", r.stdout)
+                    self.assertTrue(os.path.exists(path))
+                    if plugin == "json":
+                        self.assertTrue(partitions(path))
 
     def test_example_splits_the_cnn_by_stage(self):
         r, _ = self.run_conf("example.ini")
         self.assert_ok(r)
-        parts = partitions(self.path("json.json"))
+        parts = partitions(self.path("json-small-cnn.split.json"))
         self.assertEqual(list(parts), ["0", "1", "2"])
         self.assertEqual(parts["0"], ["stem_0", "stem_1", "stem_2"])
         self.assertEqual(parts["2"], ["pool", "flatten", "fc1", "relu_2", "fc2"])
@@ -52,7 +56,7 @@ class TestConfPipelines(FxsplitTestCase):
         # split_module's docstring: the k-th call node goes to k % 3.
         r, _ = self.run_conf("modulo.ini")
         self.assert_ok(r)
-        self.assertEqual(partitions(self.path("json.json")),
+        self.assertEqual(partitions(self.path("json-docstring.split.json")),
                          {"0": ["add", "linear_1"], "1": ["linear", "clamp_1"],
                           "2": ["clamp", "add_1"]})
 
@@ -60,7 +64,7 @@ class TestConfPipelines(FxsplitTestCase):
         r, _ = self.run_conf("modulo.ini", "--set", "partitioner.partitions=1",
                              "--set", "split.partition_affix=p")
         self.assert_ok(r)
-        self.assertEqual(list(partitions(self.path("json.json"))), ["p_0"])
+        self.assertEqual(list(partitions(self.path("json-docstring.split.json"))), ["p_0"])
 
     def test_quiet_and_verbose(self):
         r, _ = self.run_conf("json.ini", "--quiet")

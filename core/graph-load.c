@@ -54,6 +54,16 @@ typedef struct {
   gboolean entry_build;
   gboolean entry_has_nodes;
   ForwardRef forward;
+  /* nodes added lately, by a hash of their name: most references are to
+   * recent nodes, and this stays in cache where node_by_name does not */
+  const FxsNode *recent[4096];
+  /* strings interned lately, by a hash of their text: targets, dtypes and
+   * keys repeat, and GLib's interning costs far more than this look-up */
+  struct { const char *text; gsize len; } interned[256];
+  /* metadata stored once per distinct value (see intern_tensor) */
+  GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
+  const FxsTensorMeta *last_tensor; /* neighbours usually share a shape */
+  GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
 } Loader;
 
 /* ---- messages ----------------------------------------------------------------- */
@@ -234,6 +244,24 @@ arena_text (FxsGraph *g, const FxsJson *j)
   return fxs_arena_strndup (&g->arena, j->u.s, j->n);
 }
 
+/* fxs_graph_intern() of a string without NUL, through the loader's cache. */
+static const char *
+intern (Conv *c, const FxsJson *j)
+{
+  guint32 h = 2166136261u;
+  for (guint32 i = 0; i < j->n; i++)
+    h = (h ^ (guchar) j->u.s[i]) * 16777619u;
+  Loader *l = c->loader;
+  guint slot = (h ^ (h >> 16)) % G_N_ELEMENTS (l->interned);
+  if (l->interned[slot].text && l->interned[slot].len == j->n
+      && memcmp (l->interned[slot].text, j->u.s, j->n) == 0)
+    return l->interned[slot].text;
+  const char *text = fxs_graph_intern (c->graph, j->u.s);
+  l->interned[slot].text = text;
+  l->interned[slot].len = j->n;
+  return text;
+}
+
 static gboolean
 convert_items (Conv *c, const FxsJson *array, FxsValueKind kind, FxsValue *out,
                const FxsJsonPath *path)
@@ -296,7 +324,10 @@ convert_reference (Conv *c, const FxsJson *ref, FxsValue *out, const FxsJsonPath
   if (!is_text (ref))
     return conv_fail (c, FXS_ERROR_FORMAT, ref, path,
                       "a node reference must be a node's name (a string without NUL)");
-  const FxsNode *node = g_hash_table_lookup (c->graph->node_by_name, ref->u.s);
+  guint slot = g_str_hash (ref->u.s) % G_N_ELEMENTS (c->loader->recent);
+  const FxsNode *node = c->loader->recent[slot];
+  if (!node || strcmp (node->name, ref->u.s) != 0)
+    node = g_hash_table_lookup (c->graph->node_by_name, ref->u.s);
   if (node)
     {
       out->kind = FXS_VALUE_NODE;
@@ -344,9 +375,9 @@ convert_opaque (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *p
     return FALSE;
   FxsValue *items = fxs_arena_alloc (&c->graph->arena, 2 * sizeof *items);
   items[0].kind = items[1].kind = FXS_VALUE_STRING;
-  items[0].u.s = fxs_graph_intern (c->graph, type->u.s);
+  items[0].u.s = intern (c, type);
   items[0].n = type->n;
-  items[1].u.s = fxs_graph_intern (c->graph, repr->u.s);
+  items[1].u.s = intern (c, repr);
   items[1].n = repr->n;
   out->kind = FXS_VALUE_OPAQUE;
   out->n = 2;
@@ -451,10 +482,12 @@ convert_value (Conv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path
   g_return_val_if_reached (FALSE);
 }
 
-static gboolean
+static inline gboolean
 is_key (const FxsJson *key, const char *name)
 {
-  return strcmp (key->u.s, name) == 0 && strlen (name) == key->n;
+  /* inlined, the length of a literal @name is a constant */
+  gsize len = strlen (name);
+  return key->n == len && memcmp (key->u.s, name, len) == 0;
 }
 
 /* Meta members with a meaning of their own; the rest is free-form. */
@@ -483,7 +516,8 @@ convert_object_as_dict (Conv *c, const FxsJson *obj, gboolean skip_reserved, Fxs
       FxsJsonPath p = { path, key->u.s, key->n, 0 };
       items[2 * k].kind = FXS_VALUE_STRING;
       items[2 * k].n = key->n;
-      items[2 * k].u.s = arena_text (c->graph, key);
+      /* keys repeat from node to node: share them unless they hold a NUL */
+      items[2 * k].u.s = is_text (key) ? intern (c, key) : arena_text (c->graph, key);
       if (!convert_value (c, key + 1, &items[2 * k + 1], &p))
         return FALSE;
       k++;
@@ -496,15 +530,61 @@ convert_object_as_dict (Conv *c, const FxsJson *obj, gboolean skip_reserved, Fxs
 
 /* ---- tensor metadata -------------------------------------------------------- */
 
-/* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null). */
-static gboolean
-convert_shape (Conv *c, const FxsJson *shape, FxsTensorMeta *t, const FxsJsonPath *path)
+/* Most nodes of a graph share a few shapes, so equal tensor metadata is
+ * stored once (it is immutable; dtype and symbols are interned strings, so
+ * pointers compare them).  Ranks above SMALL_RANK are rare and not shared. */
+#define SMALL_RANK 16
+
+static guint
+tensor_hash (gconstpointer p)
 {
-  if (shape->type != FXS_JSON_ARRAY)
-    return conv_fail (c, FXS_ERROR_FORMAT, shape, path, "a shape must be an array, not %s",
-                      json_type_name (shape));
-  gint64 *dims = shape->n ? fxs_arena_alloc (&c->graph->arena, shape->n * sizeof *dims) : NULL;
-  const char **symbols = NULL;
+  const FxsTensorMeta *t = p;
+  guint64 h = t->rank * 0x9e3779b97f4a7c15u ^ (guint64) (guintptr) t->dtype;
+  for (guint d = 0; d < t->rank; d++)
+    {
+      h = (h ^ (guint64) t->dims[d]) * 0x100000001b3u;
+      if (t->symbols)
+        h = (h ^ (guint64) (guintptr) t->symbols[d]) * 0x100000001b3u;
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+tensor_equal (gconstpointer a, gconstpointer b)
+{
+  const FxsTensorMeta *x = a, *y = b;
+  if (x->rank != y->rank || x->dtype != y->dtype || !x->symbols != !y->symbols)
+    return FALSE;
+  if (x->rank && memcmp (x->dims, y->dims, x->rank * sizeof *x->dims) != 0)
+    return FALSE;
+  return !x->symbols || memcmp (x->symbols, y->symbols, x->rank * sizeof *x->symbols) == 0;
+}
+
+/* @t lives on the caller's stack: the graph's copy of it. */
+static const FxsTensorMeta *
+intern_tensor (Conv *c, const FxsTensorMeta *t)
+{
+  Loader *l = c->loader;
+  if (l->last_tensor && tensor_equal (l->last_tensor, t))
+    return l->last_tensor;
+  const FxsTensorMeta *known = g_hash_table_lookup (l->tensors, t);
+  if (known)
+    return l->last_tensor = known;
+  FxsArena *arena = &c->graph->arena;
+  FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
+  copy->dims = t->rank ? fxs_arena_memdup (arena, t->dims, t->rank * sizeof *t->dims) : NULL;
+  if (t->symbols)
+    copy->symbols = fxs_arena_memdup (arena, t->symbols, t->rank * sizeof *t->symbols);
+  g_hash_table_add (l->tensors, copy);
+  return l->last_tensor = copy;
+}
+
+/* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
+ * into @dims and @symbols (shape->n entries each, @symbols zeroed). */
+static gboolean
+convert_shape (Conv *c, const FxsJson *shape, gint64 *dims, const char **symbols,
+               gboolean *symbolic, const FxsJsonPath *path)
+{
   for (guint d = 0; d < shape->n; d++)
     {
       const FxsJson *size = &shape->u.items[d];
@@ -526,13 +606,9 @@ convert_shape (Conv *c, const FxsJson *shape, FxsTensorMeta *t, const FxsJsonPat
                           json_type_name (size));
       if (!check_text (c, size, &p, "a symbolic size"))
         return FALSE;
-      if (!symbols)
-        symbols = fxs_arena_alloc (&c->graph->arena, shape->n * sizeof *symbols);
-      symbols[d] = fxs_graph_intern (c->graph, size->u.s);
+      symbols[d] = intern (c, size);
+      *symbolic = TRUE;
     }
-  t->rank = shape->n;
-  t->dims = dims;
-  t->symbols = symbols;
   return TRUE;
 }
 
@@ -546,7 +622,32 @@ convert_dtype (Conv *c, const FxsJson *dtype, const char **out, const FxsJsonPat
     }
   if (!check_text (c, dtype, path, "a dtype"))
     return FALSE;
-  *out = fxs_graph_intern (c->graph, dtype->u.s);
+  *out = intern (c, dtype);
+  return TRUE;
+}
+
+/* Tensor metadata from a "shape" array and an optional "dtype". */
+static gboolean
+convert_shape_and_dtype (Conv *c, const FxsJson *shape, const FxsJson *dtype,
+                         const FxsJsonPath *pshape, const FxsJsonPath *pdtype,
+                         const FxsTensorMeta **out)
+{
+  if (shape->type != FXS_JSON_ARRAY)
+    return conv_fail (c, FXS_ERROR_FORMAT, shape, pshape, "a shape must be an array, not %s",
+                      json_type_name (shape));
+  gint64 small_dims[SMALL_RANK];
+  const char *small_symbols[SMALL_RANK] = { NULL };
+  gboolean small = shape->n <= SMALL_RANK;
+  FxsArena *arena = &c->graph->arena;
+  gint64 *dims = small ? small_dims : fxs_arena_alloc (arena, shape->n * sizeof *dims);
+  const char **symbols = small ? small_symbols : fxs_arena_alloc (arena, shape->n * sizeof *symbols);
+  gboolean symbolic = FALSE;
+  FxsTensorMeta t = { .rank = shape->n, .dims = dims };
+  if (!convert_shape (c, shape, dims, symbols, &symbolic, pshape)
+      || (dtype && !convert_dtype (c, dtype, &t.dtype, pdtype)))
+    return FALSE;
+  t.symbols = symbolic ? symbols : NULL;
+  *out = small ? intern_tensor (c, &t) : fxs_arena_memdup (arena, &t, sizeof t);
   return TRUE;
 }
 
@@ -567,30 +668,21 @@ convert_tensor (Conv *c, const FxsJson *obj, const FxsTensorMeta **out, const Fx
     return conv_fail (c, FXS_ERROR_FORMAT, obj, path,
                       "tensor metadata must be an object {\"shape\": [...], \"dtype\": ...}, not %s",
                       json_type_name (obj));
-  FxsTensorMeta *t = fxs_arena_alloc (&c->graph->arena, sizeof *t);
-  gboolean have_shape = FALSE;
+  const FxsJson *shape = NULL, *dtype = NULL;
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      FxsJsonPath p = { path, key->u.s, key->n, 0 };
-      if (strcmp (key->u.s, "shape") == 0)
-        {
-          if (!convert_shape (c, v, t, &p))
-            return FALSE;
-          have_shape = TRUE;
-        }
-      else if (strcmp (key->u.s, "dtype") == 0)
-        {
-          if (!convert_dtype (c, v, &t->dtype, &p))
-            return FALSE;
-        }
+      if (is_key (key, "shape"))
+        shape = v;
+      else if (is_key (key, "dtype"))
+        dtype = v;
       else
         return unknown_member (c, key, path, "\"shape\", \"dtype\"");
     }
-  if (!have_shape)
+  if (!shape)
     return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "tensor metadata without a \"shape\"");
-  *out = t;
-  return TRUE;
+  FxsJsonPath ps = { path, "shape", 5, 0 }, pd = { path, "dtype", 5, 0 };
+  return convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
 }
 
 static gboolean
@@ -627,11 +719,29 @@ convert_symbols (Conv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath
       FxsJsonPath p = { path, NULL, 0, i };
       if (!check_text (c, &list->u.items[i], &p, "a free symbol"))
         return FALSE;
-      symbols[i] = fxs_graph_intern (c->graph, list->u.items[i].u.s);
+      symbols[i] = intern (c, &list->u.items[i]);
     }
   m->free_symbols = symbols;
   m->n_free_symbols = list->n;
   return TRUE;
+}
+
+/* Node metadata with nothing but one tensor is shared by all nodes that
+ * have that tensor (FxsNodeMeta is immutable). */
+static const FxsNodeMeta *
+single_tensor_meta (Conv *c, const FxsTensorMeta *t)
+{
+  FxsNodeMeta *m = g_hash_table_lookup (c->loader->single_metas, t);
+  if (!m)
+    {
+      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
+      *one = t;
+      m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
+      m->tensors = one;
+      m->n_tensors = 1;
+      g_hash_table_insert (c->loader->single_metas, (gpointer) t, m);
+    }
+  return m;
 }
 
 static gboolean
@@ -640,12 +750,9 @@ convert_meta (Conv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJso
   if (obj->type != FXS_JSON_OBJECT)
     return conv_fail (c, FXS_ERROR_FORMAT, obj, path, "\"meta\" must be an object, not %s",
                       json_type_name (obj));
-  if (obj->n == 0)
-    {
-      *out = NULL;
-      return TRUE;
-    }
-  FxsNodeMeta *m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
+  *out = NULL;
+  FxsNodeMeta m = { 0 };
+  const FxsTensorMeta *single = NULL;
   gboolean have_extra = FALSE;
   const FxsJson *tensor_key = NULL;
   for (guint i = 0; i < obj->n; i++)
@@ -660,22 +767,17 @@ convert_meta (Conv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJso
                               "\"tensor\" and \"tensors\" together: a node produces one or a tuple");
           tensor_key = key;
           if (key->n == 6)
-            {
-              const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
-              ok = convert_tensor (c, v, one, &p);
-              m->tensors = one;
-              m->n_tensors = 1;
-            }
+            ok = convert_tensor (c, v, &single, &p);
           else
-            ok = convert_tensor_list (c, v, m, &p);
+            ok = convert_tensor_list (c, v, &m, &p);
         }
       else if (is_key (key, "free_symbols"))
-        ok = convert_symbols (c, v, m, &p);
+        ok = convert_symbols (c, v, &m, &p);
       else if (is_key (key, "symbol"))
         {
           ok = check_text (c, v, &p, "\"symbol\"");
           if (ok)
-            m->symbol = fxs_graph_intern (c->graph, v->u.s);
+            m.symbol = intern (c, v);
         }
       else
         have_extra = TRUE;
@@ -687,9 +789,22 @@ convert_meta (Conv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJso
       FxsValue *dict = fxs_arena_alloc (&c->graph->arena, sizeof *dict);
       if (!convert_object_as_dict (c, obj, TRUE, dict, path))
         return FALSE;
-      m->extra = dict;
+      m.extra = dict;
     }
-  *out = m;
+  if (single && m.n_free_symbols == 0 && !m.symbol && !m.extra)
+    {
+      *out = single_tensor_meta (c, single);
+      return TRUE;
+    }
+  if (single)
+    {
+      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
+      *one = single;
+      m.tensors = one;
+      m.n_tensors = 1;
+    }
+  if (obj->n > 0)
+    *out = fxs_arena_memdup (&c->graph->arena, &m, sizeof m);
   return TRUE;
 }
 
@@ -846,11 +961,12 @@ load_node (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJ
     return l->forward.active;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op,
                                                    fxs_graph_strdup (l->graph, f.name->u.s),
-                                                   fxs_graph_intern (l->graph, f.target->u.s),
+                                                   intern (&c, f.target),
                                                    &args, &kwargs);
   if (f.type && f.type->type == FXS_JSON_STRING)
-    node->type_expr = fxs_graph_intern (l->graph, f.type->u.s);
+    node->type_expr = intern (&c, f.type);
   node->meta = meta;
+  l->recent[g_str_hash (node->name) % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
 }
 
@@ -893,6 +1009,9 @@ convert_attr (Conv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean bui
   if (item->key_len == 0 || strlen (item->key) != item->key_len)
     return conv_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
                          "an attribute name must be non-empty and without NUL");
+  /* the reader leaves duplicate keys of a built table to the table itself */
+  if (build && fxs_graph_lookup_attr (c->graph, item->key))
+    return conv_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
@@ -931,13 +1050,9 @@ convert_attr (Conv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean bui
     return shape == NULL || shape->type == FXS_JSON_ARRAY
            || conv_fail (c, FXS_ERROR_FORMAT, shape, &ps, "a shape must be an array, not %s",
                          json_type_name (shape));
-  FxsTensorMeta *t = NULL;
-  if (shape)
-    {
-      t = fxs_arena_alloc (&c->graph->arena, sizeof *t);
-      if (!convert_shape (c, shape, t, &ps) || (dtype && !convert_dtype (c, dtype, &t->dtype, &pd)))
-        return FALSE;
-    }
+  const FxsTensorMeta *t = NULL;
+  if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
+    return FALSE;
   GError *error = NULL;
   if (!fxs_graph_add_attr (c->graph, item->key, k, cls ? cls->u.s : NULL, t, &error))
     {
@@ -1044,7 +1159,8 @@ begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int
   if (strcmp (key, "attributes") == 0)
     {
       *tag = TAG_ATTRS | build;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"", FXS_JSON_STREAM);
+      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
+                          build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
     }
   if (strcmp (key, "nodes") == 0)
     {
@@ -1093,7 +1209,8 @@ begin_submodule_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *ite
   if (strcmp (key, "attributes") == 0)
     {
       *tag = TAG_ATTRS | build;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"", FXS_JSON_STREAM);
+      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
+                          build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
     }
   if (strcmp (key, "nodes") == 0)
     {
@@ -1291,12 +1408,16 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l.graph = want ? NULL : fxs_graph_new ();
   l.submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l.submodule_list = g_ptr_array_new_with_free_func (g_free);
+  l.tensors = g_hash_table_new (tensor_hash, tensor_equal);
+  l.single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, &l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l.submodule_names);
   g_ptr_array_unref (l.submodule_list);
+  g_hash_table_unref (l.tensors);
+  g_hash_table_unref (l.single_metas);
   g_free (l.forward.name);
   if (l.forward.message)
     g_string_free (l.forward.message, TRUE);

@@ -35,9 +35,8 @@ typedef struct {
 } Scratch;
 
 static gpointer
-scratch_alloc (Scratch *s, gsize size)
+scratch_alloc_slow (Scratch *s, gsize size)
 {
-  size = (size + 7) & ~(gsize) 7;
   if (size > SCRATCH_BLOCK / 4)
     {
       ScratchBlock *b = g_malloc (sizeof *b + size);
@@ -63,6 +62,19 @@ scratch_alloc (Scratch *s, gsize size)
       s->ptr = (char *) (next + 1);
       s->left = next->size;
     }
+  gpointer p = s->ptr;
+  s->ptr += size;
+  s->left -= size;
+  return p;
+}
+
+/* Called for every token of a collected value: the common case inline. */
+static inline gpointer
+scratch_alloc (Scratch *s, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (G_UNLIKELY (size > s->left))
+    return scratch_alloc_slow (s, size);
   gpointer p = s->ptr;
   s->ptr += size;
   s->left -= size;
@@ -139,6 +151,7 @@ typedef struct {
   /* streamed objects: the current key and every key so far */
   GString *key;
   gint64 key_pos;
+  gboolean own_keys;        /* the consumer checks for duplicates */
   GHashTable *keys;
 } Frame;
 
@@ -408,13 +421,17 @@ next_token (FxsJsonReader *r)
 }
 
 static void
+grow_pending (FxsJsonReader *r)
+{
+  r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
+  r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
+}
+
+static inline void
 push_pending (FxsJsonReader *r, const FxsJson *v)
 {
-  if (r->n_pending == r->pending_alloc)
-    {
-      r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
-      r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
-    }
+  if (G_UNLIKELY (r->n_pending == r->pending_alloc))
+    grow_pending (r);
   r->pending[r->n_pending++] = *v;
 }
 
@@ -592,7 +609,8 @@ on_start (FxsJsonReader *r, FxsJsonType type)
   if (action == FXS_JSON_FAIL)
     return 0;
   Frame *f = push_frame (r, type, pos);
-  f->streamed = action == FXS_JSON_STREAM;
+  f->streamed = action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS;
+  f->own_keys = action == FXS_JSON_STREAM_OWN_KEYS;
   f->tag = tag;
   if (f->streamed && type == FXS_JSON_OBJECT)
     {
@@ -639,14 +657,16 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
       push_pending (r, &key);
       return 1;
     }
+  g_string_truncate (f->key, 0);
+  g_string_append_len (f->key, (const char *) s, len);
+  f->key_pos = pos;
+  if (f->own_keys)
+    return 1;
   if (!f->keys)
     f->keys = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
   KeyBlob *blob = g_malloc (sizeof *blob + len);
   blob->len = len;
   memcpy (blob->bytes, s, len);
-  g_string_truncate (f->key, 0);
-  g_string_append_len (f->key, (const char *) s, len);
-  f->key_pos = pos;
   if (!g_hash_table_add (f->keys, blob))
     {
       r->in_item = TRUE;

@@ -63,6 +63,8 @@ typedef struct {
 typedef enum {
   FXS_JSON_COLLECT,         /* build the value whole and pass it to value() */
   FXS_JSON_STREAM,          /* report a container's members one by one */
+  FXS_JSON_STREAM_OWN_KEYS, /* the same, and the consumer rejects duplicate keys
+                             * itself (it keeps them anyway, e.g. in a table) */
   FXS_JSON_FAIL,            /* stop: the consumer called fxs_json_reader_fail() */
 } FxsJsonAction;
 

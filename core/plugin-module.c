@@ -109,7 +109,10 @@ fxs_module_open (const char *path, GError **error)
   lt_dlhandle handle = NULL;
   if (lt_dladvise_init (&advise) == 0)
     {
+      /* local: plugins do not see each other's symbols; ext: a path given
+       * without ".so" works as with lt_dlopenext(). */
       lt_dladvise_local (&advise);
+      lt_dladvise_ext (&advise);
       handle = lt_dlopenadvise (path, advise);
       lt_dladvise_destroy (&advise);
     }

@@ -87,7 +87,9 @@ def _meta(node):
             meta["tensor"] = _tensor_meta(tm)
         elif isinstance(tm, (tuple, list)) and all(hasattr(t, "shape") for t in tm):
             meta["tensors"] = [_tensor_meta(t) for t in tm]
-    for key in ("tag", "partition", "cost"):
+    # Free-form entries worth keeping: tags and costs for partitioners, and
+    # is_wrapped (torch.fx.wrap'd functions), which torch.fx's codegen reads.
+    for key in ("tag", "partition", "cost", "is_wrapped"):
         if key in node.meta and isinstance(node.meta[key], (str, int, float, bool)):
             meta[key] = node.meta[key]
     # A call of a torch.fx.wrap'ed function: torch.fx prints a wrap() line

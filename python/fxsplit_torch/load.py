@@ -77,6 +77,11 @@ def _type(text):
         return None
 
 
+# Meta members of the graph format with a structure of their own; every
+# other member is a free-form entry that goes back into node.meta as is.
+_STRUCTURED_META = ("tensor", "tensors", "free_symbols", "symbol")
+
+
 def build_graph(nodes):
     """A torch.fx.Graph from the `nodes` list of a graph file; node names are
     kept (they are already valid, unique torch.fx names)."""
@@ -94,6 +99,9 @@ def build_graph(nodes):
         else:
             node = graph.create_node(op, target, args, kwargs, name=name,
                                      type_expr=_type(entry.get("type")))
+        for key, value in entry.get("meta", {}).items():
+            if key not in _STRUCTURED_META:
+                node.meta[key] = value
         if node.name != name:
             raise LoadError(f"{where}: torch.fx renamed it to '{node.name}'")
         env[name] = node

@@ -105,8 +105,8 @@ def bench_size(args, n, record, log):
             record({"size": n, "load_average": load_avg, **line})
         log(f"{n}: bench-split done")
 
-        cmd = [args.fxsplit, "split", path, "--partitioner", "map", "--option", "meta_key=stage",
-               "--output", f"json:{out_path}"]
+        cmd = [args.fxsplit, "split", "--quiet", "--plugin-dir", args.plugin_dir, path,
+               "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
         for run in range(repeat):
             seconds, rss, code, err = time_command(cmd)
             if code != 0:
@@ -115,6 +115,15 @@ def bench_size(args, n, record, log):
                     "seconds": round(seconds, 6), "peak_rss_bytes": rss,
                     "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd)})
             os.unlink(out_path)
+        if not big:
+            # PyTorch's docstring partitioning through the command: the time to
+            # load the graph and reject the cycle (exit status 4).
+            cycle_cmd = cmd[:cmd.index("--partitioner")] + [
+                "--partitioner", "modulo", "--option", f"partitions={args.partitions}"]
+            seconds, rss, code, err = time_command(cycle_cmd)
+            record({"size": n, "tool": "fxsplit", "phase": "command-modulo", "seconds": round(seconds, 6),
+                    "peak_rss_bytes": rss, "exit_status": code, "error": err[:300],
+                    "command": " ".join(cycle_cmd)})
         log(f"{n}: fxsplit command done")
 
         if n <= args.torch_max:
@@ -224,6 +233,8 @@ def report(records, sizes):
             "torch": torch.get(n, (None, False)),
         }
         row["peak"] = max(row["load_rss"], row["split_rss"])
+        # Bytes per node of what the graph and the split add to the process.
+        row["per_node"] = (row["peak"] - load.get("rss_at_start_bytes", 0)) / n
         row["growth"] = "–"
         if prev and prev["n"] * 10 == n:
             g = [row[k] / prev[k] if prev[k] else None for k in ("load", "split", "cmd")]
@@ -232,7 +243,8 @@ def report(records, sizes):
         prev = row
 
     lines += ["| nodes | file | load | engine split | fxsplit command | PyTorch split_module "
-              "| PyTorch ÷ engine | PyTorch ÷ command | peak RSS (bytes/node) | command peak RSS "
+              "| PyTorch ÷ engine | PyTorch ÷ command | peak RSS (bytes/node above start) "
+              "| command peak RSS "
               "| growth per 10× (load / split / command) |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
@@ -243,16 +255,17 @@ def report(records, sizes):
             f"| {fmt_seconds(r['split'])} | {fmt_seconds(r['cmd'])} | {fmt_seconds(t)}{mark} "
             f"| {fmt_ratio(t, r['split'])}{mark and ' (extr.)'} "
             f"| {fmt_ratio(t, r['cmd'])}{mark and ' (extr.)'} "
-            f"| {fmt_bytes(r['peak'])} ({r['peak'] / r['n']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
+            f"| {fmt_bytes(r['peak'])} ({r['per_node']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
             f"| {r['growth']} |")
 
     lines += ["", "Spread and side measurements (min ÷ median; round-robin = PyTorch's docstring "
               "partitioning, which is cyclic on residual graphs, so the time is the time to find "
               "and report the cycle):", "",
-              "| nodes | load min | split min | command min | round-robin (engine) "
+              "| nodes | load min | split min | command min | round-robin: engine "
+              "| round-robin: command (exit status) "
               "| PyTorch runs | PyTorch prepare (json + graph + GraphModule) "
               "| PyTorch peak RSS in split | same partitions as PyTorch |",
-              "|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+              "|---:|---:|---:|---:|---|---|---:|---:|---:|---|"]
     for r in rows:
         n = r["n"]
         load = one(records, n, tool="bench-split", phase="load", summary=True)
@@ -263,13 +276,15 @@ def report(records, sizes):
         rr_text = "–"
         if rr:
             rr_text = f"{fmt_seconds(rr['median_seconds'])}, {rr_run['status'] if rr_run else '?'}"
+        mod = one(records, n, tool="fxsplit", phase="command-modulo")
+        mod_text = f"{fmt_seconds(mod['seconds'])} ({mod['exit_status']})" if mod else "–"
         ts = one(records, n, tool="torch_split", phase="split", summary=True)
         tp = one(records, n, tool="torch_split", phase="prepare")
         same = compare_partitions(records, n)
         lines.append(
             f"| {fmt_count(n)} | {fmt_seconds(load['min_seconds'])} "
             f"| {fmt_seconds(split['min_seconds'])} | {fmt_seconds(min(cmd) if cmd else None)} "
-            f"| {rr_text} | {ts['runs'] if ts else '–'} "
+            f"| {rr_text} | {mod_text} | {ts['runs'] if ts else '–'} "
             f"| {fmt_seconds(tp['json_seconds'] + tp['graph_seconds'] + tp['graphmodule_seconds']) if tp else '–'} "
             f"| {fmt_bytes(ts['split_peak_rss_bytes']) if ts else '–'} | {same} |")
     return "\n".join(lines)
@@ -342,6 +357,7 @@ def main():
     args.gen_graph = os.path.join(args.build_dir, "bench", "gen-graph")
     args.bench_split = os.path.join(args.build_dir, "bench", "bench-split")
     args.fxsplit = os.path.join(args.build_dir, "cli", "fxsplit")
+    args.plugin_dir = os.path.join(args.build_dir, "plugins")
     results = os.path.join(args.work_dir, "results.jsonl")
 
     def log(msg):

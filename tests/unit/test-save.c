@@ -398,6 +398,101 @@ test_torch_export_round_trip (void)
   fxs_graph_unref (g);
 }
 
+/* A split result written out: its top level loads as the top-level graph,
+ * each submodule as its partition's graph, and the partition table and
+ * qualname map say what the accessors say. */
+static void
+test_split_result (void)
+{
+  char *path = g_build_filename (FXS_TEST_DATA_DIR, "load", "torch-export.json", NULL);
+  GError *error = NULL;
+  FxsGraph *g = fxs_graph_load_file (path, &error);
+  g_free (path);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  /* the two blocks in partitions 0 and 1, the rest in 2 */
+  guint n = fxs_graph_n_nodes (g);
+  gint64 *ids = g_new0 (gint64, n);
+  for (guint i = 0; i < n; i++)
+    ids[i] = i < 6 ? 0 : i < 10 ? 1 : 2;
+  FxsSplitResult *r = fxs_split_with_ids (g, ids, NULL, &error);
+  g_free (ids);
+  CU_ASSERT_PTR_NULL (error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (r);
+  CU_ASSERT_EQUAL_FATAL (fxs_split_result_n_partitions (r), 3);
+
+  char *dir = g_dir_make_tmp ("fxs-save-XXXXXX", NULL);
+  char *file = g_build_filename (dir, "split.json", NULL);
+  CU_ASSERT_TRUE (fxs_split_result_save_file (r, file, &error));
+  GString *text = g_string_new (NULL);
+  fxs_split_result_to_json (r, text);
+  char *contents = NULL;
+  CU_ASSERT_TRUE (g_file_get_contents (file, &contents, NULL, NULL));
+  CU_ASSERT_STRING_EQUAL (contents, text->str);
+  g_free (contents);
+
+  FxsGraph *top = fxs_graph_load_file (file, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (top);
+  assert_graphs_equal (fxs_split_result_top (r), top);
+  fxs_graph_unref (top);
+  for (guint i = 0; i < fxs_split_result_n_partitions (r); i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (r, i);
+      FxsGraph *sub = fxs_graph_load_submodule_file (file, fxs_partition_submod_name (p), &error);
+      CU_ASSERT_PTR_NOT_NULL_FATAL (sub);
+      assert_graphs_equal (fxs_partition_graph (p), sub);
+      fxs_graph_unref (sub);
+
+      /* the partition table entry, as the format spells it */
+      GString *entry = g_string_new (NULL);
+      g_string_append_printf (entry, "{\"name\": \"%s\", \"id\": %" G_GINT64_FORMAT ", \"submodule\": \"%s\", "
+                              "\"nodes\": [", fxs_partition_name (p), fxs_partition_id (p),
+                              fxs_partition_submod_name (p));
+      for (guint k = 0; k < fxs_partition_n_nodes (p); k++)
+        g_string_append_printf (entry, "%s\"%s\"", k ? ", " : "", fxs_node_name (fxs_partition_node (p, k)));
+      g_string_append (entry, "], \"inputs\": [");
+      for (guint k = 0; k < fxs_partition_n_inputs (p); k++)
+        g_string_append_printf (entry, "%s\"%s\"", k ? ", " : "", fxs_node_name (fxs_partition_input (p, k)));
+      g_string_append (entry, "], \"outputs\": [");
+      for (guint k = 0; k < fxs_partition_n_outputs (p); k++)
+        g_string_append_printf (entry, "%s\"%s\"", k ? ", " : "", fxs_node_name (fxs_partition_output (p, k)));
+      g_string_append (entry, "], \"dependencies\": [");
+      for (guint k = 0; k < fxs_partition_n_dependencies (p); k++)
+        g_string_append_printf (entry, "%s\"%s\"", k ? ", " : "",
+                                fxs_partition_name (fxs_partition_dependency (p, k)));
+      g_string_append (entry, "], \"dependents\": [");
+      for (guint k = 0; k < fxs_partition_n_dependents (p); k++)
+        g_string_append_printf (entry, "%s\"%s\"", k ? ", " : "",
+                                fxs_partition_name (fxs_partition_dependent (p, k)));
+      g_string_append (entry, "]}");
+      CU_ASSERT_PTR_NOT_NULL (strstr (text->str, entry->str));
+      g_string_free (entry, TRUE);
+    }
+  /* partition 1 takes block 0's output and gives block 1's to partition 2 */
+  const FxsPartition *p1 = fxs_split_result_partition (r, 1);
+  CU_ASSERT_STRING_EQUAL (fxs_partition_name (fxs_partition_dependency (p1, 0)), "0");
+  CU_ASSERT_STRING_EQUAL (fxs_partition_name (fxs_partition_dependent (p1, 0)), "2");
+  CU_ASSERT_PTR_NOT_NULL (strstr (text->str, "\"nodes\": [\"blocks_1_linear\", \"relu_1\", \"add_1\", \"blocks_1_norm\"]"));
+
+  for (guint i = 0; i < fxs_split_result_n_qualnames (r); i++)
+    {
+      const char *new_name, *old_name;
+      fxs_split_result_qualname (r, i, &new_name, &old_name);
+      char *member = g_strdup_printf ("\n    \"%s\": \"%s\"", new_name, old_name);
+      CU_ASSERT_PTR_NOT_NULL (strstr (text->str, member));
+      g_free (member);
+    }
+  CU_ASSERT_TRUE (fxs_split_result_n_qualnames (r) > 0);
+  CU_ASSERT_PTR_NULL (error);
+
+  g_unlink (file);
+  g_rmdir (dir);
+  g_free (file);
+  g_free (dir);
+  g_string_free (text, TRUE);
+  fxs_split_result_free (r);
+  fxs_graph_unref (g);
+}
+
 static void
 register_tests (void)
 {
@@ -407,6 +502,7 @@ register_tests (void)
     FXS_TEST (test_invalid_utf8),
     FXS_TEST (test_save_file),
     FXS_TEST (test_torch_export_round_trip),
+    FXS_TEST (test_split_result),
     { NULL, NULL },
   };
   fxs_test_add_suite ("saving", cases);

@@ -1,0 +1,227 @@
+/* bench-partitioners: the quality and speed of the K-way partitioners on
+ * graph files: balanced (optimal contiguous stages), mincut (acyclic,
+ * balanced, small cut) and METIS (undirected k-way, which may make cycles).
+ *
+ *   bench-partitioners [--cost=KIND] [--tolerance=T] [--parts=2,4,8] GRAPH.json...
+ *   bench-partitioners --random-dag=N [--seed=S] OUTPUT.json   (writes a graph)
+ *
+ * Prints one JSON object per graph, K and method: the cut in bytes as the
+ * split counts it (a value once per other partition that uses it), the
+ * largest and the mean partition cost, the partitions that lie on a
+ * dependency cycle and the partitioning time in seconds (loading and cost
+ * computation excluded; the same for every method). */
+#include <fxsplit/fxsplit.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../plugins/partitioners/balanced/contiguous.h"
+#include "../../plugins/partitioners/balanced/cost-option.h"
+#include "../../plugins/partitioners/capability/call-dag.h"
+#include "../../plugins/partitioners/mincut/acyclic-cut.h"
+#include "../../tests/unit/test-partitioners-graphs.h"
+
+#ifdef HAVE_METIS
+#include <metis.h>
+#endif
+
+typedef struct {
+  const char *graph;
+  guint parts;
+  gint64 total;
+  const CallDag *dag;
+  const gint64 *cost;
+  const gint64 *bytes;
+} Case;
+
+static void
+report (const Case *c, const char *method, const guint32 *part, double seconds,
+        const char *note)
+{
+  guint n = c->dag->n, m = MIN (c->parts, n);
+  gint64 *load = g_new0 (gint64, m ? m : 1);
+  gint64 top = 0;
+  for (guint v = 0; v < n; v++)
+    load[part[v]] += c->cost[v];
+  for (guint p = 0; p < m; p++)
+    top = MAX (top, load[p]);
+  printf ("{\"graph\": \"%s\", \"nodes\": %u, \"parts\": %u, \"method\": \"%s\", "
+          "\"cut\": %" G_GINT64_FORMAT ", \"max_load\": %" G_GINT64_FORMAT ", "
+          "\"mean_load\": %.1f, \"parts_on_cycles\": %u, \"seconds\": %.4f%s%s%s}\n",
+          c->graph, n, c->parts, method, call_dag_cut (c->dag, c->bytes, part, MAX (m, 1)), top,
+          m ? (double) c->total / m : 0.0, call_dag_parts_on_cycles (c->dag, part, MAX (m, 1)),
+          seconds, note ? ", \"note\": \"" : "", note ? note : "", note ? "\"" : "");
+  fflush (stdout);
+  g_free (load);
+}
+
+static double
+now (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+#ifdef HAVE_METIS
+/* METIS k-way on the undirected call graph: vertex weights the costs, edge
+ * weights the producer's value bytes, both scaled down to keep METIS's
+ * 32-bit sums from overflowing. */
+static void
+run_metis (const Case *c, double tolerance)
+{
+  const CallDag *dag = c->dag;
+  idx_t n = dag->n;
+  guint m = dag->pred_off[n];
+  gint64 max_bytes = 1, total_cost = MAX (c->total, 1);
+  for (guint v = 0; v < dag->n; v++)
+    max_bytes = MAX (max_bytes, c->bytes[v]);
+  gint64 byte_scale = max_bytes / (1 << 20) + 1;
+  gint64 cost_scale = total_cost / (1 << 29) + 1;
+  idx_t *xadj = g_new0 (idx_t, n + 1), *adjncy = g_new (idx_t, 2 * m + 1);
+  idx_t *adjwgt = g_new (idx_t, 2 * m + 1), *vwgt = g_new (idx_t, n + 1);
+  idx_t *part = g_new (idx_t, n + 1);
+  for (idx_t v = 0; v < n; v++)
+    {
+      xadj[v + 1] = xadj[v] + (dag->pred_off[v + 1] - dag->pred_off[v])
+                    + (dag->succ_off[v + 1] - dag->succ_off[v]);
+      vwgt[v] = (idx_t) (c->cost[v] / cost_scale);
+      idx_t k = xadj[v];
+      for (guint32 e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++, k++)
+        {
+          adjncy[k] = dag->preds[e];
+          adjwgt[k] = (idx_t) MAX (1, c->bytes[dag->preds[e]] / byte_scale);
+        }
+      for (guint32 e = dag->succ_off[v]; e < dag->succ_off[v + 1]; e++, k++)
+        {
+          adjncy[k] = dag->succs[e];
+          adjwgt[k] = (idx_t) MAX (1, c->bytes[v] / byte_scale);
+        }
+    }
+  idx_t ncon = 1, nparts = c->parts, objval = 0;
+  real_t ubvec = 1.0 + tolerance;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions (options);
+  options[METIS_OPTION_SEED] = 1;
+  double start = now ();
+  int status = METIS_PartGraphKway (&n, &ncon, xadj, adjncy, vwgt, NULL, adjwgt, &nparts, NULL,
+                                    &ubvec, options, &objval, part);
+  double seconds = now () - start;
+  if (status == METIS_OK)
+    {
+      guint32 *p32 = g_new (guint32, n + 1);
+      /* METIS may leave parts empty: renumber the used ones densely. */
+      gint64 *map = g_new (gint64, nparts);
+      for (idx_t p = 0; p < nparts; p++)
+        map[p] = -1;
+      guint used = 0;
+      for (idx_t v = 0; v < n; v++)
+        if (map[part[v]] < 0)
+          map[part[v]] = used++;
+      for (idx_t v = 0; v < n; v++)
+        p32[v] = (guint32) map[part[v]];
+      report (c, "metis", p32, seconds, used < MIN (c->parts, dag->n) ? "empty parts" : NULL);
+      g_free (map);
+      g_free (p32);
+    }
+  else
+    report (c, "metis", NULL, seconds, "METIS failed");
+  g_free (xadj);
+  g_free (adjncy);
+  g_free (adjwgt);
+  g_free (vwgt);
+  g_free (part);
+}
+#endif
+
+static void
+bench_graph (const char *path, FxsCostKind kind, double tolerance, char **parts_list)
+{
+  GError *error = NULL;
+  FxsGraph *g = fxs_graph_load_file (path, &error);
+  if (!g)
+    {
+      fprintf (stderr, "bench-partitioners: %s\n", error->message);
+      exit (1);
+    }
+  guint n;
+  guint32 *index;
+  gint64 *cost = cost_option_call_costs (NULL, g, kind, &n, &index);
+  CallDag *dag = call_dag_new (g);
+  gint64 *bytes = call_dag_value_bytes (dag, g);
+  Case c = { .graph = path, .dag = dag, .cost = cost, .bytes = bytes };
+  for (guint v = 0; v < n; v++)
+    c.total += cost[v];
+  guint32 *part = g_new (guint32, n ? n : 1);
+  for (char **k = parts_list; *k; k++)
+    {
+      c.parts = (guint) g_ascii_strtoull (*k, NULL, 10);
+      double start = now ();
+      contiguous_split (cost, n, c.parts, part);
+      report (&c, "balanced", part, now () - start, NULL);
+
+      AcyclicCutParams params = { .parts = c.parts, .tolerance = tolerance, .passes = 8 };
+      AcyclicCutStats stats;
+      start = now ();
+      acyclic_cut (dag, cost, bytes, &params, part, &stats);
+      report (&c, "mincut", part, now () - start, stats.relaxed ? "tolerance relaxed" : NULL);
+#ifdef HAVE_METIS
+      if (c.parts > 1)
+        run_metis (&c, tolerance);
+#endif
+    }
+  g_free (part);
+  g_free (bytes);
+  call_dag_free (dag);
+  g_free (cost);
+  g_free (index);
+  fxs_graph_unref (g);
+}
+
+int
+main (int argc, char **argv)
+{
+  char *cost_text = NULL, *parts_text = NULL;
+  double tolerance = 0.05;
+  gint random_dag = 0, seed = 1;
+  GOptionEntry entries[] = {
+    { "cost", 0, 0, G_OPTION_ARG_STRING, &cost_text, "Node cost (default flops)", "KIND" },
+    { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance, "Balance tolerance (0.05)", "T" },
+    { "parts", 0, 0, G_OPTION_ARG_STRING, &parts_text, "K values (2,4,8)", "LIST" },
+    { "random-dag", 0, 0, G_OPTION_ARG_INT, &random_dag, "Write a random DAG of N call nodes", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Seed of the random DAG (1)", "S" },
+    { NULL },
+  };
+  GError *error = NULL;
+  GOptionContext *ctx = g_option_context_new ("GRAPH.json... - partitioner quality");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc < 2)
+    {
+      fprintf (stderr, "bench-partitioners: %s\n", error ? error->message : "no graph given");
+      return 2;
+    }
+  g_option_context_free (ctx);
+  if (random_dag > 0)
+    {
+      GRand *rng = g_rand_new_with_seed (seed);
+      FxsGraph *g = tp_random_dag (rng, random_dag);
+      gboolean ok = fxs_graph_save_file (g, argv[1], &error);
+      fxs_graph_unref (g);
+      g_rand_free (rng);
+      if (!ok)
+        fprintf (stderr, "bench-partitioners: %s\n", error->message);
+      return ok ? 0 : 1;
+    }
+  FxsCostKind kind = FXS_COST_FLOPS;
+  if (cost_text && !cost_option_parse (cost_text, &kind, &error))
+    {
+      fprintf (stderr, "bench-partitioners: %s\n", error->message);
+      return 2;
+    }
+  char **parts_list = g_strsplit (parts_text ? parts_text : "2,4,8", ",", -1);
+  for (int i = 1; i < argc; i++)
+    bench_graph (argv[i], kind, tolerance, parts_list);
+  g_strfreev (parts_list);
+  g_free (cost_text);
+  g_free (parts_text);
+  return 0;
+}

@@ -140,7 +140,9 @@ read_groups (FxsPipeline *pipeline, GKeyFile *kf, LineIndex *index, GError **err
               ok = FALSE;
             }
           else
-            fxs_pipeline_group_set (group, *k, value, origin, pipeline->base_dir);
+            /* GKeyFile keeps trailing blanks; nobody means them (paths,
+             * plugin names), so they go. */
+            fxs_pipeline_group_set (group, *k, g_strchomp (value), origin, pipeline->base_dir);
           g_free (value);
           g_free (origin);
         }

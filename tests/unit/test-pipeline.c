@@ -267,7 +267,7 @@ test_run_and_options (void)
   char *ini = write_file (sub, "p.ini",
                           "[graph]\ninput = " DOCSTRING_GRAPH "\n"
                           "[split]\npartition_affix = part\n"
-                          "[partitioner]\nplugin = halves\n"
+                          "[partitioner]\nplugin = halves  \n"
                           "[output one]\nplugin = echo-options\npath = one.txt\n"
                           "text = hello world\ncount = -3\nratio = 0.5\nflag = yes\n"
                           "input = ../data/in.txt\n"

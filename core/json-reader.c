@@ -941,6 +941,18 @@ report (FxsJsonReader *r, GError **error)
 
 /* ---- entry points ---------------------------------------------------------- */
 
+/* yajl copies a token that spans chunks and rescans all of it with every
+ * further chunk: while one is pending, chunks grow with it, which keeps a
+ * long string linear instead of quadratic. */
+static gsize
+next_chunk_size (FxsJsonReader *r, gsize chunk)
+{
+  gint64 pending = r->total - r->prev_end;
+  while (pending > (gint64) chunk && chunk < r->max_string)
+    chunk *= 2;
+  return chunk;
+}
+
 gboolean
 fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
                             GError **error)
@@ -949,8 +961,12 @@ fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize lengt
   start (reader);
   reader->data = data;
   gboolean ok = TRUE;
-  for (gsize off = 0; ok && off < length; off += reader->chunk_size)
-    ok = feed (reader, data + off, MIN (reader->chunk_size, length - off));
+  gsize chunk = reader->chunk_size;
+  for (gsize off = 0; ok && off < length; off += chunk)
+    {
+      chunk = next_chunk_size (reader, chunk);
+      ok = feed (reader, data + off, MIN (chunk, length - off));
+    }
   if (ok)
     ok = complete (reader);
   if (!ok)
@@ -972,12 +988,20 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
     }
   start (reader);
   reader->fd = fd;
-  char *buf = g_malloc (reader->chunk_size);
+  gsize chunk = reader->chunk_size;
+  char *buf = g_malloc (chunk);
   gboolean ok = TRUE;
   int read_errno = 0;
   while (ok)
     {
-      ssize_t got = read (fd, buf, reader->chunk_size);
+      gsize want = next_chunk_size (reader, chunk);
+      if (want != chunk)
+        {
+          g_free (buf);
+          buf = g_malloc (want);
+          chunk = want;
+        }
+      ssize_t got = read (fd, buf, chunk);
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)

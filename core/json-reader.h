@@ -23,8 +23,9 @@
 
 /* Objects and arrays nested deeper than this are an error. */
 #define FXS_JSON_MAX_DEPTH 512
-/* Default limit on one string (and on any run of input without a token). */
-#define FXS_JSON_MAX_STRING (256u << 20)
+/* Default limit on one string (and on any run of input without a token).
+ * yajl holds a token that spans chunks in memory, so this bounds memory. */
+#define FXS_JSON_MAX_STRING (64u << 20)
 
 typedef enum {
   FXS_JSON_NULL,

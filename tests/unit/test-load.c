@@ -822,6 +822,18 @@ test_reader_limits (void)
   CU_ASSERT_PTR_NOT_NULL (ok);
   g_free (ok);
 
+  /* a long string over many small chunks: yajl rescans a pending token with
+   * every chunk, so without growing chunks this would take minutes */
+  GString *long_doc = g_string_new ("[\"");
+  for (guint i = 0; i < (1u << 20); i++)
+    g_string_append_c (long_doc, 'a' + i % 26);
+  g_string_append (long_doc, "\", 1]");
+  ok = read_with (long_doc->str, 1, 0, &error);
+  CU_ASSERT_PTR_NOT_NULL (ok);
+  CU_ASSERT_TRUE (ok && g_str_has_suffix (ok, "1@1048579 ]@0 "));
+  g_free (ok);
+  g_string_free (long_doc, TRUE);
+
   /* depth: exactly the limit is fine, one more is not */
   for (guint extra = 0; extra < 2; extra++)
     {

@@ -168,6 +168,23 @@ is_text (const FxsJson *j)
   return j->type == FXS_JSON_STRING && strlen (j->u.s) == j->n;
 }
 
+/* Comparisons with names the format defines count the length: strings
+ * from the file may hold NUL ("tuple\u0000x" is not "tuple"). */
+static inline gboolean
+is_key (const FxsJson *key, const char *name)
+{
+  /* inlined, the length of a literal @name is a constant */
+  gsize len = strlen (name);
+  return key->n == len && memcmp (key->u.s, name, len) == 0;
+}
+
+static inline gboolean
+item_is (const FxsJsonItem *item, const char *name)
+{
+  gsize len = strlen (name);
+  return item->key_len == len && memcmp (item->key, name, len) == 0;
+}
+
 /* A string usable as a name: non-empty, no NUL. */
 static gboolean
 check_text (Conv *c, const FxsJson *j, const FxsJsonPath *path, const char *what)
@@ -346,11 +363,11 @@ convert_special_float (Conv *c, const FxsJson *j, FxsValue *out, const FxsJsonPa
 {
   if (j->type == FXS_JSON_STRING)
     {
-      if (strcmp (j->u.s, "inf") == 0)
+      if (is_key (j, "inf"))
         out->u.f = INFINITY;
-      else if (strcmp (j->u.s, "-inf") == 0)
+      else if (is_key (j, "-inf"))
         out->u.f = -INFINITY;
-      else if (strcmp (j->u.s, "nan") == 0)
+      else if (is_key (j, "nan"))
         out->u.f = NAN;
       else
         goto bad;
@@ -410,7 +427,7 @@ convert_tagged (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *p
                       obj->n, expected);
   FxsJsonPath p = { path, key->u.s, key->n, 0 };
   const char *tag = key->u.s;
-  if (strcmp (tag, "tuple") == 0 || strcmp (tag, "slice") == 0)
+  if (is_key (key, "tuple") || is_key (key, "slice"))
     {
       gboolean slice = tag[0] == 's';
       if (v->type != FXS_JSON_ARRAY)
@@ -424,7 +441,7 @@ convert_tagged (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *p
       out->kind = slice ? FXS_VALUE_SLICE : FXS_VALUE_TUPLE;
       return TRUE;
     }
-  if (strcmp (tag, "dict") == 0)
+  if (is_key (key, "dict"))
     {
       if (v->type != FXS_JSON_ARRAY)
         return conv_fail (c, FXS_ERROR_FORMAT, v, &p,
@@ -432,16 +449,16 @@ convert_tagged (Conv *c, const FxsJson *obj, FxsValue *out, const FxsJsonPath *p
                           json_type_name (v));
       return convert_dict (c, v, out, &p);
     }
-  if (strcmp (tag, "ellipsis") == 0)
+  if (is_key (key, "ellipsis"))
     {
       if (v->type != FXS_JSON_BOOL || !v->u.b)
         return conv_fail (c, FXS_ERROR_FORMAT, v, &p, "write Ellipsis as {\"ellipsis\": true}");
       out->kind = FXS_VALUE_ELLIPSIS;
       return TRUE;
     }
-  if (strcmp (tag, "node") == 0)
+  if (is_key (key, "node"))
     return convert_reference (c, v, out, &p);
-  if (strcmp (tag, "float") == 0)
+  if (is_key (key, "float"))
     return convert_special_float (c, v, out, &p);
   char *q = quoted (key->u.s, key->n);
   conv_fail (c, FXS_ERROR_FORMAT, key, path, "unknown value tag %s: %s", q, expected);
@@ -480,14 +497,6 @@ convert_value (Conv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path
       return convert_tagged (c, j, out, path);
     }
   g_return_val_if_reached (FALSE);
-}
-
-static inline gboolean
-is_key (const FxsJson *key, const char *name)
-{
-  /* inlined, the length of a literal @name is a constant */
-  gsize len = strlen (name);
-  return key->n == len && memcmp (key->u.s, name, len) == 0;
 }
 
 /* Meta members with a meaning of their own; the rest is free-form. */
@@ -1142,7 +1151,7 @@ static FxsJsonAction
 begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
 {
   const char *key = item->key;
-  gboolean head = strcmp (key, "format") == 0 || strcmp (key, "version") == 0;
+  gboolean head = item_is (item, "format") || item_is (item, "version");
   if (!head && !(l->have_format && l->have_version))
     {
       char *q = quoted (key, item->key_len);
@@ -1156,29 +1165,29 @@ begin_top_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int
   int build = l->want ? 0 : TAG_BUILD;
   if (head)
     return FXS_JSON_COLLECT;
-  if (strcmp (key, "attributes") == 0)
+  if (item_is (item, "attributes"))
     {
       *tag = TAG_ATTRS | build;
       return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
                           build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
     }
-  if (strcmp (key, "nodes") == 0)
+  if (item_is (item, "nodes"))
     {
       l->have_nodes = TRUE;
       *tag = TAG_NODES | build;
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
     }
-  if (strcmp (key, "submodules") == 0)
+  if (item_is (item, "submodules"))
     {
       *tag = TAG_SUBMODULES;
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"submodules\"", FXS_JSON_STREAM);
     }
-  if (strcmp (key, "partitions") == 0)
+  if (item_is (item, "partitions"))
     {
       *tag = TAG_PARTITIONS;
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"partitions\"", FXS_JSON_STREAM);
     }
-  if (strcmp (key, "qualname_map") == 0)
+  if (item_is (item, "qualname_map"))
     {
       *tag = TAG_QUALNAME_MAP;
       return expect_type (reader, item, FXS_JSON_OBJECT, "\"qualname_map\"", FXS_JSON_STREAM);
@@ -1197,22 +1206,22 @@ static FxsJsonAction
 begin_submodule_member (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
 {
   const char *key = item->key;
-  if (!l->entry_named && strcmp (key, "name") != 0)
+  if (!l->entry_named && !item_is (item, "name"))
     {
       fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                             "\"name\" must be the first member of a submodule");
       return FXS_JSON_FAIL;
     }
   int build = l->entry_build ? TAG_BUILD : 0;
-  if (strcmp (key, "name") == 0)
+  if (item_is (item, "name"))
     return FXS_JSON_COLLECT;
-  if (strcmp (key, "attributes") == 0)
+  if (item_is (item, "attributes"))
     {
       *tag = TAG_ATTRS | build;
       return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
                           build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
     }
-  if (strcmp (key, "nodes") == 0)
+  if (item_is (item, "nodes"))
     {
       l->entry_has_nodes = TRUE;
       *tag = TAG_NODES | build;
@@ -1263,14 +1272,14 @@ static gboolean
 top_value (Loader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *v)
 {
   Conv c = { l, reader, NULL, NULL };
-  if (strcmp (item->key, "format") == 0)
+  if (item_is (item, "format"))
     {
       if (v->type != FXS_JSON_STRING || strcmp (v->u.s, FORMAT_NAME) != 0 || v->n != strlen (FORMAT_NAME))
         return conv_fail (&c, FXS_ERROR_FORMAT, v, NULL,
                           "not an fxsplit graph file: \"format\" must be \"" FORMAT_NAME "\"");
       l->have_format = TRUE;
     }
-  else if (strcmp (item->key, "version") == 0)
+  else if (item_is (item, "version"))
     {
       gint64 version;
       if (v->type != FXS_JSON_NUMBER || !number_is_integer (v))

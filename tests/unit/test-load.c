@@ -145,6 +145,7 @@ test_errors_top_level (void)
     { "{\"format\": \"fxsplit-graph\", \"version\": 1@}", FXS_ERROR_FORMAT, "no \"nodes\"" },
     { "{@}", FXS_ERROR_FORMAT, "no \"format\"" },
     { HEAD "@\"nodez\": []}", FXS_ERROR_FORMAT, "unknown member \"nodez\" (expected \"format\"" },
+    { HEAD "@\"nodes\\u0000\": []}", FXS_ERROR_FORMAT, "unknown member \"nodes\\u0000\"" },
     { HEAD "\"nodes\": @{}}", FXS_ERROR_FORMAT, "\"nodes\" must be an array, not an object" },
     { HEAD "\"attributes\": @[], \"nodes\": []}", FXS_ERROR_FORMAT,
       "\"attributes\" must be an object, not an array" },
@@ -226,6 +227,9 @@ test_errors_values (void)
     { NODES (CALL ("[@1e999]")), FXS_ERROR_FORMAT,
       "number 1e999 is out of the range of a float (write {\"float\": \"inf\"})" },
     { NODES (CALL ("[{\"dict\": [[1, 2]], @\"dict\": []}]")), FXS_ERROR_FORMAT, "duplicate key" },
+    { NODES (CALL ("[{@\"tuple\\u0000x\": []}]")), FXS_ERROR_FORMAT,
+      "unknown value tag \"tuple\\u0000x\"" },
+    { NODES (CALL ("[{\"float\": @\"inf\\u0000\"}]")), FXS_ERROR_FORMAT, "must be \"inf\"" },
   };
   run_error_cases (cases, G_N_ELEMENTS (cases));
 }

@@ -195,6 +195,44 @@ test_runs (void)
   g_string_free (log, TRUE);
 }
 
+/* Graphs without call nodes, and with no shapes at all: nothing to split,
+ * nothing unknown to crash on. */
+static void
+test_degenerate_graphs (void)
+{
+  static const char *const balanced[] = { "stages=3", "cost=flops", NULL };
+  static const char *const splitpoints[] = { "begin_at=name:*", "allow_unmatched=true", NULL };
+  static const char *const capability[] = { "allow=function:*", "min_size=5", NULL };
+  static const char *const mincut[] = { "parts=4", "cost=param_bytes", NULL };
+  static const char *const *const options[] = { balanced, splitpoints, capability, mincut };
+  static const char *const plugins[] = { "balanced", "splitpoints", "capability", "mincut" };
+  for (guint i = 0; i < G_N_ELEMENTS (plugins); i++)
+    for (guint shape = 0; shape < 2; shape++)
+      {
+        FxsGraph *g = fxs_graph_new ();
+        const FxsNode *last = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
+        for (guint k = 0; shape == 1 && k < 5; k++)
+          {
+            char name[8];
+            g_snprintf (name, sizeof name, "n%u", k);
+            last = tp_call (g, FXS_OP_CALL_FUNCTION, name, "torch.relu", last, NULL);
+          }
+        tp_output (g, last);
+        FxsPipeline *p = pipeline (g, plugins[i], options[i], NULL);
+        GError *error = NULL;
+        gboolean ok = fxs_pipeline_run (p, &error);
+        if (error)
+          fprintf (stderr, "\n%s: %s\n", plugins[i], error->message);
+        CU_ASSERT_TRUE (ok);
+        g_clear_error (&error);
+        if (ok)
+          CU_ASSERT_EQUAL (fxs_split_result_n_partitions (fxs_pipeline_result (p)),
+                           shape == 0 ? 0 : i == 0 ? 3 : i == 1 ? 5 : i == 3 ? 4 : 1);
+        fxs_pipeline_free (p);
+        fxs_graph_unref (g);
+      }
+}
+
 static void
 register_tests (void)
 {
@@ -202,6 +240,7 @@ register_tests (void)
     FXS_TEST (test_descriptors),
     FXS_TEST (test_option_errors),
     FXS_TEST (test_runs),
+    FXS_TEST (test_degenerate_graphs),
     { NULL, NULL },
   };
   fxs_test_add_suite ("partitioner plugins", cases);

@@ -137,6 +137,16 @@ fxs_snake_case (const char *s, GString *out)
   const char *p = s;
   while (*p)
     {
+      if ((guchar) *p < 0x80)
+        {
+          char a = *p++;
+          gboolean upper = a >= 'A' && a <= 'Z';
+          if (prev_lower && upper)
+            g_string_append_c (out, '_');
+          g_string_append_c (out, upper ? (char) (a + ('a' - 'A')) : a);
+          prev_lower = a >= 'a' && a <= 'z';
+          continue;
+        }
       gunichar c = g_utf8_get_char_validated (p, -1);
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
@@ -187,9 +197,12 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 
 typedef struct {
   const char *name;   /* NULL: empty slot */
-  guint64 next;       /* numbered names: every "<base>_<k>" with own number <= k
-                       * < next is taken; 0 when nothing is known beyond itself */
+  /* Every "<base>_<k>" with from <= k < next is taken, where from is the
+   * name's own number, or 1 for a name without one ("add" knows about
+   * add_1 ...).  0 when nothing is known. */
+  guint64 next;
   guint32 hash;
+  guint32 len;
 } NameSlot;
 
 struct FxsNamespace {
@@ -248,19 +261,19 @@ find_slot (const FxsNamespace *ns, const char *name, gsize len, guint32 hash)
   for (;;)
     {
       NameSlot *s = &ns->slots[i];
-      if (!s->name || (s->hash == hash && strncmp (s->name, name, len) == 0 && s->name[len] == '\0'))
+      if (!s->name || (s->hash == hash && s->len == len && memcmp (s->name, name, len) == 0))
         return s;
       i = (i + 1) & ns->mask;
     }
 }
 
 static void
-grow (FxsNamespace *ns)
+resize (FxsNamespace *ns, gsize capacity)
 {
   NameSlot *old = ns->slots;
   gsize old_cap = ns->mask + 1;
-  ns->mask = old_cap * 2 - 1;
-  ns->slots = g_new0 (NameSlot, ns->mask + 1);
+  ns->mask = capacity - 1;
+  ns->slots = g_new0 (NameSlot, capacity);
   for (gsize i = 0; i < old_cap; i++)
     if (old[i].name)
       {
@@ -272,48 +285,72 @@ grow (FxsNamespace *ns)
   g_free (old);
 }
 
-/* Takes @name (known to be free); returns the stored copy. */
-static const char *
-take (FxsNamespace *ns, const GString *name, guint64 next)
+void
+fxs_namespace_reserve (FxsNamespace *ns, gsize n_names)
+{
+  gsize capacity = ns->mask + 1;
+  while (2 * (ns->size + n_names) > capacity)
+    capacity *= 2;
+  if (capacity != ns->mask + 1)
+    resize (ns, capacity);
+}
+
+/* Room for one more name, made before a search so that the slots it
+ * finds stay where they are until the name is stored. */
+static void
+ensure_room (FxsNamespace *ns)
 {
   if (2 * (ns->size + 1) > ns->mask + 1)
-    grow (ns);
-  guint32 hash = hash_name (name->str, name->len);
-  NameSlot *s = find_slot (ns, name->str, name->len, hash);
-  s->name = fxs_graph_strdup (ns->graph, name->str);
-  s->hash = hash;
-  s->next = next;
+    resize (ns, 2 * (ns->mask + 1));
+}
+
+/* Stores @name in @slot (the empty slot find_slot gave for it). */
+static const char *
+fill (FxsNamespace *ns, NameSlot *slot, const GString *name, guint32 hash, guint64 next)
+{
+  slot->name = fxs_graph_strdup (ns->graph, name->str);
+  slot->hash = hash;
+  slot->len = (guint32) name->len;
+  slot->next = next;
   ns->size++;
-  return s->name;
+  return slot->name;
 }
 
-static NameSlot *
-lookup (FxsNamespace *ns, const GString *name)
-{
-  NameSlot *s = find_slot (ns, name->str, name->len, hash_name (name->str, name->len));
-  return s->name ? s : NULL;
-}
-
+/* "<base>_<n>" into @out, without printf: this runs for most nodes. */
 static void
-format_numbered (GString *out, const char *base, gsize base_len, guint64 n)
+format_numbered (GString *out, gsize base_len, guint64 n)
 {
-  g_string_truncate (out, 0);
-  g_string_append_len (out, base, base_len);
-  g_string_append_printf (out, "_%" G_GUINT64_FORMAT, n);
+  char digits[20];
+  guint k = 0;
+  do
+    digits[k++] = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
+  g_string_set_size (out, base_len + 1 + k);
+  out->str[base_len] = '_';
+  for (guint i = 0; i < k; i++)
+    out->str[base_len + 1 + i] = digits[k - 1 - i];
 }
 
 /* The first free "<base>_<n>" with n >= @start.  Numbered names are never
- * reserved words, so "free" only means "not taken". */
+ * reserved words, so "free" only means "not taken".  @base_slot is the
+ * taken name "<base>" when the search starts at 1, or NULL. */
 static const char *
-take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start)
+take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start,
+               NameSlot *base_slot)
 {
-  guint64 n = start;
+  GString *probe = ns->probe;
+  g_string_truncate (probe, 0);
+  g_string_append_len (probe, base, base_len);
+  guint64 n = base_slot && base_slot->next > start ? base_slot->next : start;
   g_ptr_array_set_size (ns->path, 0);
+  NameSlot *s;
+  guint32 hash;
   for (;;)
     {
-      format_numbered (ns->probe, base, base_len, n);
-      NameSlot *s = lookup (ns, ns->probe);
-      if (!s)
+      format_numbered (probe, base_len, n);
+      hash = hash_name (probe->str, probe->len);
+      s = find_slot (ns, probe->str, probe->len, hash);
+      if (!s->name)
         break;
       g_ptr_array_add (ns->path, s);
       n = s->next > n ? s->next : n + 1;
@@ -321,8 +358,9 @@ take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start
   /* every name on the path now has all numbers up to n taken */
   for (guint i = 0; i < ns->path->len; i++)
     ((NameSlot *) ns->path->pdata[i])->next = n + 1;
-  /* the table may grow in take(), so the path is done with first */
-  return take (ns, ns->probe, n + 1);
+  if (base_slot)
+    base_slot->next = n + 1;
+  return fill (ns, s, probe, hash, n + 1);
 }
 
 /* Adds one to a decimal number held as text. */
@@ -344,18 +382,22 @@ static const char *
 take_numbered_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
   GString *num = g_string_new (digits);
+  NameSlot *s;
+  guint32 hash;
   for (;;)
     {
       g_string_truncate (ns->probe, 0);
       g_string_append_len (ns->probe, base, base_len);
       g_string_append_c (ns->probe, '_');
       g_string_append_len (ns->probe, num->str, num->len);
-      if (!lookup (ns, ns->probe))
+      hash = hash_name (ns->probe->str, ns->probe->len);
+      s = find_slot (ns, ns->probe->str, ns->probe->len, hash);
+      if (!s->name)
         break;
       decimal_increment (num);
     }
   g_string_free (num, TRUE);
-  return take (ns, ns->probe, 0);
+  return fill (ns, s, ns->probe, hash, 0);
 }
 
 static gboolean
@@ -368,31 +410,37 @@ const char *
 fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
 {
   GString *c = ns->scratch;
-  g_string_truncate (c, 0);
-
   /* re.sub('[^0-9a-zA-Z_]+', '_', candidate); bytes work as well as code
    * points since UTF-8 sequences consist of non-ASCII bytes only */
+  g_string_set_size (c, strlen (candidate));
+  gsize len = 0;
   for (const char *p = candidate; *p; p++)
     {
       if (is_identifier_char (*p))
-        g_string_append_c (c, *p);
+        c->str[len++] = *p;
       else if (p == candidate || is_identifier_char (p[-1]))
-        g_string_append_c (c, '_');
+        c->str[len++] = '_';
     }
+  g_string_truncate (c, len);
   if (c->len == 0)
     g_string_assign (c, "_unnamed");
   if (g_ascii_isdigit (c->str[0]))
     g_string_prepend_c (c, '_');
 
+  ensure_room (ns);
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
   gsize end = c->len, d = end;
   while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
     d--;
   if (d == end || d == 0 || c->str[d - 1] != '_')
     {
-      if (!lookup (ns, c) && !fxs_name_is_reserved (c->str))
-        return take (ns, c, 0);
-      return take_numbered (ns, c->str, c->len, 1);
+      guint32 hash = hash_name (c->str, c->len);
+      NameSlot *s = find_slot (ns, c->str, c->len, hash);
+      if (s->name)
+        return take_numbered (ns, c->str, c->len, 1, s);
+      if (fxs_name_is_reserved (c->str))
+        return take_numbered (ns, c->str, c->len, 1, NULL);
+      return fill (ns, s, c, hash, 0);
     }
 
   gsize base_len = d - 1;
@@ -401,5 +449,5 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
     digits++;                   /* int("007") == 7 */
   if (strlen (digits) > 19)
     return take_numbered_big (ns, c->str, base_len, digits);
-  return take_numbered (ns, c->str, base_len, g_ascii_strtoull (digits, NULL, 10));
+  return take_numbered (ns, c->str, base_len, g_ascii_strtoull (digits, NULL, 10), NULL);
 }

@@ -18,12 +18,26 @@ typedef struct {
   FxsAttrKind kind;
   const char *class_name;
   const FxsTensorMeta *tensor;
+  const FxsAttr *source;   /* the original entry it copies, or NULL */
 } AttrEntry;
 
 typedef struct {
   GArray *entries;
   GHashTable *index;   /* name -> entry index + 1 */
 } AttrTable;
+
+/* Name candidates repeat with the targets (and targets are interned), so
+ * the builder remembers them by target pointer, per graph. */
+#define CANDIDATE_CACHE_SIZE 256
+
+typedef struct {
+  const char *target;     /* NULL: empty */
+  FxsOp op;
+  char *candidate;
+  const char *flat;       /* call_module: the flattened target in this graph */
+  const FxsAttr *attr;    /* call_module: the original attribute */
+  guint attr_index;       /* call_module: where it went in the graph's table */
+} CachedCandidate;
 
 typedef struct {
   FxsSplitResult *r;
@@ -42,6 +56,7 @@ typedef struct {
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
+  CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 } Builder;
 
 static void
@@ -58,26 +73,36 @@ attr_table_clear (AttrTable *t)
   g_clear_pointer (&t->index, g_hash_table_unref);
 }
 
-static void
+/* Returns the entry's position. */
+static guint
 attr_table_set (AttrTable *t, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor)
+                const FxsTensorMeta *tensor, const FxsAttr *source)
 {
-  AttrEntry e = { name, kind, class_name, tensor };
+  AttrEntry e = { name, kind, class_name, tensor, source };
   guint i = GPOINTER_TO_UINT (g_hash_table_lookup (t->index, name));
   if (i)
     {
       e.name = g_array_index (t->entries, AttrEntry, i - 1).name;
       g_array_index (t->entries, AttrEntry, i - 1) = e;
-      return;
+      return i - 1;
     }
   g_array_append_val (t->entries, e);
   g_hash_table_insert (t->index, (gpointer) name, GUINT_TO_POINTER (t->entries->len));
+  return t->entries->len - 1;
 }
 
-static void
+static guint
 attr_table_set_original (AttrTable *t, const char *name, const FxsAttr *attr)
 {
-  attr_table_set (t, name, fxs_attr_kind (attr), fxs_attr_class (attr), fxs_attr_tensor (attr));
+  return attr_table_set (t, name, fxs_attr_kind (attr), fxs_attr_class (attr),
+                         fxs_attr_tensor (attr), attr);
+}
+
+/* TRUE when entry @i holds @attr already. */
+static gboolean
+attr_table_holds (const AttrTable *t, guint i, const FxsAttr *attr)
+{
+  return i < t->entries->len && g_array_index (t->entries, AttrEntry, i).source == attr;
 }
 
 /* Moves the entries into @graph's table (names are unique by now). */
@@ -182,13 +207,63 @@ check_missing (Builder *b, const FxsNode *user, GError **error)
   return FALSE;
 }
 
+/* Two-way: a target's entry is one of a pair of slots. */
+static guint
+cache_slot (FxsOp op, const char *target)
+{
+  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
+}
+
+static void
+cache_clear (Builder *b)
+{
+  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
+    {
+      g_free (b->cache[i].candidate);
+      b->cache[i] = (CachedCandidate) { NULL, 0, NULL, NULL, NULL, G_MAXUINT };
+    }
+}
+
+/* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
+static const char *
+flat_target (Builder *b, const char *target)
+{
+  char *flat = g_strdelimit (g_strdup (target), ".", '_');
+  const char *s = fxs_graph_intern (b->graph, flat);
+  g_free (flat);
+  return s;
+}
+
+/* torch.fx's name candidate for @target (and, for call_module, the
+ * flattened target), remembered for the graph being built. */
+static CachedCandidate *
+lookup_target (Builder *b, FxsOp op, const char *target)
+{
+  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
+  for (guint k = 0; k < 2; k++)
+    if (pair[k].target == target && pair[k].op == op)
+      return &pair[k];
+  /* replace the older entry; the newer one moves to the first slot */
+  g_free (pair[1].candidate);
+  pair[1] = pair[0];
+  CachedCandidate *e = &pair[0];
+  e->target = target;
+  e->op = op;
+  e->attr = op == FXS_OP_CALL_MODULE ? fxs_graph_lookup_attr (b->orig, target) : NULL;
+  e->attr_index = G_MAXUINT;
+  e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
+  g_string_truncate (b->candidate, 0);
+  fxs_node_name_candidate (op, e->flat, b->candidate);
+  e->candidate = g_strdup (b->candidate->str);
+  return e;
+}
+
 /* A name from the namespace for a node torch.fx names after its target. */
 static const char *
 name_for_target (Builder *b, FxsOp op, const char *target)
 {
-  g_string_truncate (b->candidate, 0);
-  fxs_node_name_candidate (op, target, b->candidate);
-  return fxs_namespace_create_name (b->ns, b->candidate->str);
+  return fxs_namespace_create_name (b->ns, lookup_target (b, op, target)->candidate);
 }
 
 static FxsNode *
@@ -225,11 +300,13 @@ original_node (const Builder *b, guint32 i)
 }
 
 static void
-begin_graph (Builder *b, guint32 owner)
+begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
   fxs_graph_keep_alive (b->graph, b->orig);
   b->ns = fxs_namespace_new (b->graph);
+  fxs_namespace_reserve (b->ns, n_nodes);
+  cache_clear (b);
   b->owner = owner;
   attr_table_init (&b->attrs);
 }
@@ -243,16 +320,6 @@ end_graph (Builder *b)
   fxs_namespace_free (b->ns);
   b->ns = NULL;
   b->graph = NULL;
-}
-
-/* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
-static const char *
-flat_target (Builder *b, const char *target)
-{
-  char *flat = g_strdelimit (g_strdup (target), ".", '_');
-  const char *s = fxs_graph_intern (b->graph, flat);
-  g_free (flat);
-  return s;
 }
 
 /* ---- submodules ---------------------------------------------------------- */
@@ -307,15 +374,13 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
-      const char *target = orig->target;
-      if (orig->op == FXS_OP_CALL_MODULE)
-        {
-          target = flat_target (b, orig->target);
-          attr_table_set_original (&b->attrs, target, fxs_graph_lookup_attr (b->orig, orig->target));
-        }
-      const char *name = b->plan->keep_original_node_name
-                           ? fxs_namespace_create_name (b->ns, orig->name)
-                           : name_for_target (b, (FxsOp) orig->op, target);
+      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
+      const char *target = c->flat;
+      /* a dict assignment per call: the last module given a name wins */
+      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (&b->attrs, c->attr_index, c->attr))
+        c->attr_index = attr_table_set_original (&b->attrs, target, c->attr);
+      const char *name = fxs_namespace_create_name (b->ns, b->plan->keep_original_node_name
+                                                             ? orig->name : c->candidate);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
   return TRUE;
@@ -379,7 +444,11 @@ add_partition_output (Builder *b, const FxsPartition *part)
 static gboolean
 build_partition (Builder *b, FxsPartition *part, GError **error)
 {
-  begin_graph (b, part->dense);
+  guint dense = part->dense;
+  begin_graph (b, dense, fxs_csr_count (&b->plan->preludes, dense)
+                           + fxs_csr_count (&b->r->inputs, dense)
+                           + fxs_csr_count (&b->r->nodes, dense)
+                           + fxs_csr_count (&b->plan->epilogues, dense) + 1);
   part->graph = b->graph;
   add_preludes (b, part);
   add_inputs (b, part);
@@ -455,7 +524,8 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   const char *submod = fxs_graph_intern (b->graph, part->submod_name);
   FxsNode *call = add_node (b, FXS_OP_CALL_MODULE, name_for_target (b, FXS_OP_CALL_MODULE, submod),
                             submod, &args, NULL);
-  attr_table_set (&b->attrs, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
+  attr_table_set (&b->attrs, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL,
+                  NULL);
 
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
@@ -486,7 +556,10 @@ static gboolean
 build_top (Builder *b, GError **error)
 {
   const FxsSplitPlan *plan = b->plan;
-  begin_graph (b, b->top_owner);
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_graph (b, b->top_owner, n_top);
   b->r->top = b->graph;
   if (!plan->keep_original_order)
     construct_all (b, TRUE, TRUE);
@@ -539,13 +612,20 @@ static void
 make_qualname_map (FxsSplitResult *r)
 {
   GString *key = g_string_new (NULL);
+  const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (guint i = 0; i < r->original->nodes->len; i++)
     {
       const FxsNode *node = r->original->nodes->pdata[i];
       if (node->op != FXS_OP_CALL_MODULE)
         continue;
-      g_string_printf (key, "%s.%s", r->by_dense[r->part_of[i]]->submod_name, node->target);
-      g_strdelimit (key->str + strlen (r->by_dense[r->part_of[i]]->submod_name) + 1, ".", '_');
+      if (last && last->target == node->target && r->part_of[last->index] == r->part_of[i])
+        continue;
+      last = node;
+      const char *submod = r->by_dense[r->part_of[i]]->submod_name;
+      g_string_assign (key, submod);
+      g_string_append_c (key, '.');
+      g_string_append (key, node->target);
+      g_strdelimit (key->str + strlen (submod) + 1, ".", '_');
       guint k = GPOINTER_TO_UINT (g_hash_table_lookup (r->qualname_index, key->str));
       if (k)
         {
@@ -582,6 +662,7 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     ok = build_top (&b, error);
   if (ok)
     make_qualname_map (result);
+  cache_clear (&b);
   g_free (b.env);
   g_free (b.env_owner);
   g_string_free (b.candidate, TRUE);

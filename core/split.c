@@ -45,9 +45,16 @@ typedef struct {
   guint n;
   GArray *ids;                /* gint64 per dense partition */
   FxsIdMap dense_of_id;
+  guint32 last_dense;         /* neighbours usually share a partition */
   GArray *input_pairs, *output_pairs, *dependent_pairs;
   GArray *dep_edges;
-  FxsIdSet input_seen, output_seen, dependent_seen, dependency_seen;
+  FxsIdSet input_seen, dependent_seen, dependency_seen;
+  /* cheap first checks before the sets: most repeated uses repeat the
+   * previous one */
+  guint32 *last_input_part;   /* per node: the partition it last became an input of */
+  guint8 *is_output;          /* per node: an output of its partition already */
+  guint32 *last_dependent;    /* per partition: the dependent added last */
+  guint32 *last_dependency;   /* per partition: the dependency added last */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
@@ -64,9 +71,11 @@ node_at (const Analysis *a, guint i)
 static GlobalState
 global_state_of (const FxsNode *node)
 {
-  if (node->op != FXS_OP_CALL_FUNCTION)
-    return GLOBAL_STATE_NONE;
   const char *t = node->target;
+  /* cheap rejection first: this runs for every call node */
+  if (node->op != FXS_OP_CALL_FUNCTION || t[0] != 't' || strncmp (t, "torch.", 6) != 0
+      || (t[6] != '_' && t[6] != 'a'))
+    return GLOBAL_STATE_NONE;
   if (strcmp (t, "torch._C._set_grad_enabled") == 0)
     return GLOBAL_STATE_SET_GRAD;
   if (strcmp (t, "torch.amp.autocast_mode._enter_autocast") == 0
@@ -133,11 +142,14 @@ partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **
 static guint32
 dense_partition (Analysis *a, gint64 id)
 {
+  if (a->ids->len && g_array_index (a->ids, gint64, a->last_dense) == id)
+    return a->last_dense;
   gboolean inserted;
   guint32 dense = fxs_id_map_lookup_or_insert (&a->dense_of_id, (guint64) id, a->ids->len,
                                                &inserted);
   if (inserted)
     g_array_append_val (a->ids, id);
+  a->last_dense = dense;
   return dense;
 }
 
@@ -313,20 +325,29 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
 static void
 add_input (Analysis *a, guint32 part, guint32 node)
 {
+  if (a->last_input_part[node] == part)
+    return;
+  a->last_input_part[node] = part;
   if (fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
     add_pair (a->input_pairs, part, node);
 }
 
+/* A node is only ever an output of its own partition. */
 static void
 add_output (Analysis *a, guint32 part, guint32 node)
 {
-  if (fxs_id_set_add (&a->output_seen, fxs_id_pair (part, node)))
-    add_pair (a->output_pairs, part, node);
+  if (a->is_output[node])
+    return;
+  a->is_output[node] = TRUE;
+  add_pair (a->output_pairs, part, node);
 }
 
 static void
 add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
 {
+  if (a->last_dependent[def_part] == use_part)
+    return;
+  a->last_dependent[def_part] = use_part;
   if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
     add_pair (a->dependent_pairs, def_part, use_part);
 }
@@ -335,6 +356,9 @@ static void
 add_dependency (Analysis *a, guint32 use_part, guint32 def_part, guint32 def_node,
                 guint32 use_node, const char *symbol)
 {
+  if (a->last_dependency[use_part] == def_part)
+    return;
+  a->last_dependency[use_part] = def_part;
   if (!fxs_id_set_add (&a->dependency_seen, fxs_id_pair (use_part, def_part)))
     return;
   DepEdge e = { use_part, def_part, def_node, use_node, symbol };
@@ -425,6 +449,14 @@ check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, G
 static gboolean
 record_uses (Analysis *a, GError **error)
 {
+  guint P = a->ids->len;
+  a->last_input_part = g_new (guint32, a->n ? a->n : 1);
+  memset (a->last_input_part, 0xff, a->n * sizeof (guint32));
+  a->is_output = g_new0 (guint8, a->n ? a->n : 1);
+  a->last_dependent = g_new (guint32, P ? P : 1);
+  a->last_dependency = g_new (guint32, P ? P : 1);
+  memset (a->last_dependent, 0xff, P * sizeof (guint32));
+  memset (a->last_dependency, 0xff, P * sizeof (guint32));
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)
     {
@@ -703,7 +735,6 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->dependent_pairs = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
   fxs_id_set_init (&a->input_seen);
-  fxs_id_set_init (&a->output_seen);
   fxs_id_set_init (&a->dependent_seen);
   fxs_id_set_init (&a->dependency_seen);
   a->binder = g_hash_table_new (g_str_hash, g_str_equal);
@@ -725,7 +756,10 @@ analysis_clear (Analysis *a)
     g_array_free (a->dependent_pairs, TRUE);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  fxs_id_set_clear (&a->output_seen);
+  g_free (a->last_input_part);
+  g_free (a->is_output);
+  g_free (a->last_dependent);
+  g_free (a->last_dependency);
   fxs_id_set_clear (&a->dependent_seen);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);

@@ -208,6 +208,25 @@ def keep_order_attrs():
     run("keep_order_attrs", symbolic_trace(TwoParams()), by_name({"add": 0, "mul": 1}))
 
 
+# Two module targets that flatten to the same name ("a.b" and "a_b"): the
+# submodule's attribute is a dict entry, so the last assignment wins.
+def flat_clash():
+    root = torch.nn.Module()
+    root.a = torch.nn.Module()
+    root.a.b = torch.nn.ReLU()
+    root.a_b = torch.nn.Tanh()
+    g = Graph()
+    p = g.placeholder("x")
+    m1 = g.call_module("a.b", (p,))
+    m2 = g.call_module("a_b", (m1,))
+    m3 = g.call_module("a.b", (m2,))
+    g.output(m3)
+    gm = GraphModule(root, g)
+    split = split_module(gm, None, lambda n: 0, qualname_map := {})
+    print_split("flat_clash", gm, split, qualname_map)
+    print("--- submod_0.a_b is", type(split.submod_0.a_b).__name__, "\n")
+
+
 if __name__ == "__main__":
     torch.manual_seed(0)
     docstring()
@@ -221,3 +240,4 @@ if __name__ == "__main__":
     chain2()
     module_input()
     keep_order_attrs()
+    flat_clash()

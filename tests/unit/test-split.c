@@ -840,6 +840,38 @@ test_nested_targets (void)
 }
 
 static void
+test_flattened_name_clash (void)
+{
+  /* section "flat_clash": "a.b" and "a_b" both become attribute a_b of the
+   * submodule, a dict entry the last call assigns (torch ends up with
+   * ReLU, the module at a.b) */
+  Split s = split_ids ("placeholder x x ()\n"
+                       "call_module a_b a.b (x,)\n"
+                       "call_module a_b_1 a_b (a_b,)\n"
+                       "call_module a_b_2 a.b (a_b_1,)\n"
+                       "output output output (a_b_2,)\n",
+                       "a:module:torch.nn.modules.module.Module "
+                       "a.b:module:torch.nn.modules.activation.ReLU "
+                       "a_b:module:torch.nn.modules.activation.Tanh",
+                       "a_b=0 a_b_1=0 a_b_2=0", NULL);
+  check_dump (&s, "--- top\n"
+                  "placeholder x x ()\n"
+                  "call_module submod_0 submod_0 (x,)\n"
+                  "output output output (submod_0,)\n"
+                  "--- submod_0\n"
+                  "placeholder x x ()\n"
+                  "call_module a_b a_b (x,)\n"
+                  "call_module a_b_1 a_b (a_b,)\n"
+                  "call_module a_b_2 a_b (a_b_1,)\n"
+                  "output output output (a_b_2,)\n"
+                  "--- qualname_map\n"
+                  "submod_0.a_b -> a.b\n");
+  check_attrs (fxs_partition_graph (fxs_split_result_partition (s.result, 0)),
+               "a_b:module:torch.nn.modules.activation.ReLU");
+  split_clear (&s);
+}
+
+static void
 test_missing_attr (void)
 {
   Split s = split_ids ("placeholder x x ()\n"
@@ -1382,6 +1414,7 @@ register_tests (void)
     FXS_TEST (test_shared_param),
     FXS_TEST (test_module_input),
     FXS_TEST (test_nested_targets),
+    FXS_TEST (test_flattened_name_clash),
     FXS_TEST (test_missing_attr),
     FXS_TEST (test_builtin_names_and_defaults),
     FXS_TEST (test_collide_x),

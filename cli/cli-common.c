@@ -27,10 +27,11 @@ cli_add_common_options (GOptionContext *context, CliCommon *common)
       "Look for plugins in DIR first (repeatable)", "DIR" },
     { NULL },
   };
-  GOptionGroup *group = g_option_group_new ("common", "Options of every command:",
-                                            "Show the options of every command", common, NULL);
+  /* The main group, so that --help shows these too; a command's own
+   * entries are added to it afterwards with g_option_context_add_main_entries. */
+  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, common, NULL);
   g_option_group_add_entries (group, entries);
-  g_option_context_add_group (context, group);
+  g_option_context_set_main_group (context, group);
 }
 
 void

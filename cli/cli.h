@@ -21,7 +21,8 @@ typedef struct {
   char **plugin_dirs;    /* --plugin-dir, NULL-terminated or NULL */
 } CliCommon;
 
-/* Adds --quiet, --verbose and --plugin-dir to @context, stored in @common. */
+/* Adds --quiet, --verbose and --plugin-dir to @context, stored in @common.
+ * Call it before adding the command's own main entries. */
 void cli_add_common_options (GOptionContext *context, CliCommon *common);
 void cli_common_clear (CliCommon *common);
 

@@ -48,8 +48,8 @@ cli_cmd_run (int argc, char **argv)
   g_option_context_set_summary (context,
     "Loads the graph named in the pipeline file, splits it with its [partitioner]\n"
     "and writes the result with each [output NAME].  See docs/cli.md.");
-  g_option_context_add_main_entries (context, entries, NULL);
   cli_add_common_options (context, &common);
+  g_option_context_add_main_entries (context, entries, NULL);
   int code = CLI_EXIT_USAGE;
   if (!cli_parse (context, &argc, &argv))
     goto out;

@@ -159,8 +159,8 @@ cli_cmd_split (int argc, char **argv)
     "like a pipeline file with the same settings.  Example:\n"
     "  fxsplit split model.json --partitioner modulo --option partitions=2 \\\n"
     "      --output json:model.split.json");
-  g_option_context_add_main_entries (context, entries, NULL);
   cli_add_common_options (context, &common);
+  g_option_context_add_main_entries (context, entries, NULL);
   int code = CLI_EXIT_USAGE;
   if (!cli_parse (context, &argc, &argv))
     goto out;

@@ -20,7 +20,7 @@ class TestCommandLine(FxsplitTestCase):
         expected = {"run": "--set", "split": "--partitioner", "plugins": "--plugin-dir",
                     "inspect": "--quiet"}
         for command, option in expected.items():
-            r = fxsplit(command, "--help-all")
+            r = fxsplit(command, "--help")
             self.assert_ok(r)
             self.assertIn(f"fxsplit {command}", r.stdout)
             self.assertIn(option, r.stdout)

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "pipeline-private.h"
 #include "test-util.h"
 
 #define DOCSTRING_GRAPH FXS_TEST_EXAMPLES_DIR "/graphs/docstring.json"
@@ -363,6 +364,44 @@ test_programmatic (void)
 }
 
 static void
+test_staging (void)
+{
+  char *dir = scratch_dir ();
+  char *a = g_build_filename (dir, "a.txt", NULL);
+  char *b = g_build_filename (dir, "b.txt", NULL);
+  GError *error = NULL;
+
+  /* Aborted: nothing appears, no temporary file stays. */
+  FxsStaging *staging = fxs_staging_new ();
+  fputs ("a", fxs_staging_open (staging, a, "output one", NULL));
+  CU_ASSERT_PTR_NULL (fxs_staging_open (staging, a, "output two", &error));
+  const char *twice[] = { "a.txt: written twice in one run, by [output one] and by [output two]",
+                          NULL };
+  assert_message (error, twice);
+  CU_ASSERT_EQUAL (error->code, FXS_ERROR_CONFIG);
+  g_clear_error (&error);
+  CU_ASSERT_EQUAL (count_entries (dir), 1);  /* a's temporary file */
+  fxs_staging_abort (staging);
+  CU_ASSERT_EQUAL (count_entries (dir), 0);
+
+  /* Committed: every file appears with its contents. */
+  staging = fxs_staging_new ();
+  fputs ("first", fxs_staging_open (staging, a, "output one", NULL));
+  fputs ("second", fxs_staging_open (staging, b, "output two", NULL));
+  CU_ASSERT_FALSE (g_file_test (a, G_FILE_TEST_EXISTS));
+  CU_ASSERT_TRUE (fxs_staging_commit (staging, &error));
+  char *text = read_text (b);
+  CU_ASSERT_STRING_EQUAL (text, "second");
+  g_free (text);
+  CU_ASSERT_EQUAL (count_entries (dir), 2);
+
+  remove_tree (dir);
+  g_free (a);
+  g_free (b);
+  g_free (dir);
+}
+
+static void
 register_tests (void)
 {
   static const FxsTestCase files[] = {
@@ -371,7 +410,7 @@ register_tests (void)
   };
   static const FxsTestCase runs[] = {
     FXS_TEST (test_split_failures), FXS_TEST (test_run_and_options),
-    FXS_TEST (test_programmatic), { NULL, NULL },
+    FXS_TEST (test_programmatic), FXS_TEST (test_staging), { NULL, NULL },
   };
   fxs_test_add_suite ("pipeline files", files);
   fxs_test_add_suite ("runs", runs);

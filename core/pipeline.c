@@ -42,8 +42,9 @@ fxs_pipeline_free (FxsPipeline *pipeline)
 {
   if (!pipeline)
     return;
-  /* Results first: outputs' and partitioner's fini may not outlive them,
-   * but nothing of theirs points into the result. */
+  /* The result and the graph first (a plugin's fini only frees its own
+   * state), then the instances (running fini), and the registry last: it
+   * unloads the plugins' code. */
   if (pipeline->result)
     fxs_split_result_free (pipeline->result);
   if (pipeline->graph)
@@ -56,7 +57,6 @@ fxs_pipeline_free (FxsPipeline *pipeline)
   g_free (pipeline->input);
   g_free (pipeline->base_dir);
   g_free (pipeline->file);
-  /* Last: the registry unloads the plugins' code. */
   fxs_plugin_registry_unref (pipeline->registry);
   g_free (pipeline);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "json-literal.h"
 #include "names.h"
 #include "pynames.h"
 #include "pynamespace.h"
@@ -435,6 +436,37 @@ test_reserved_names_agree (void)
     CU_ASSERT_TRUE (fxs_name_is_reserved (*c));
 }
 
+/* The data tables' JSON: ASCII, no single quote, floats as Python's repr. */
+static void
+test_json_literal (void)
+{
+  static const char graph[] =
+    GRAPH_START X_INPUT
+    "{\"name\": \"f\", \"op\": \"call_function\", \"target\": \"torch.f\", \"args\": ["
+    "{\"node\": \"x\"}, [null, true, 3, -7, 1e-05, 0.1, {\"float\": \"-inf\"}, {\"float\": \"nan\"}], "
+    "{\"tuple\": [\"it's '''\", \"\\\"\\\\\\n\\r\\u0000\\u00e9\\ud83d\\ude00\"]}, "
+    "{\"dict\": [[1, {\"slice\": [null, 2, null]}]]}, {\"ellipsis\": true}, "
+    "{\"opaque\": \"torch.device\", \"repr\": \"device(type='cpu')\"}]},"
+    OUTPUT_X;
+  static const char expected[] =
+    "{\"tuple\": [{\"node\": \"x\"}, [null, true, 3, -7, 1e-05, 0.1, {\"float\": \"-inf\"}, "
+    "{\"float\": \"nan\"}], {\"tuple\": [\"it\\u0027s \\u0027\\u0027\\u0027\", "
+    "\"\\\"\\\\\\n\\u000d\\u0000\\u00e9\\ud83d\\ude00\"]}, "
+    "{\"dict\": [[1, {\"slice\": [null, 2, null]}]]}, {\"ellipsis\": true}, "
+    "{\"opaque\": \"torch.device\", \"repr\": \"device(type=\\u0027cpu\\u0027)\"}]}";
+  FxsGraph *g = load ("json", graph);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  GString *out = g_string_new (NULL);
+  fxs_json_literal_value (fxs_node_args (fxs_graph_lookup_node (g, "f")), out);
+  CU_ASSERT_TRUE (text_equal ("json", out->str, expected));
+  /* bytes that are not UTF-8 come out as the surrogates Python makes of them */
+  g_string_truncate (out, 0);
+  fxs_json_literal_string ("a\377", 2, out);
+  CU_ASSERT_STRING_EQUAL (out->str, "\"a\\udcff\"");
+  g_string_free (out, TRUE);
+  fxs_graph_unref (g);
+}
+
 static void
 register_tests (void)
 {
@@ -447,6 +479,7 @@ register_tests (void)
     FXS_TEST (test_string_repr),
     FXS_TEST (test_identifier),
     FXS_TEST (test_reserved_names_agree),
+    FXS_TEST (test_json_literal),
     { NULL, NULL },
   };
   fxs_test_add_suite ("codegen", cases);

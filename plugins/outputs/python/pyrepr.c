@@ -5,12 +5,8 @@
 #include <fxsplit/graph.h>
 #include <string.h>
 
-/* Decodes one code point at @p (before @end): UTF-8, surrogates allowed
- * (they are what Python's own encoder would refuse, but a graph file may
- * hold them); a byte that starts no valid sequence becomes U+DC00+byte.
- * Returns the number of bytes read. */
-static gsize
-decode (const guchar *p, const guchar *end, gunichar *out)
+gsize
+fxs_py_decode_char (const guchar *p, const guchar *end, gunichar *out)
 {
   guchar c = p[0];
   gsize n;
@@ -82,7 +78,7 @@ fxs_py_repr_string (const char *s, gsize len, GString *out)
   while (p < end)
     {
       gunichar c;
-      p += decode (p, end, &c);
+      p += fxs_py_decode_char (p, end, &c);
       if (c == (gunichar) quote || c == '\\')
         {
           g_string_append_c (out, '\\');

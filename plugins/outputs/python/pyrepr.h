@@ -25,6 +25,12 @@ void fxs_py_repr_value (const FxsValue *value, const FxsPyReprHooks *hooks, GStr
  * Python's surrogateescape would make of them. */
 void fxs_py_repr_string (const char *s, gsize len, GString *out);
 
+/* Decodes the character at @p (before @end), as Python would see the str
+ * these bytes encode: UTF-8, surrogates allowed (a graph file may hold
+ * them); a byte that starts no valid sequence becomes U+DC00 + byte, as
+ * surrogateescape makes it.  Returns the number of bytes read. */
+gsize fxs_py_decode_char (const guchar *p, const guchar *end, gunichar *out);
+
 /* str.isidentifier() (keywords are identifiers too).  Non-ASCII letters
  * are judged by GLib's Unicode tables, close to Python's XID rules. */
 gboolean fxs_py_is_identifier (const char *s);

@@ -5,8 +5,13 @@
 # split_module's result: the module's code, graph and behaviour always
 # agree, whatever torch version imports this file.  CODE keeps the forward
 # code text torch.fx 1.13 prints for each graph; check_code() compares it.
+#
+# The graphs are JSON (the values in the fxsplit graph file encoding, one
+# node per line) in raw string literals: Python compiles a literal per node
+# slowly and with much memory, while json.loads reads them quickly.
 import builtins as _builtins
 import importlib as _importlib
+import json as _json
 import re as _re
 import typing
 
@@ -18,22 +23,35 @@ from torch import device
 __all__ = ["build", "check_code", "CODE", "QUALNAME_MAP"]
 
 
-class _R:
-    """A reference to the node named `name` of the same graph."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-
-def _O(type_name, text):
+def _opaque(type_name, text, where):
     """An opaque constant (a torch.dtype, device, ...) from its repr."""
     try:
         return eval(text, {"__builtins__": {}, "torch": torch, "device": device,
                            "inf": inf, "nan": nan})
     except Exception as e:
-        raise ValueError(f"fxsplit: cannot rebuild the {type_name} constant {text!r}: {e}") from None
+        raise ValueError(f"fxsplit: {where}: cannot rebuild the {type_name} constant {text!r}: {e}") from None
+
+
+def _value(v, env, where):
+    """An argument from the graph file format's JSON encoding; node
+    references become the nodes of `env`."""
+    if isinstance(v, list):
+        return [_value(x, env, where) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if "node" in v:
+        return env[v["node"]]
+    if "tuple" in v:
+        return tuple(_value(x, env, where) for x in v["tuple"])
+    if "dict" in v:
+        return {_value(k, env, where): _value(x, env, where) for k, x in v["dict"]}
+    if "slice" in v:
+        return slice(*(_value(x, env, where) for x in v["slice"]))
+    if "ellipsis" in v:
+        return Ellipsis
+    if "float" in v:
+        return float(v["float"])
+    return _opaque(v["opaque"], v["repr"], where)
 
 
 _functions = {}
@@ -98,21 +116,17 @@ def _type(text, where):
 
 
 def _graph(label, nodes):
-    """A torch.fx.Graph from (op, name, target, args, kwargs, type, wrapped)
-    tuples, in order; args and kwargs refer to earlier nodes with _R."""
+    """A torch.fx.Graph from [op, name, target, args, kwargs, type, wrapped]
+    entries, in order."""
     graph = torch.fx.Graph()
     env = {}
-
-    def ref(a):
-        return env[a.name] if isinstance(a, _R) else a
-
     for op, name, target, args, kwargs, type_text, wrapped in nodes:
         where = f"{label or 'the top-level graph'}, node {name!r}"
         if op == "call_function":
             target = _function(target, where)
         node = graph.create_node(op, target,
-                                 torch.fx.node.map_aggregate(args, ref),
-                                 torch.fx.node.map_aggregate(kwargs, ref),
+                                 tuple(_value(a, env, where) for a in args),
+                                 {k: _value(v, env, where) for k, v in kwargs.items()},
                                  name=name, type_expr=_type(type_text, where))
         if wrapped:
             node.meta["is_wrapped"] = True
@@ -134,16 +148,15 @@ def build(original_module):
     child per partition, bound to `original_module`'s parameters, buffers
     and submodules (shared, not copied) through QUALNAME_MAP."""
     children = {}
-    for name, (nodes, targets) in _SUBMODULES.items():
+    for name, data in _SUBMODULES.items():
         attrs = {target: _attr(original_module, QUALNAME_MAP.get(f"{name}.{target}", target),
                                f"{name}.{target}")
-                 for target in targets}
-        children[name] = torch.fx.GraphModule(attrs, _graph(name, nodes))
-    nodes, targets = _TOP
+                 for target in data["targets"]}
+        children[name] = torch.fx.GraphModule(attrs, _graph(name, data["nodes"]))
     attrs = {target: children[target] if target in children
              else _attr(original_module, target, target)
-             for target in targets}
-    return torch.fx.GraphModule(attrs, _graph("", nodes))
+             for target in _TOP["targets"]}
+    return torch.fx.GraphModule(attrs, _graph("", _TOP["nodes"]))
 
 
 def check_code(split_module):

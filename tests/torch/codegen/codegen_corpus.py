@@ -173,7 +173,9 @@ class DictsAndStrings(nn.Module):
     def forward(self, x):
         y = combine({"a": x, "b": x.relu()}, (0.5, 2.0))
         z = tagged(y, "it's \"quoted\"\t\u00e9\u20ac\n")
-        return tagged(z, 'plain'), combine({"a": z, "b": y}, [1.0, -1.0])
+        # a quote run that CODE's raw literal cannot hold
+        w = tagged(z, "'" * 3)
+        return tagged(w, 'plain'), combine({"a": z, "b": y}, [1.0, -1.0])
 
 
 class Nested(nn.Module):

@@ -4,7 +4,10 @@
  * in the order emission asks for them (a node is named when it is first
  * printed), so the order of the calls below follows torch.fx's f-strings
  * and must not be rearranged.  Frees: a node is freed after its last use,
- * found by one pass over the graph backwards (register_last_uses). */
+ * found by one pass over the graph backwards (register_last_uses).
+ * The graph printed is the one a torch.fx.Graph gets when its nodes are
+ * created with these names, which runs them through the graph's own
+ * _Namespace first: node names pass both namespaces, in node order. */
 #include "codegen.h"
 #include "pynames.h"
 #include "pynamespace.h"
@@ -68,6 +71,8 @@ fxs_py_canonical_function (const char *target, GString *out)
 typedef struct {
   const FxsGraph *graph;
   FxsPyNamespace *ns;
+  FxsPyNamespace *graph_ns;  /* Graph._graph_namespace */
+  const char **graph_names;  /* by node index: the names the graph gives */
   const char **names;        /* by node index; NULL until first printed */
   GString *body;
   GPtrArray *free_vars;      /* char*, owned */
@@ -85,7 +90,7 @@ node_name (Codegen *cg, const FxsNode *node)
 {
   guint i = fxs_node_index (node);
   if (!cg->names[i])
-    cg->names[i] = fxs_py_namespace_create_name (cg->ns, fxs_node_name (node));
+    cg->names[i] = fxs_py_namespace_create_name (cg->ns, cg->graph_names[i]);
   return cg->names[i];
 }
 
@@ -441,6 +446,8 @@ static void
 codegen_clear (Codegen *cg)
 {
   fxs_py_namespace_free (cg->ns);
+  fxs_py_namespace_free (cg->graph_ns);
+  g_free (cg->graph_names);
   g_free (cg->names);
   g_string_free (cg->body, TRUE);
   g_ptr_array_unref (cg->free_vars);
@@ -490,6 +497,8 @@ fxs_py_codegen (const FxsGraph *graph, GString *out, GError **error)
   Codegen cg = {
     .graph = graph,
     .ns = fxs_py_namespace_new (),
+    .graph_ns = fxs_py_namespace_new (),
+    .graph_names = g_new (const char *, n),
     .names = g_new0 (const char *, n),
     .body = g_string_new (NULL),
     .free_vars = g_ptr_array_new_with_free_func (g_free),
@@ -497,6 +506,9 @@ fxs_py_codegen (const FxsGraph *graph, GString *out, GError **error)
     .return_annotation = g_string_new (NULL),
     .scratch = g_string_new (NULL),
   };
+  for (guint i = 0; i < n; i++)
+    cg.graph_names[i] = fxs_py_namespace_create_name (cg.graph_ns,
+                                                      fxs_node_name (fxs_graph_node (graph, i)));
   fxs_py_add_custom_builtins (cg.ns);
   find_last_uses (&cg);
 

@@ -25,6 +25,10 @@
 /* Sibling gains are refreshed after a move only through producers with at
  * most this many users (hubs would make a move cost their whole fan-out). */
 #define SIBLING_FANOUT 16
+/* After a move, this many of the best candidates that did not fit the
+ * other way get another chance (all of them would make passes quadratic
+ * when many wait). */
+#define RETRIES_PER_MOVE 16
 /* The dynamic program keeps K * (n + 1) choices; above this it is skipped. */
 #define DP_MAX_CHOICES (1u << 24)
 
@@ -117,7 +121,7 @@ typedef struct {
   guint32 *preds_b;     /* per node of the pair: producers in b */
   guint8 *locked;
   Heap heap;
-  GArray *deferred[2];  /* candidates that did not fit into b (0) or a (1) */
+  Heap deferred[2];     /* candidates that did not fit into b (0) or a (1) */
   GArray *moves;        /* nodes moved in this pass, in order */
 } Refiner;
 
@@ -220,14 +224,13 @@ apply_move (Refiner *r, guint32 v, gboolean refresh)
 }
 
 /* Candidates whose target part was full wait until a move the other way
- * makes room in it. */
+ * makes room in it; then the best of them are tried again. */
 static void
 retry_deferred (Refiner *r, guint into_a)
 {
-  GArray *d = r->deferred[into_a];
-  for (guint i = 0; i < d->len; i++)
-    push (r, g_array_index (d, guint32, i));
-  g_array_set_size (d, 0);
+  Heap *d = &r->deferred[into_a];
+  for (guint i = 0; i < RETRIES_PER_MOVE && d->len > 0; i++)
+    heap_push (&r->heap, heap_pop (d));
 }
 
 /* One Fiduccia-Mattheyses pass over the pair: moves the best candidate
@@ -238,8 +241,7 @@ fm_pass (Refiner *r)
 {
   r->heap.len = 0;
   g_array_set_size (r->moves, 0);
-  g_array_set_size (r->deferred[0], 0);
-  g_array_set_size (r->deferred[1], 0);
+  r->deferred[0].len = r->deferred[1].len = 0;
   for (guint i = 0; i < r->pair->len; i++)
     push (r, g_array_index (r->pair, guint32, i));
   gint64 total = 0, best = 0;
@@ -261,7 +263,7 @@ fm_pass (Refiner *r)
       guint32 t = into_a ? r->a : r->b;
       if (r->load[t] > r->limit - r->cost[v])
         {
-          g_array_append_val (r->deferred[into_a], v);
+          heap_push (&r->deferred[into_a], c);
           continue;
         }
       apply_move (r, v, TRUE);
@@ -343,8 +345,6 @@ refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m, gi
     .users_a = g_new0 (guint32, n), .users_b = g_new0 (guint32, n),
     .preds_b = g_new0 (guint32, n), .locked = g_new0 (guint8, n),
     .moves = g_array_new (FALSE, FALSE, sizeof (guint32)),
-    .deferred = { g_array_new (FALSE, FALSE, sizeof (guint32)),
-                  g_array_new (FALSE, FALSE, sizeof (guint32)) },
   };
   for (guint p = 0; p < m; p++)
     r.members[p] = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -378,8 +378,8 @@ refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m, gi
   g_free (r.locked);
   g_free (r.heap.items);
   g_array_free (r.moves, TRUE);
-  g_array_free (r.deferred[0], TRUE);
-  g_array_free (r.deferred[1], TRUE);
+  g_free (r.deferred[0].items);
+  g_free (r.deferred[1].items);
 }
 
 /* ---- the contiguous split with the fewest crossing bytes ---------------------- */

@@ -102,7 +102,7 @@ def bench_size(args, n, record, log):
         lines, _ = run_json_lines([args.bench_split, f"--partitions={args.partitions}",
                                    f"--repeat={repeat}", f"--mode={modes}", path])
         for line in lines:
-            record({"size": n, "load_average": load_avg, **line})
+            record({"size": n, "load_average_before": load_avg, **line})
         log(f"{n}: bench-split done")
 
         cmd = [args.fxsplit, "split", "--quiet", "--plugin-dir", args.plugin_dir, path,
@@ -264,8 +264,8 @@ def report(records, sizes):
               "| nodes | load min | split min | command min | round-robin: engine "
               "| round-robin: command (exit status) "
               "| PyTorch runs | PyTorch prepare (json + graph + GraphModule) "
-              "| PyTorch peak RSS in split | same partitions as PyTorch |",
-              "|---:|---:|---:|---:|---|---|---:|---:|---:|---|"]
+              "| PyTorch peak RSS in split | same partitions as PyTorch | load average |",
+              "|---:|---:|---:|---:|---|---|---:|---:|---:|---|---|"]
     for r in rows:
         n = r["n"]
         load = one(records, n, tool="bench-split", phase="load", summary=True)
@@ -281,12 +281,14 @@ def report(records, sizes):
         ts = one(records, n, tool="torch_split", phase="split", summary=True)
         tp = one(records, n, tool="torch_split", phase="prepare")
         same = compare_partitions(records, n)
+        loads = [x["load_average"] for x in find(records, n) if "load_average" in x]
+        load_text = f"{min(loads):.2f}–{max(loads):.2f}" if loads else "–"
         lines.append(
             f"| {fmt_count(n)} | {fmt_seconds(load['min_seconds'])} "
             f"| {fmt_seconds(split['min_seconds'])} | {fmt_seconds(min(cmd) if cmd else None)} "
             f"| {rr_text} | {mod_text} | {ts['runs'] if ts else '–'} "
             f"| {fmt_seconds(tp['json_seconds'] + tp['graph_seconds'] + tp['graphmodule_seconds']) if tp else '–'} "
-            f"| {fmt_bytes(ts['split_peak_rss_bytes']) if ts else '–'} | {same} |")
+            f"| {fmt_bytes(ts['split_peak_rss_bytes']) if ts else '–'} | {same} | {load_text} |")
     return "\n".join(lines)
 
 
@@ -372,6 +374,8 @@ def main():
         os.makedirs(args.work_dir, exist_ok=True)
         with open(results, "w") as out:
             def record(r):
+                # The 1-minute load average when the measurement ended: noise check.
+                r.setdefault("load_average", round(os.getloadavg()[0], 2))
                 out.write(json.dumps(r) + "\n")
                 out.flush()
             record(machine_info(args))

@@ -298,7 +298,10 @@ pipeline_graph (void)
                          "torch.distributed.pipelining._IR.pipe_split", NULL);
   FxsNode *a1 = tp_call (g, FXS_OP_CALL_MODULE, "a1", "layers.1.attn", add, NULL);
   FxsNode *m1 = tp_call (g, FXS_OP_CALL_MODULE, "m1", "layers.1.mlp", a1, NULL);
+  FxsNode *ps2 = tp_call (g, FXS_OP_CALL_FUNCTION, "ps2", "torch.ops.pippy._pipe_split.default",
+                          NULL);
   FxsNode *relu = tp_call (g, FXS_OP_CALL_METHOD, "relu", "relu", m1, NULL);
+  (void) ps2;
   FxsNode *head = tp_call (g, FXS_OP_CALL_MODULE, "head_1", "head", relu, NULL);
   (void) ps;
   tp_output (g, head);
@@ -333,8 +336,8 @@ test_splitpoints_modules (void)
   /* Each layer begins a stage (SplitPoint.BEGINNING), pipe_split too. */
   gint64 *ids = split_points (g, "module:layers.*", NULL, TRUE, FALSE, &stages, &error);
   CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
-  assert_ids (g, ids, "emb=0 a0=1 m0=1 extra=1 add=1 ps=2 a1=3 m1=3 relu=3 head_1=3");
-  CU_ASSERT_EQUAL (stages, 4);
+  assert_ids (g, ids, "emb=0 a0=1 m0=1 extra=1 add=1 ps=2 a1=3 m1=3 ps2=4 relu=4 head_1=4");
+  CU_ASSERT_EQUAL (stages, 5);
   fxs_split_result_free (split_checked (g, ids));
   g_free (ids);
 
@@ -342,7 +345,7 @@ test_splitpoints_modules (void)
    * layers.0's parameters belongs to it). */
   ids = split_points (g, "", "module:layers.?", FALSE, FALSE, &stages, &error);
   CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
-  assert_ids (g, ids, "emb=0 a0=0 m0=0 extra=0 add=1 ps=1 a1=1 m1=1 relu=2 head_1=2");
+  assert_ids (g, ids, "emb=0 a0=0 m0=0 extra=0 add=1 ps=1 a1=1 m1=1 ps2=2 relu=2 head_1=2");
   CU_ASSERT_EQUAL (stages, 3);
   g_free (ids);
   fxs_graph_unref (g);
@@ -390,7 +393,7 @@ test_splitpoints_errors (void)
 
   gint64 *ids = split_points (g, "name:a0 name:nothere", NULL, TRUE, TRUE, &stages, &error);
   CU_ASSERT_PTR_NOT_NULL (ids);
-  CU_ASSERT_EQUAL (stages, 3);
+  CU_ASSERT_EQUAL (stages, 4);
   g_free (ids);
 
   CU_ASSERT_PTR_NULL (split_points (g, NULL, "node:a0", TRUE, FALSE, &stages, &error));

@@ -120,8 +120,11 @@ split_points_assign (const SplitPoints *sp, const FxsGraph *graph, gint64 *ids,
     for (guint p = 0; p < n_calls; p++)
       {
         const FxsNode *node = fxs_graph_node (graph, calls[p]);
+        /* pipe_split() traced as a function, or the operator it calls
+         * (torch.ops.pippy._pipe_split.default) in exported graphs. */
         if (fxs_node_op (node) == FXS_OP_CALL_FUNCTION
-            && strcmp (fxs_node_target_short_name (node), "pipe_split") == 0)
+            && (strcmp (fxs_node_target_short_name (node), "pipe_split") == 0
+                || strstr (fxs_node_target (node), "._pipe_split")))
           begins[p] = 1;
       }
 

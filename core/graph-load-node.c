@@ -1,0 +1,582 @@
+/* Loading graph files: one node or attribute entry at a time, with its
+ * arguments and metadata (docs/graph-format.md, "Nodes", "Meta",
+ * "Attributes"). */
+#include "graph-load-private.h"
+
+#include <string.h>
+
+/* Meta members with a meaning of their own; the rest is free-form. */
+static gboolean
+is_reserved_meta_key (const FxsJson *key)
+{
+  return is_key (key, "tensor") || is_key (key, "tensors") || is_key (key, "free_symbols")
+         || is_key (key, "symbol");
+}
+
+/* A JSON object as a dict with string keys (kwargs, free-form meta). */
+static gboolean
+convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
+                        const FxsJsonPath *path)
+{
+  guint n = 0;
+  for (guint i = 0; i < obj->n; i++)
+    n += !(skip_reserved && is_reserved_meta_key (&obj->u.items[2 * i]));
+  FxsValue *items = n ? fxs_arena_alloc (&c->graph->arena, 2 * n * sizeof *items) : NULL;
+  guint k = 0;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i];
+      if (skip_reserved && is_reserved_meta_key (key))
+        continue;
+      FxsJsonPath p = { path, key->u.s, key->n, 0 };
+      items[2 * k].kind = FXS_VALUE_STRING;
+      items[2 * k].n = key->n;
+      /* keys repeat from node to node: share them unless they hold a NUL */
+      items[2 * k].u.s = is_text (key) ? fxs_load_intern (c, key)
+                                        : fxs_load_copy_text (c->graph, key);
+      if (!fxs_load_value (c, key + 1, &items[2 * k + 1], &p))
+        return FALSE;
+      k++;
+    }
+  out->kind = FXS_VALUE_DICT;
+  out->n = n;
+  out->u.items = items;
+  return TRUE;
+}
+
+/* ---- tensor metadata -------------------------------------------------------- */
+
+/* Most nodes of a graph share a few shapes, so equal tensor metadata is
+ * stored once (it is immutable; dtype and symbols are interned strings, so
+ * pointers compare them).  Ranks above SMALL_RANK are rare and not shared. */
+#define SMALL_RANK 16
+
+guint
+fxs_load_tensor_hash (gconstpointer p)
+{
+  const FxsTensorMeta *t = p;
+  guint64 h = t->rank * 0x9e3779b97f4a7c15u ^ (guint64) (guintptr) t->dtype;
+  for (guint d = 0; d < t->rank; d++)
+    {
+      h = (h ^ (guint64) t->dims[d]) * 0x100000001b3u;
+      if (t->symbols)
+        h = (h ^ (guint64) (guintptr) t->symbols[d]) * 0x100000001b3u;
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
+gboolean
+fxs_load_tensor_equal (gconstpointer a, gconstpointer b)
+{
+  const FxsTensorMeta *x = a, *y = b;
+  if (x->rank != y->rank || x->dtype != y->dtype || !x->symbols != !y->symbols)
+    return FALSE;
+  if (x->rank && memcmp (x->dims, y->dims, x->rank * sizeof *x->dims) != 0)
+    return FALSE;
+  return !x->symbols || memcmp (x->symbols, y->symbols, x->rank * sizeof *x->symbols) == 0;
+}
+
+/* @t lives on the caller's stack: the graph's copy of it. */
+static const FxsTensorMeta *
+intern_tensor (FxsLoadConv *c, const FxsTensorMeta *t)
+{
+  FxsLoader *l = c->loader;
+  if (l->last_tensor && fxs_load_tensor_equal (l->last_tensor, t))
+    return l->last_tensor;
+  const FxsTensorMeta *known = g_hash_table_lookup (l->tensors, t);
+  if (known)
+    return l->last_tensor = known;
+  FxsArena *arena = &c->graph->arena;
+  FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
+  copy->dims = t->rank ? fxs_arena_memdup (arena, t->dims, t->rank * sizeof *t->dims) : NULL;
+  if (t->symbols)
+    copy->symbols = fxs_arena_memdup (arena, t->symbols, t->rank * sizeof *t->symbols);
+  g_hash_table_add (l->tensors, copy);
+  return l->last_tensor = copy;
+}
+
+/* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
+ * into @dims and @symbols (shape->n entries each). */
+static gboolean
+convert_shape (FxsLoadConv *c, const FxsJson *shape, gint64 *dims, const char **symbols,
+               gboolean *symbolic, const FxsJsonPath *path)
+{
+  for (guint d = 0; d < shape->n; d++)
+    {
+      const FxsJson *size = &shape->u.items[d];
+      FxsJsonPath p = { path, NULL, 0, d };
+      symbols[d] = NULL;
+      if (size->type == FXS_JSON_NUMBER && fxs_load_is_integer (size))
+        {
+          if (!fxs_load_integer (c, size, &p, &dims[d]))
+            return FALSE;
+          if (dims[d] < 0)
+            return fxs_load_fail (c, FXS_ERROR_FORMAT, size, &p, "a size cannot be negative");
+          continue;
+        }
+      dims[d] = -1;
+      if (size->type == FXS_JSON_NULL)
+        continue;
+      if (size->type != FXS_JSON_STRING)
+        return fxs_load_fail (c, FXS_ERROR_FORMAT, size, &p,
+                              "a size must be an int, a symbolic expression (a string) or "
+                              "null, not %s",
+                              fxs_load_type_name (size));
+      if (!fxs_load_check_text (c, size, &p, "a symbolic size"))
+        return FALSE;
+      symbols[d] = fxs_load_intern (c, size);
+      *symbolic = TRUE;
+    }
+  return TRUE;
+}
+
+static gboolean
+convert_dtype (FxsLoadConv *c, const FxsJson *dtype, const char **out, const FxsJsonPath *path)
+{
+  if (dtype->type == FXS_JSON_NULL)
+    {
+      *out = NULL;
+      return TRUE;
+    }
+  if (!fxs_load_check_text (c, dtype, path, "a dtype"))
+    return FALSE;
+  *out = fxs_load_intern (c, dtype);
+  return TRUE;
+}
+
+/* Tensor metadata from a "shape" array and an optional "dtype". */
+static gboolean
+convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dtype,
+                         const FxsJsonPath *pshape, const FxsJsonPath *pdtype,
+                         const FxsTensorMeta **out)
+{
+  if (shape->type != FXS_JSON_ARRAY)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, shape, pshape, "a shape must be an array, not %s",
+                          fxs_load_type_name (shape));
+  gint64 small_dims[SMALL_RANK];
+  const char *small_symbols[SMALL_RANK];
+  gboolean small = shape->n <= SMALL_RANK;
+  FxsArena *arena = &c->graph->arena;
+  gint64 *dims = small ? small_dims : fxs_arena_alloc (arena, shape->n * sizeof *dims);
+  const char **symbols = small ? small_symbols
+                                : fxs_arena_alloc (arena, shape->n * sizeof *symbols);
+  gboolean symbolic = FALSE;
+  FxsTensorMeta t = { .rank = shape->n, .dims = dims };
+  if (!convert_shape (c, shape, dims, symbols, &symbolic, pshape)
+      || (dtype && !convert_dtype (c, dtype, &t.dtype, pdtype)))
+    return FALSE;
+  t.symbols = symbolic ? symbols : NULL;
+  *out = small ? intern_tensor (c, &t) : fxs_arena_memdup (arena, &t, sizeof t);
+  return TRUE;
+}
+
+/* {"shape": [...], "dtype": "..."} */
+static gboolean
+convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
+                const FxsJsonPath *path)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path,
+                          "tensor metadata must be an object "
+                          "{\"shape\": [...], \"dtype\": ...}, not %s",
+                          fxs_load_type_name (obj));
+  const FxsJson *shape = NULL, *dtype = NULL;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      if (is_key (key, "shape"))
+        shape = v;
+      else if (is_key (key, "dtype"))
+        dtype = v;
+      else
+        return fxs_load_unknown_member (c, key, path, "\"shape\", \"dtype\"");
+    }
+  if (!shape)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "tensor metadata without a \"shape\"");
+  FxsJsonPath ps = { path, "shape", 5, 0 }, pd = { path, "dtype", 5, 0 };
+  return convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
+}
+
+static gboolean
+convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+{
+  if (list->type != FXS_JSON_ARRAY)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
+                          "\"tensors\" must be an array of tensor metadata, not %s",
+                          fxs_load_type_name (list));
+  const FxsTensorMeta **tensors =
+    list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *tensors) : NULL;
+  for (guint i = 0; i < list->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!convert_tensor (c, &list->u.items[i], &tensors[i], &p))
+        return FALSE;
+    }
+  m->tensors = tensors;
+  m->n_tensors = list->n;
+  m->is_tuple = TRUE;
+  return TRUE;
+}
+
+static gboolean
+convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+{
+  if (list->type != FXS_JSON_ARRAY)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
+                          "\"free_symbols\" must be an array of strings, not %s",
+                          fxs_load_type_name (list));
+  const char **symbols =
+    list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *symbols) : NULL;
+  for (guint i = 0; i < list->n; i++)
+    {
+      FxsJsonPath p = { path, NULL, 0, i };
+      if (!fxs_load_check_text (c, &list->u.items[i], &p, "a free symbol"))
+        return FALSE;
+      symbols[i] = fxs_load_intern (c, &list->u.items[i]);
+    }
+  m->free_symbols = symbols;
+  m->n_free_symbols = list->n;
+  return TRUE;
+}
+
+/* Node metadata with nothing but one tensor is shared by all nodes that
+ * have that tensor (FxsNodeMeta is immutable). */
+static const FxsNodeMeta *
+single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
+{
+  FxsNodeMeta *m = g_hash_table_lookup (c->loader->single_metas, t);
+  if (!m)
+    {
+      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
+      *one = t;
+      m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
+      m->tensors = one;
+      m->n_tensors = 1;
+      g_hash_table_insert (c->loader->single_metas, (gpointer) t, m);
+    }
+  return m;
+}
+
+static gboolean
+convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "\"meta\" must be an object, not %s",
+                          fxs_load_type_name (obj));
+  *out = NULL;
+  FxsNodeMeta m = { 0 };
+  const FxsTensorMeta *single = NULL;
+  gboolean have_extra = FALSE;
+  const FxsJson *tensor_key = NULL;
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      FxsJsonPath p = { path, key->u.s, key->n, 0 };
+      gboolean ok = TRUE;
+      if (is_key (key, "tensor") || is_key (key, "tensors"))
+        {
+          if (tensor_key)
+            return fxs_load_fail (c, FXS_ERROR_FORMAT, key, path,
+                                  "\"tensor\" and \"tensors\" together: a node produces "
+                                  "one or a tuple");
+          tensor_key = key;
+          if (key->n == 6)
+            ok = convert_tensor (c, v, &single, &p);
+          else
+            ok = convert_tensor_list (c, v, &m, &p);
+        }
+      else if (is_key (key, "free_symbols"))
+        ok = convert_symbols (c, v, &m, &p);
+      else if (is_key (key, "symbol"))
+        {
+          ok = fxs_load_check_text (c, v, &p, "\"symbol\"");
+          if (ok)
+            m.symbol = fxs_load_intern (c, v);
+        }
+      else
+        have_extra = TRUE;
+      if (!ok)
+        return FALSE;
+    }
+  if (have_extra)
+    {
+      FxsValue *dict = fxs_arena_alloc (&c->graph->arena, sizeof *dict);
+      if (!convert_object_as_dict (c, obj, TRUE, dict, path))
+        return FALSE;
+      m.extra = dict;
+    }
+  if (single && m.n_free_symbols == 0 && !m.symbol && !m.extra)
+    {
+      *out = single_tensor_meta (c, single);
+      return TRUE;
+    }
+  if (single)
+    {
+      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
+      *one = single;
+      m.tensors = one;
+      m.n_tensors = 1;
+    }
+  if (obj->n > 0)
+    *out = fxs_arena_memdup (&c->graph->arena, &m, sizeof m);
+  return TRUE;
+}
+
+/* ---- nodes --------------------------------------------------------------------- */
+
+typedef struct {
+  const FxsJson *name, *op, *target, *args, *kwargs, *type, *meta;
+} NodeFields;
+
+static const char node_members[] =
+  "\"name\", \"op\", \"target\", \"args\", \"kwargs\", \"type\", \"meta\"";
+
+static gboolean
+split_node_fields (FxsLoadConv *c, const FxsJson *obj, NodeFields *f)
+{
+  memset (f, 0, sizeof *f);
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      const FxsJson **slot = NULL;
+      switch (key->n)
+        {
+        case 2: slot = is_key (key, "op") ? &f->op : NULL; break;
+        case 4: slot = is_key (key, "name") ? &f->name : is_key (key, "args") ? &f->args
+                       : is_key (key, "type") ? &f->type : is_key (key, "meta") ? &f->meta : NULL;
+          break;
+        case 6: slot = is_key (key, "target") ? &f->target : is_key (key, "kwargs") ? &f->kwargs
+                       : NULL;
+          break;
+        default: break;
+        }
+      if (!slot)
+        {
+          /* name the node if it has a usable name */
+          const FxsJson *name = fxs_json_member (obj, "name");
+          if (name && is_text (name))
+            c->node_name = name;
+          return fxs_load_unknown_member (c, key, NULL, node_members);
+        }
+      *slot = v;
+    }
+  if (!f->name)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a node without \"name\"");
+  return fxs_load_check_text (c, f->name, &(FxsJsonPath) { NULL, "name", 4, 0 }, "\"name\"");
+}
+
+/* The parts every node needs, checked for nodes that are built and nodes
+ * that are only checked for shape alike. */
+static gboolean
+check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp *op)
+{
+  c->node_name = f->name;
+  if (!f->op)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"op\"");
+  if (!f->target)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"target\"");
+  FxsJsonPath pop = { NULL, "op", 2, 0 }, pt = { NULL, "target", 6, 0 };
+  if (!fxs_load_check_text (c, f->op, &pop, "\"op\""))
+    return FALSE;
+  if (!fxs_op_from_string (f->op->u.s, op))
+    {
+      char *q = fxs_load_quoted (f->op->u.s, f->op->n);
+      fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
+                     "unknown op %s (expected placeholder, get_attr, call_function, "
+                     "call_method, call_module or output)", q);
+      g_free (q);
+      return FALSE;
+    }
+  return fxs_load_check_text (c, f->target, &pt, "\"target\"");
+}
+
+static gboolean
+check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op)
+{
+  FxsGraph *g = c->graph;
+  const FxsNode *same = g_hash_table_lookup (g->node_by_name, c->node_name->u.s);
+  FxsJsonPath pn = { NULL, "name", 4, 0 };
+  if (same)
+    return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
+                          "duplicate node name (the first is nodes[%u])", same->index);
+  if (g->output)
+    {
+      char *q = fxs_load_quoted (g->output->name, strlen (g->output->name));
+      if (op == FXS_OP_OUTPUT)
+        fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is %s)", q);
+      else
+        fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL,
+                       "comes after the output node %s, which must be the last node", q);
+      g_free (q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+convert_args (FxsLoadConv *c, const NodeFields *f, FxsOp op, FxsValue *args)
+{
+  args->kind = FXS_VALUE_TUPLE;
+  if (!f->args)
+    return TRUE;
+  FxsJsonPath p = { NULL, "args", 4, 0 };
+  if (f->args->type != FXS_JSON_ARRAY)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->args, &p, "\"args\" must be an array, not %s",
+                          fxs_load_type_name (f->args));
+  if (op == FXS_OP_PLACEHOLDER && f->args->n > 1)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->args, &p,
+                          "a placeholder has at most one arg (its default value), not %u",
+                          f->args->n);
+  return fxs_load_items (c, f->args, FXS_VALUE_TUPLE, args, &p);
+}
+
+static gboolean
+convert_kwargs (FxsLoadConv *c, const NodeFields *f, FxsValue *kwargs)
+{
+  kwargs->kind = FXS_VALUE_DICT;
+  if (!f->kwargs)
+    return TRUE;
+  FxsJsonPath p = { NULL, "kwargs", 6, 0 };
+  if (f->kwargs->type != FXS_JSON_OBJECT)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->kwargs, &p,
+                          "\"kwargs\" must be an object, not %s",
+                          fxs_load_type_name (f->kwargs));
+  return convert_object_as_dict (c, f->kwargs, FALSE, kwargs, &p);
+}
+
+gboolean
+fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj)
+{
+  FxsLoadConv c = { l, reader, l->graph, NULL };
+  NodeFields f;
+  if (l->forward.active)
+    {
+      /* after a dangling reference, only look for the node it names */
+      const FxsJson *name = fxs_json_member (obj, "name");
+      if (!name || !is_text (name) || strcmp (name->u.s, l->forward.name) != 0)
+        return TRUE;
+      g_string_append_printf (l->forward.message,
+                              ", which comes later (nodes[%" G_GUINT64_FORMAT "]); "
+                              "nodes may only refer to earlier nodes", item->index);
+      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                    l->forward.message->str);
+      return FALSE;
+    }
+  FxsOp op;
+  if (!split_node_fields (&c, obj, &f) || !check_node_head (&c, obj, &f, &op)
+      || !check_node_rules (&c, obj, op))
+    return FALSE;
+  FxsValue args = { 0 }, kwargs = { 0 };
+  const FxsNodeMeta *meta = NULL;
+  FxsJsonPath ptype = { NULL, "type", 4, 0 }, pmeta = { NULL, "meta", 4, 0 };
+  if (!convert_args (&c, &f, op, &args) || !convert_kwargs (&c, &f, &kwargs))
+    return l->forward.active;
+  if (f.type && f.type->type != FXS_JSON_NULL
+      && !fxs_load_check_text (&c, f.type, &ptype, "\"type\""))
+    return FALSE;
+  if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
+    return l->forward.active;
+  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op,
+                                                   fxs_graph_strdup (l->graph, f.name->u.s),
+                                                   fxs_load_intern (&c, f.target),
+                                                   &args, &kwargs);
+  if (f.type && f.type->type == FXS_JSON_STRING)
+    node->type_expr = fxs_load_intern (&c, f.type);
+  node->meta = meta;
+  l->recent[g_str_hash (node->name) % G_N_ELEMENTS (l->recent)] = node;
+  return TRUE;
+}
+
+/* Nodes of graphs that are not loaded: the members and the head only. */
+gboolean
+fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader, const FxsJson *obj)
+{
+  FxsLoadConv c = { l, reader, NULL, NULL };
+  NodeFields f;
+  FxsOp op;
+  return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
+}
+
+gboolean
+fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader, gboolean build, gint64 pos)
+{
+  if (!build)
+    return TRUE;
+  if (l->forward.active)
+    {
+      g_string_append (l->forward.message, ", which is not a node of this graph");
+      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                    l->forward.message->str);
+      return FALSE;
+    }
+  if (!l->graph->output)
+    {
+      fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL,
+                            "the graph has no output node (it must end with one)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- attributes ------------------------------------------------------------------ */
+
+gboolean
+fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean build)
+{
+  const FxsJson *kind = NULL, *cls = NULL, *shape = NULL, *dtype = NULL;
+  if (item->key_len == 0 || strlen (item->key) != item->key_len)
+    return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+                             "an attribute name must be non-empty and without NUL");
+  /* the reader leaves duplicate keys of a built table to the table itself */
+  if (build && fxs_graph_lookup_attr (c->graph, item->key))
+    return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
+      if (is_key (key, "kind"))
+        kind = v;
+      else if (is_key (key, "class"))
+        cls = v;
+      else if (is_key (key, "shape"))
+        shape = v;
+      else if (is_key (key, "dtype"))
+        dtype = v;
+      else
+        return fxs_load_unknown_member (c, key, NULL, "\"kind\", \"class\", \"shape\", \"dtype\"");
+    }
+  FxsJsonPath pk = { NULL, "kind", 4, 0 }, pc = { NULL, "class", 5, 0 };
+  FxsJsonPath ps = { NULL, "shape", 5, 0 }, pd = { NULL, "dtype", 5, 0 };
+  FxsAttrKind k;
+  if (!kind)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "an attribute without \"kind\"");
+  if (!fxs_load_check_text (c, kind, &pk, "\"kind\""))
+    return FALSE;
+  if (!fxs_attr_kind_from_string (kind->u.s, &k))
+    {
+      char *q = fxs_load_quoted (kind->u.s, kind->n);
+      fxs_load_fail (c, FXS_ERROR_FORMAT, kind, &pk,
+                     "unknown attribute kind %s (expected parameter, buffer, constant, "
+                     "module or object)", q);
+      g_free (q);
+      return FALSE;
+    }
+  if (cls && !fxs_load_check_text (c, cls, &pc, "\"class\""))
+    return FALSE;
+  if (dtype && !shape)
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, key_of (dtype), &pd, "\"dtype\" without \"shape\"");
+  if (!build)
+    return shape == NULL || shape->type == FXS_JSON_ARRAY
+           || fxs_load_fail (c, FXS_ERROR_FORMAT, shape, &ps, "a shape must be an array, not %s",
+                             fxs_load_type_name (shape));
+  const FxsTensorMeta *t = NULL;
+  if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
+    return FALSE;
+  GError *error = NULL;
+  if (!fxs_graph_add_attr (c->graph, item->key, k, cls ? cls->u.s : NULL, t, &error))
+    {
+      fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "%s", error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  return TRUE;
+}

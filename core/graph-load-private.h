@@ -1,0 +1,155 @@
+/* Loading graph files: what graph-load.c (the file's structure),
+ * graph-load-node.c (nodes, metadata, attributes) and graph-load-value.c
+ * (values, scalars, messages) share.  Nothing here leaves the library. */
+#ifndef FXS_GRAPH_LOAD_PRIVATE_H
+#define FXS_GRAPH_LOAD_PRIVATE_H
+
+#include <fxsplit/io.h>
+#include <string.h>
+#include "graph-private.h"
+#include "json-reader.h"
+
+/* The first reference to a node that is not (yet) defined.  Reported when
+ * the node list ends, or earlier when a node of that name turns up, so the
+ * message can say whether it is missing or merely later. */
+typedef struct {
+  gboolean active;
+  char *name;               /* the node referred to */
+  gint64 pos;
+  GString *message;         /* "PATH: node "x": refers to "y"" */
+} FxsForwardRef;
+
+/* One load: where the file is and what is built. */
+typedef struct {
+  const char *want;         /* the submodule to load, or NULL for the top graph */
+  FxsGraph *graph;          /* the graph being built (NULL until found) */
+  gboolean have_format;
+  gboolean have_version;
+  gboolean have_nodes;
+  /* submodules */
+  GHashTable *submodule_names;
+  GPtrArray *submodule_list;
+  gboolean found;
+  gboolean entry_named;     /* the submodule entry being read */
+  gboolean entry_build;
+  gboolean entry_has_nodes;
+  FxsForwardRef forward;
+  /* nodes added lately, by a hash of their name: most references are to
+   * recent nodes, and this stays in cache where node_by_name does not */
+  const FxsNode *recent[4096];
+  /* strings interned lately, by a hash of their text: targets, dtypes and
+   * keys repeat, and GLib's interning costs far more than this look-up */
+  struct { const char *text; gsize len; } interned[256];
+  /* metadata stored once per distinct value (see intern_tensor) */
+  GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
+  const FxsTensorMeta *last_tensor; /* neighbours usually share a shape */
+  GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+} FxsLoader;
+
+/* Converting one collected object: where errors go and which node they are
+ * about. */
+typedef struct {
+  FxsLoader *loader;
+  FxsJsonReader *reader;
+  FxsGraph *graph;          /* NULL when only the shape is checked */
+  const FxsJson *node_name; /* NULL until known */
+} FxsLoadConv;
+
+/* ---- strings of the file ------------------------------------------------ */
+
+/* A string without NUL bytes (usable as a C string). */
+static inline gboolean
+is_text (const FxsJson *j)
+{
+  return j->type == FXS_JSON_STRING && strlen (j->u.s) == j->n;
+}
+
+/* Comparisons with names the format defines count the length: strings
+ * from the file may hold NUL ("tuple\u0000x" is not "tuple"). */
+static inline gboolean
+is_key (const FxsJson *key, const char *name)
+{
+  /* inlined, the length of a literal @name is a constant */
+  gsize len = strlen (name);
+  return key->n == len && memcmp (key->u.s, name, len) == 0;
+}
+
+static inline gboolean
+item_is (const FxsJsonItem *item, const char *name)
+{
+  gsize len = strlen (name);
+  return item->key_len == len && memcmp (item->key, name, len) == 0;
+}
+
+/* The key of member value @v: object items are key, value, key, value... */
+static inline const FxsJson *
+key_of (const FxsJson *v)
+{
+  return v - 1;
+}
+
+/* ---- messages (graph-load-value.c) --------------------------------------- */
+
+/* "a string", "an object", ... */
+G_GNUC_INTERNAL const char *fxs_load_type_name (const FxsJson *j);
+/* Record an error at @where (or @pos), naming the node when known, and
+ * return FALSE.  Strings from the file go into messages through
+ * fxs_load_quoted() or fxs_load_shown(). */
+G_GNUC_INTERNAL gboolean fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where,
+                                        const FxsJsonPath *path, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos,
+                                           const FxsJsonPath *path, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+/* @s quoted and escaped for a one-line message; free with g_free. */
+G_GNUC_INTERNAL char *fxs_load_quoted (const char *s, gsize len);
+/* A number's text, cut short when very long; lives in @buf. */
+G_GNUC_INTERNAL const char *fxs_load_shown (const FxsJson *number, char buf[64]);
+/* "unknown member "x" (expected @valid)" at @key. */
+G_GNUC_INTERNAL gboolean fxs_load_unknown_member (FxsLoadConv *c, const FxsJson *key,
+                                                  const FxsJsonPath *path, const char *valid);
+
+/* ---- scalars and values (graph-load-value.c) ------------------------------ */
+
+/* A string usable as a name: non-empty, no NUL; @what names it. */
+G_GNUC_INTERNAL gboolean fxs_load_check_text (FxsLoadConv *c, const FxsJson *j,
+                                              const FxsJsonPath *path, const char *what);
+/* A JSON number without fraction or exponent. */
+G_GNUC_INTERNAL gboolean fxs_load_is_integer (const FxsJson *j);
+/* FALSE when the integer text does not fit in 64 bits. */
+G_GNUC_INTERNAL gboolean fxs_load_parse_integer (const char *s, gint64 *out);
+G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
+                                           const FxsJsonPath *path, gint64 *out);
+/* A copy of string @j (NULs and all) in the graph's memory. */
+G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
+/* fxs_graph_intern() of a string without NUL, through the loader's cache. */
+G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
+/* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
+ * it refers to a node not defined yet (then loader->forward is active). */
+G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,
+                                         const FxsJsonPath *path);
+
+/* The items of JSON array @array as a list or tuple (@kind). */
+G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind,
+                                         FxsValue *out, const FxsJsonPath *path);
+
+/* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
+
+/* Tensor metadata by content, for FxsLoader.tensors. */
+G_GNUC_INTERNAL guint    fxs_load_tensor_hash (gconstpointer p);
+G_GNUC_INTERNAL gboolean fxs_load_tensor_equal (gconstpointer a, gconstpointer b);
+/* The node object @obj, item @item of the nodes array, into the graph. */
+G_GNUC_INTERNAL gboolean fxs_load_node (FxsLoader *l, FxsJsonReader *reader,
+                                        const FxsJsonItem *item, const FxsJson *obj);
+/* A node of a graph that is not loaded: its members and head only. */
+G_GNUC_INTERNAL gboolean fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader,
+                                              const FxsJson *obj);
+/* The nodes array ends at @pos: a dangling reference or no output node. */
+G_GNUC_INTERNAL gboolean fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader,
+                                             gboolean build, gint64 pos);
+/* Attribute @item (its key is the name): added to the graph with @build,
+ * else only checked. */
+G_GNUC_INTERNAL gboolean fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item,
+                                        const FxsJson *obj, gboolean build);
+
+#endif

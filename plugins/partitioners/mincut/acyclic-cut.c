@@ -125,6 +125,8 @@ typedef struct {
   GArray *moves;        /* nodes moved in this pass, in order */
 } Refiner;
 
+/* Loops over the producers of call node v, each as `u`, and over its
+ * users, each as `x` (the edge index e_ is internal). */
 #define PREDS(r, v) for (guint32 e_ = (r)->dag->pred_off[v], u; \
                          e_ < (r)->dag->pred_off[(v) + 1] && ((u = (r)->dag->preds[e_]), TRUE); e_++)
 #define SUCCS(r, v) for (guint32 e_ = (r)->dag->succ_off[v], x; \

@@ -63,6 +63,7 @@ fxs_plugin_dir_source_to_string (FxsPluginDirSource source)
     case FXS_PLUGIN_DIR_ENVIRONMENT: return "FXSPLIT_PLUGIN_PATH";
     case FXS_PLUGIN_DIR_PIPELINE: return "plugin_dir";
     case FXS_PLUGIN_DIR_INSTALLED: return "installed";
+    case FXS_PLUGIN_DIR_BUILD_TREE: return "build tree";
     }
   return "unknown";
 }
@@ -95,6 +96,18 @@ fxs_plugin_registry_installed_dir (void)
   return FXS_INSTALLED_PLUGIN_DIR;
 }
 
+/* Whether this process's executable lives in the build tree this library
+ * was built in: then the plugins built beside it are the right ones, and the
+ * installed directory (if any) may hold another version. */
+static gboolean
+running_from_build_tree (void)
+{
+  char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  gboolean inside = exe && g_str_has_prefix (exe, FXS_BUILD_ROOT G_DIR_SEPARATOR_S);
+  g_free (exe);
+  return inside;
+}
+
 void
 fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry)
 {
@@ -107,9 +120,12 @@ fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry)
           fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_ENVIRONMENT, *d);
       g_strfreev (dirs);
     }
-  if (g_strcmp0 (g_getenv ("FXSPLIT_NO_DEFAULT_PLUGIN_DIR"), "1") != 0)
-    fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_INSTALLED,
-                                 FXS_INSTALLED_PLUGIN_DIR);
+  if (g_strcmp0 (g_getenv ("FXSPLIT_NO_DEFAULT_PLUGIN_DIR"), "1") == 0)
+    return;
+  if (running_from_build_tree ())
+    fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_BUILD_TREE, FXS_BUILD_PLUGIN_DIR);
+  else
+    fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_INSTALLED, FXS_INSTALLED_PLUGIN_DIR);
 }
 
 guint

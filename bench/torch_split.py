@@ -15,10 +15,16 @@ and the partition structure, so that run.py can check that both tools cut
 the graph the same way.
 
 Run it with Debian's torch: /usr/bin/python3 bench/torch_split.py GRAPH.json
+
+torch 1.13 names nodes in quadratic time (_Namespace.create_name counts up
+from 1 for every new "add_N"), which later PyTorch fixed with a per-base
+counter; --linear-naming patches that counter into 1.13 to estimate what a
+current PyTorch would take.
 """
 
 import argparse
 import builtins
+import collections
 import gc
 import hashlib
 import importlib
@@ -162,6 +168,47 @@ def build_graph(nodes):
     return graph
 
 
+# ---- current PyTorch's naming --------------------------------------------------
+
+
+def patch_linear_naming():
+    """Replaces torch 1.13's _Namespace.create_name with the one of later
+    PyTorch releases, which remembers the last number used per base name
+    (_base_count) instead of counting up from 1 every time."""
+    namespace = torch.fx.graph._Namespace
+
+    def create_name(self, candidate, obj):
+        if obj is not None and obj in self._obj_to_name:
+            return self._obj_to_name[obj]
+        base_count = self.__dict__.setdefault("_base_count", collections.defaultdict(int))
+        candidate = self._illegal_char_regex.sub("_", candidate)
+        if not candidate:
+            candidate = "_unnamed"
+        if candidate[0].isdigit():
+            candidate = f"_{candidate}"
+        match = self._name_suffix_regex.match(candidate)
+        if match is None:
+            base, num = candidate, None
+        else:
+            base, num_str = match.group(1, 2)
+            num = int(num_str)
+        candidate = base if num is None else f"{base}_{num}"
+        if not num:
+            num = base_count[base]
+        while candidate in self._used_names or self._is_illegal_name(candidate, obj):
+            num += 1
+            candidate = f"{base}_{num}"
+        self._used_names.setdefault(candidate, 0)
+        base_count[base] = num
+        if obj is None:
+            self._unassociated_names.add(candidate)
+        else:
+            self._obj_to_name[obj] = candidate
+        return candidate
+
+    namespace.create_name = create_name
+
+
 # ---- measuring ---------------------------------------------------------------
 
 
@@ -217,12 +264,17 @@ def main():
     parser.add_argument("--partitions", "-k", type=int, default=8)
     parser.add_argument("--repeat", "-r", type=int, default=3, help="split runs (median reported)")
     parser.add_argument("--mode", choices=["contiguous", "round-robin"], default="contiguous")
+    parser.add_argument("--linear-naming", action="store_true",
+                        help="patch in later PyTorch's linear-time node naming (see above)")
     args = parser.parse_args()
     if args.partitions < 1 or args.repeat < 1:
         parser.error("--partitions and --repeat must be at least 1")
 
+    if args.linear_naming:
+        patch_linear_naming()
     base = {"tool": "torch_split", "torch": torch.__version__, "graph": args.graph,
-            "partitions": args.partitions, "mode": args.mode}
+            "partitions": args.partitions, "mode": args.mode,
+            "naming": "linear" if args.linear_naming else "1.13"}
     try:
         t0 = time.perf_counter()
         with open(args.graph) as f:

@@ -205,27 +205,52 @@ typedef struct {
   guint32 len;
 } NameSlot;
 
+/* A growable text buffer (cheaper than GString on this hot path). */
+typedef struct {
+  char *str;
+  gsize len;
+  gsize cap;
+} Buffer;
+
 struct FxsNamespace {
   FxsGraph *graph;
   NameSlot *slots;
   gsize mask;
   gsize size;
-  GString *scratch;
-  GString *probe;
-  GPtrArray *path;     /* slots visited by one search, for path compression */
+  Buffer candidate;
+  Buffer probe;
+  NameSlot **path;     /* slots visited by one search, for path compression */
+  gsize path_cap;
 };
+
+static void
+buffer_reserve (Buffer *b, gsize len)
+{
+  if (len + 1 > b->cap)
+    {
+      b->cap = MAX (2 * b->cap, len + 1);
+      b->str = g_realloc (b->str, b->cap);
+    }
+}
 
 static guint32
 hash_name (const char *s, gsize len)
 {
-  /* 64-bit FNV-1a folded to 32 bits */
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  for (gsize i = 0; i < len; i++)
+  /* eight bytes at a time, multiply-xorshift mixed */
+  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  guint64 h = len * k;
+  for (; len >= 8; s += 8, len -= 8)
     {
-      h ^= (guchar) s[i];
-      h *= G_GUINT64_CONSTANT (0x100000001b3);
+      guint64 w;
+      memcpy (&w, s, 8);
+      h = (h ^ w) * k;
+      h ^= h >> 29;
     }
-  return (guint32) (h ^ (h >> 32));
+  guint64 w = 0;
+  memcpy (&w, s, len);
+  h = (h ^ w) * k;
+  h ^= h >> 32;
+  return (guint32) h;
 }
 
 FxsNamespace *
@@ -235,9 +260,6 @@ fxs_namespace_new (FxsGraph *graph)
   ns->graph = graph;
   ns->mask = 63;
   ns->slots = g_new0 (NameSlot, ns->mask + 1);
-  ns->scratch = g_string_new (NULL);
-  ns->probe = g_string_new (NULL);
-  ns->path = g_ptr_array_new ();
   return ns;
 }
 
@@ -247,9 +269,9 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   g_free (ns->slots);
-  g_string_free (ns->scratch, TRUE);
-  g_string_free (ns->probe, TRUE);
-  g_ptr_array_free (ns->path, TRUE);
+  g_free (ns->candidate.str);
+  g_free (ns->probe.str);
+  g_free (ns->path);
   g_free (ns);
 }
 
@@ -304,31 +326,42 @@ ensure_room (FxsNamespace *ns)
     resize (ns, 2 * (ns->mask + 1));
 }
 
-/* Stores @name in @slot (the empty slot find_slot gave for it). */
+/* Stores the name in @buf in @slot (the empty slot find_slot gave for it). */
 static const char *
-fill (FxsNamespace *ns, NameSlot *slot, const GString *name, guint32 hash, guint64 next)
+fill (FxsNamespace *ns, NameSlot *slot, const Buffer *buf, guint32 hash, guint64 next)
 {
-  slot->name = fxs_graph_strdup (ns->graph, name->str);
+  slot->name = fxs_graph_strdup (ns->graph, buf->str);
   slot->hash = hash;
-  slot->len = (guint32) name->len;
+  slot->len = (guint32) buf->len;
   slot->next = next;
   ns->size++;
   return slot->name;
 }
 
-/* "<base>_<n>" into @out, without printf: this runs for most nodes. */
 static void
-format_numbered (GString *out, gsize base_len, guint64 n)
+path_add (FxsNamespace *ns, gsize *n, NameSlot *slot)
+{
+  if (*n == ns->path_cap)
+    {
+      ns->path_cap = ns->path_cap ? 2 * ns->path_cap : 16;
+      ns->path = g_renew (NameSlot *, ns->path, ns->path_cap);
+    }
+  ns->path[(*n)++] = slot;
+}
+
+/* The probe buffer holds "<base>_"; appends the digits of @n. */
+static void
+set_probe_number (Buffer *probe, gsize prefix_len, guint64 n)
 {
   char digits[20];
   guint k = 0;
   do
     digits[k++] = (char) ('0' + n % 10);
   while ((n /= 10) != 0);
-  g_string_set_size (out, base_len + 1 + k);
-  out->str[base_len] = '_';
   for (guint i = 0; i < k; i++)
-    out->str[base_len + 1 + i] = digits[k - 1 - i];
+    probe->str[prefix_len + i] = digits[k - 1 - i];
+  probe->len = prefix_len + k;
+  probe->str[probe->len] = '\0';
 }
 
 /* The first free "<base>_<n>" with n >= @start.  Numbered names are never
@@ -338,26 +371,27 @@ static const char *
 take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start,
                NameSlot *base_slot)
 {
-  GString *probe = ns->probe;
-  g_string_truncate (probe, 0);
-  g_string_append_len (probe, base, base_len);
+  Buffer *probe = &ns->probe;
+  buffer_reserve (probe, base_len + 21);
+  memcpy (probe->str, base, base_len);
+  probe->str[base_len] = '_';
   guint64 n = base_slot && base_slot->next > start ? base_slot->next : start;
-  g_ptr_array_set_size (ns->path, 0);
+  gsize path_len = 0;
   NameSlot *s;
   guint32 hash;
   for (;;)
     {
-      format_numbered (probe, base_len, n);
+      set_probe_number (probe, base_len + 1, n);
       hash = hash_name (probe->str, probe->len);
       s = find_slot (ns, probe->str, probe->len, hash);
       if (!s->name)
         break;
-      g_ptr_array_add (ns->path, s);
+      path_add (ns, &path_len, s);
       n = s->next > n ? s->next : n + 1;
     }
   /* every name on the path now has all numbers up to n taken */
-  for (guint i = 0; i < ns->path->len; i++)
-    ((NameSlot *) ns->path->pdata[i])->next = n + 1;
+  for (gsize i = 0; i < path_len; i++)
+    ns->path[i]->next = n + 1;
   if (base_slot)
     base_slot->next = n + 1;
   return fill (ns, s, probe, hash, n + 1);
@@ -382,22 +416,24 @@ static const char *
 take_numbered_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
   GString *num = g_string_new (digits);
+  Buffer *probe = &ns->probe;
   NameSlot *s;
   guint32 hash;
   for (;;)
     {
-      g_string_truncate (ns->probe, 0);
-      g_string_append_len (ns->probe, base, base_len);
-      g_string_append_c (ns->probe, '_');
-      g_string_append_len (ns->probe, num->str, num->len);
-      hash = hash_name (ns->probe->str, ns->probe->len);
-      s = find_slot (ns, ns->probe->str, ns->probe->len, hash);
+      buffer_reserve (probe, base_len + 1 + num->len);
+      memcpy (probe->str, base, base_len);
+      probe->str[base_len] = '_';
+      memcpy (probe->str + base_len + 1, num->str, num->len + 1);
+      probe->len = base_len + 1 + num->len;
+      hash = hash_name (probe->str, probe->len);
+      s = find_slot (ns, probe->str, probe->len, hash);
       if (!s->name)
         break;
       decimal_increment (num);
     }
   g_string_free (num, TRUE);
-  return fill (ns, s, ns->probe, hash, 0);
+  return fill (ns, s, probe, hash, 0);
 }
 
 static gboolean
@@ -409,11 +445,15 @@ is_identifier_char (char c)
 const char *
 fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
 {
-  GString *c = ns->scratch;
-  /* re.sub('[^0-9a-zA-Z_]+', '_', candidate); bytes work as well as code
-   * points since UTF-8 sequences consist of non-ASCII bytes only */
-  g_string_set_size (c, strlen (candidate));
+  Buffer *c = &ns->candidate;
+  /* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
+   * starts with a digit).  Bytes work as well as code points: UTF-8
+   * sequences consist of non-ASCII bytes only. */
+  gsize in_len = strlen (candidate);
+  buffer_reserve (c, MAX (in_len + 1, sizeof "_unnamed"));
   gsize len = 0;
+  if (g_ascii_isdigit (candidate[0]))
+    c->str[len++] = '_';
   for (const char *p = candidate; *p; p++)
     {
       if (is_identifier_char (*p))
@@ -421,25 +461,27 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
       else if (p == candidate || is_identifier_char (p[-1]))
         c->str[len++] = '_';
     }
-  g_string_truncate (c, len);
-  if (c->len == 0)
-    g_string_assign (c, "_unnamed");
-  if (g_ascii_isdigit (c->str[0]))
-    g_string_prepend_c (c, '_');
+  if (len == 0)
+    {
+      memcpy (c->str, "_unnamed", sizeof "_unnamed");
+      len = sizeof "_unnamed" - 1;
+    }
+  c->str[len] = '\0';
+  c->len = len;
 
   ensure_room (ns);
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
-  gsize end = c->len, d = end;
+  gsize d = len;
   while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
     d--;
-  if (d == end || d == 0 || c->str[d - 1] != '_')
+  if (d == len || d == 0 || c->str[d - 1] != '_')
     {
-      guint32 hash = hash_name (c->str, c->len);
-      NameSlot *s = find_slot (ns, c->str, c->len, hash);
+      guint32 hash = hash_name (c->str, len);
+      NameSlot *s = find_slot (ns, c->str, len, hash);
       if (s->name)
-        return take_numbered (ns, c->str, c->len, 1, s);
+        return take_numbered (ns, c->str, len, 1, s);
       if (fxs_name_is_reserved (c->str))
-        return take_numbered (ns, c->str, c->len, 1, NULL);
+        return take_numbered (ns, c->str, len, 1, NULL);
       return fill (ns, s, c, hash, 0);
     }
 

@@ -45,20 +45,16 @@ append_str (GString *out, const char *s)
 static void
 write_header (Writer *w, const FxsSplitResult *result)
 {
+  /* no names here: a partition affix may hold any character */
   guint n = fxs_split_result_n_partitions (result);
   g_string_append_printf (w->buf,
     "\"\"\"A torch.fx split module, written by fxsplit's python output.\n"
     "\n"
     "build(original_module) returns it as a torch.fx.GraphModule that calls\n"
-    "%u submodule%s (", n, n == 1 ? "" : "s");
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (w->buf, "%s%s", i ? ", " : "",
-                            fxs_partition_submod_name (fxs_split_result_partition (result, i)));
-  g_string_append (w->buf,
-    ") and uses the parameters,\n"
-    "buffers and submodules of the module that was split; CODE holds the\n"
-    "forward code of every graph as torch.fx 1.13 prints GraphModule.code.\n"
-    "\"\"\"\n");
+    "%u submodule%s and uses the parameters, buffers and submodules of the\n"
+    "module that was split; CODE holds the forward code of every graph as\n"
+    "torch.fx 1.13 prints GraphModule.code.\n"
+    "\"\"\"\n", n, n == 1 ? "" : "s");
   for (const char *const *line = fxs_py_runtime_lines; *line; line++)
     g_string_append (w->buf, *line);
 }

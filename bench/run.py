@@ -128,13 +128,24 @@ def bench_size(args, n, record, log):
 
         if n <= args.torch_max:
             torch_repeat = 1 if n >= 100_000 else args.torch_repeat
-            lines, _ = run_json_lines([sys.executable, os.path.join(HERE, "torch_split.py"),
-                                       f"--partitions={args.partitions}",
-                                       f"--repeat={torch_repeat}", path],
-                                      timeout=args.torch_timeout)
-            for line in lines:
-                record({"size": n, **line})
-            log(f"{n}: torch_split done")
+            for naming in ("linear", "1.13"):
+                cmd = [sys.executable, os.path.join(HERE, "torch_split.py"),
+                       f"--partitions={args.partitions}", f"--repeat={torch_repeat}", path]
+                if naming == "linear":
+                    cmd.insert(2, "--linear-naming")
+                wait_for_quiet_machine(args.max_load, args.max_wait, log)
+                try:
+                    lines, _ = run_json_lines(cmd, timeout=args.torch_timeout)
+                except BenchError as e:
+                    # Too slow or too big: reported, and extrapolated from smaller sizes.
+                    reason = "timed out" if "no result within" in str(e) else "failed"
+                    record({"size": n, "tool": "torch_split", "phase": "failed", "naming": naming,
+                            "reason": reason, "message": str(e)[-300:]})
+                    log(f"{n}: torch_split ({naming} naming) failed: {e}")
+                    continue
+                for line in lines:
+                    record({"size": n, **line})
+                log(f"{n}: torch_split ({naming} naming) done")
     finally:
         for p in (out_path, path) if (big or not args.keep_graphs) else (out_path,):
             if os.path.exists(p):
@@ -185,12 +196,13 @@ def fmt_ratio(a, b):
     return f"{r:,.0f}×" if r >= 10 else f"{r:.1f}×"
 
 
-def torch_times(records, sizes):
-    """Measured PyTorch medians, and power-law extrapolations (from the two
-    largest measured sizes) for the sizes it was not run on."""
+def torch_times(records, sizes, naming):
+    """PyTorch's measured medians by size, and power-law extrapolations (from
+    the two largest measured sizes) for larger sizes it was not run on or did
+    not finish: {n: (seconds, extrapolated)}."""
     measured = {}
     for n in sizes:
-        s = one(records, n, tool="torch_split", phase="split", summary=True)
+        s = one(records, n, tool="torch_split", phase="split", summary=True, naming=naming)
         if s:
             measured[n] = s["median_seconds"]
     points = sorted(measured.items())
@@ -204,6 +216,36 @@ def torch_times(records, sizes):
     return result
 
 
+def fxsplit_rows(records, sizes):
+    rows = []
+    prev = None
+    for n in sizes:
+        load = one(records, n, tool="bench-split", phase="load", summary=True)
+        split = one(records, n, tool="bench-split", phase="split", mode="contiguous", summary=True)
+        cmd = find(records, n, tool="fxsplit", phase="command")
+        gen = one(records, n, tool="gen-graph")
+        if not (load and split and gen):
+            continue
+        row = {
+            "n": n, "file": gen["bytes"], "load": load, "split": split,
+            "t_load": load["median_seconds"], "t_split": split["median_seconds"],
+            "t_cmd": statistics.median(r["seconds"] for r in cmd) if cmd else None,
+            "cmd_min": min(r["seconds"] for r in cmd) if cmd else None,
+            "cmd_rss": max(r["peak_rss_bytes"] for r in cmd) if cmd else None,
+        }
+        row["peak"] = max(load["peak_rss_bytes"], split["split_peak_rss_bytes"])
+        # Bytes per node of what the graph and the split add to the process.
+        row["per_node"] = (row["peak"] - load.get("rss_at_start_bytes", 0)) / n
+        row["growth"] = "–"
+        if prev and prev["n"] * 10 == n:
+            g = [row[k] / prev[k] if prev[k] and row[k] else None
+                 for k in ("t_load", "t_split", "t_cmd")]
+            row["growth"] = " / ".join(f"{x:.1f}" if x else "–" for x in g)
+        rows.append(row)
+        prev = row
+    return rows
+
+
 def report(records, sizes):
     lines = []
     meta = next((r for r in records if r.get("tool") == "run.py"), {})
@@ -212,65 +254,42 @@ def report(records, sizes):
                   f"RAM, Linux {meta['kernel']}; build {meta['buildtype']}; "
                   f"PyTorch {meta.get('torch', '?')}; {meta['partitions']} partitions; "
                   f"started {meta['started']} (load average {meta['load_average']:.2f}).", ""]
+    rows = fxsplit_rows(records, sizes)
 
-    torch = torch_times(records, sizes)
-    rows = []
-    prev = None
-    for n in sizes:
-        load = one(records, n, tool="bench-split", phase="load", summary=True)
-        split = one(records, n, tool="bench-split", phase="split", mode="contiguous", summary=True)
-        cmd = [r["seconds"] for r in find(records, n, tool="fxsplit", phase="command")]
-        cmd_rss = [r["peak_rss_bytes"] for r in find(records, n, tool="fxsplit", phase="command")]
-        gen = one(records, n, tool="gen-graph")
-        if not (load and split and gen):
-            continue
-        row = {
-            "n": n, "file": gen["bytes"], "load": load["median_seconds"],
-            "split": split["median_seconds"],
-            "cmd": statistics.median(cmd) if cmd else None,
-            "cmd_rss": max(cmd_rss) if cmd_rss else None,
-            "load_rss": load["peak_rss_bytes"], "split_rss": split["split_peak_rss_bytes"],
-            "torch": torch.get(n, (None, False)),
-        }
-        row["peak"] = max(row["load_rss"], row["split_rss"])
-        # Bytes per node of what the graph and the split add to the process.
-        row["per_node"] = (row["peak"] - load.get("rss_at_start_bytes", 0)) / n
-        row["growth"] = "–"
-        if prev and prev["n"] * 10 == n:
-            g = [row[k] / prev[k] if prev[k] else None for k in ("load", "split", "cmd")]
-            row["growth"] = " / ".join(f"{x:.1f}" if x else "–" for x in g)
-        rows.append(row)
-        prev = row
-
-    lines += ["| nodes | file | load | engine split | fxsplit command | PyTorch split_module "
-              "| PyTorch ÷ engine | PyTorch ÷ command | peak RSS (bytes/node above start) "
-              "| command peak RSS "
-              "| growth per 10× (load / split / command) |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines += ["fxsplit (medians; contiguous partitions):", "",
+              "| nodes | file | load | engine split | fxsplit command | peak RSS (bytes/node) "
+              "| command peak RSS | growth per 10× (load / split / command) |",
+              "|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
-        t, extrapolated = r["torch"]
-        mark = " (extrapolated)" if extrapolated else ""
         lines.append(
-            f"| {fmt_count(r['n'])} | {fmt_bytes(r['file'])} | {fmt_seconds(r['load'])} "
-            f"| {fmt_seconds(r['split'])} | {fmt_seconds(r['cmd'])} | {fmt_seconds(t)}{mark} "
-            f"| {fmt_ratio(t, r['split'])}{mark and ' (extr.)'} "
-            f"| {fmt_ratio(t, r['cmd'])}{mark and ' (extr.)'} "
+            f"| {fmt_count(r['n'])} | {fmt_bytes(r['file'])} | {fmt_seconds(r['t_load'])} "
+            f"| {fmt_seconds(r['t_split'])} | {fmt_seconds(r['t_cmd'])} "
             f"| {fmt_bytes(r['peak'])} ({r['per_node']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
             f"| {r['growth']} |")
 
-    lines += ["", "Spread and side measurements (min ÷ median; round-robin = PyTorch's docstring "
-              "partitioning, which is cyclic on residual graphs, so the time is the time to find "
-              "and report the cycle):", "",
+    torch = {naming: torch_times(records, sizes, naming) for naming in ("1.13", "linear")}
+    lines += ["", "Against PyTorch's split_module on the same graph and partitions (medians; "
+              "\"linear naming\": 1.13 with later PyTorch's per-base name counter patched in):", "",
+              "| nodes | PyTorch 1.13 | ÷ engine | ÷ command | PyTorch, linear naming | ÷ engine "
+              "| ÷ command | same partitions |",
+              "|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        cells = []
+        for naming in ("1.13", "linear"):
+            t, extrapolated = torch[naming].get(r["n"], (None, False))
+            mark = " (extrapolated)" if extrapolated else ""
+            cells += [f"{fmt_seconds(t)}{mark}", fmt_ratio(t, r["t_split"]), fmt_ratio(t, r["t_cmd"])]
+        lines.append(f"| {fmt_count(r['n'])} | " + " | ".join(cells)
+                     + f" | {compare_partitions(records, r['n'])} |")
+
+    lines += ["", "Spread and side measurements (round-robin = PyTorch's docstring partitioning, "
+              "cyclic on residual graphs: the time to find and report the cycle):", "",
               "| nodes | load min | split min | command min | round-robin: engine "
-              "| round-robin: command (exit status) "
-              "| PyTorch runs | PyTorch prepare (json + graph + GraphModule) "
-              "| PyTorch peak RSS in split | same partitions as PyTorch | load average |",
-              "|---:|---:|---:|---:|---|---|---:|---:|---:|---|---|"]
+              "| round-robin: command (exit status) | PyTorch runs (1.13 / linear) "
+              "| PyTorch prepare | PyTorch peak RSS | load average |",
+              "|---:|---:|---:|---:|---|---|---:|---:|---:|---|"]
     for r in rows:
         n = r["n"]
-        load = one(records, n, tool="bench-split", phase="load", summary=True)
-        split = one(records, n, tool="bench-split", phase="split", mode="contiguous", summary=True)
-        cmd = [x["seconds"] for x in find(records, n, tool="fxsplit", phase="command")]
         rr = one(records, n, tool="bench-split", phase="split", mode="round-robin", summary=True)
         rr_run = one(records, n, tool="bench-split", phase="split", mode="round-robin", run=0)
         rr_text = "–"
@@ -278,17 +297,22 @@ def report(records, sizes):
             rr_text = f"{fmt_seconds(rr['median_seconds'])}, {rr_run['status'] if rr_run else '?'}"
         mod = one(records, n, tool="fxsplit", phase="command-modulo")
         mod_text = f"{fmt_seconds(mod['seconds'])} ({mod['exit_status']})" if mod else "–"
-        ts = one(records, n, tool="torch_split", phase="split", summary=True)
+        ts = {k: one(records, n, tool="torch_split", phase="split", summary=True, naming=k)
+              for k in ("1.13", "linear")}
+        runs = " / ".join(str(ts[k]["runs"]) if ts[k] else "–" for k in ts)
+        failed = one(records, n, tool="torch_split", phase="failed")
+        if failed:
+            runs += f" ({failed['naming']}: {failed['reason']})"
         tp = one(records, n, tool="torch_split", phase="prepare")
-        same = compare_partitions(records, n)
+        prep = tp["json_seconds"] + tp["graph_seconds"] + tp["graphmodule_seconds"] if tp else None
+        peak = max((t["split_peak_rss_bytes"] for t in ts.values() if t), default=None)
         loads = [x["load_average"] for x in find(records, n) if "load_average" in x]
         load_text = f"{min(loads):.2f}–{max(loads):.2f}" if loads else "–"
         lines.append(
-            f"| {fmt_count(n)} | {fmt_seconds(load['min_seconds'])} "
-            f"| {fmt_seconds(split['min_seconds'])} | {fmt_seconds(min(cmd) if cmd else None)} "
-            f"| {rr_text} | {mod_text} | {ts['runs'] if ts else '–'} "
-            f"| {fmt_seconds(tp['json_seconds'] + tp['graph_seconds'] + tp['graphmodule_seconds']) if tp else '–'} "
-            f"| {fmt_bytes(ts['split_peak_rss_bytes']) if ts else '–'} | {same} | {load_text} |")
+            f"| {fmt_count(n)} | {fmt_seconds(r['load']['min_seconds'])} "
+            f"| {fmt_seconds(r['split']['min_seconds'])} | {fmt_seconds(r['cmd_min'])} "
+            f"| {rr_text} | {mod_text} | {runs} | {fmt_seconds(prep)} | {fmt_bytes(peak)} "
+            f"| {load_text} |")
     return "\n".join(lines)
 
 

@@ -253,7 +253,10 @@ def report(records, sizes):
         lines += [f"Machine: {meta['cpu']}, {meta['nproc']} cores, {fmt_bytes(meta['memory_bytes'])} "
                   f"RAM, Linux {meta['kernel']}; build {meta['buildtype']}; "
                   f"PyTorch {meta.get('torch', '?')}; {meta['partitions']} partitions; "
-                  f"started {meta['started']} (load average {meta['load_average']:.2f}).", ""]
+                  f"started {meta['started']} (load average {meta['load_average']:.2f}); "
+                  f"commit {meta.get('git', '?')}"
+                  + (f", with uncommitted changes to {', '.join(meta['modified'])}"
+                     if meta.get("modified") else "") + ".", ""]
     rows = fxsplit_rows(records, sizes)
 
     lines += ["fxsplit (medians; contiguous partitions):", "",
@@ -351,7 +354,13 @@ def machine_info(args):
                                        capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         torch_version = None
-    return {"tool": "run.py", "cpu": cpu, "nproc": os.cpu_count(), "memory_bytes": mem,
+    # The tree is shared and edited while we measure: say what was built.
+    git = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cI"],
+                         capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.split("\n")
+    dirty = [line[3:] for line in dirty if line.strip()]
+    return {"tool": "run.py", "git": git, "modified": dirty, "cpu": cpu, "nproc": os.cpu_count(), "memory_bytes": mem,
             "kernel": platform.release(), "buildtype": buildtype, "torch": torch_version,
             "partitions": args.partitions, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
             "load_average": os.getloadavg()[0]}

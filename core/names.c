@@ -193,17 +193,38 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
     fxs_target_to_str (target, FALSE, out);
 }
 
-/* ---- the namespace -------------------------------------------------------- */
+/* ---- the namespace -------------------------------------------------------- *
+ *
+ * A name is either plain ("relu": no "_<digits>" suffix) or numbered
+ * ("relu_3": base "relu", number 3); create_name only ever takes canonical
+ * numbered names (no leading zeros), so a name is exactly a (base, number)
+ * pair.  Per base the namespace keeps whether the plain name is taken and a
+ * cursor: every number in [1, cursor) is taken.  Numbers taken beyond the
+ * cursor (explicit names, or 0) sit in one sparse table with "next" links:
+ * every number in [own, next) is taken.  Generated names (most of them)
+ * only move a cursor and never touch a big table, which keeps this fast on
+ * graphs of millions of nodes. */
 
 typedef struct {
-  const char *name;   /* NULL: empty slot */
-  /* Every "<base>_<k>" with from <= k < next is taken, where from is the
-   * name's own number, or 1 for a name without one ("add" knows about
-   * add_1 ...).  0 when nothing is known. */
-  guint64 next;
-  guint32 hash;
+  const char *name;
   guint32 len;
-} NameSlot;
+  gboolean plain_taken;
+  guint64 cursor;            /* >= 1 */
+  guint64 sparse_above;      /* sparse entries of this base above the cursor */
+  char cursor_text[24];      /* the cursor in decimal, kept in step */
+  guint8 cursor_len;
+} Base;
+
+typedef struct {
+  guint32 hash;
+  guint32 index;             /* base index + 1; 0: empty slot */
+} BaseSlot;
+
+typedef struct {
+  guint64 number;
+  guint64 next;
+  guint32 base;              /* base index + 1; 0: empty slot */
+} SparseSlot;
 
 /* A growable text buffer (cheaper than GString on this hot path). */
 typedef struct {
@@ -214,12 +235,17 @@ typedef struct {
 
 struct FxsNamespace {
   FxsGraph *graph;
-  NameSlot *slots;
-  gsize mask;
-  gsize size;
+  GArray *bases;             /* Base */
+  GStringChunk *base_names;
+  BaseSlot *base_slots;
+  gsize base_mask;
+  SparseSlot *sparse;
+  gsize sparse_mask;
+  gsize sparse_size;
+  GHashTable *big;           /* names with numbers beyond 64 bits */
   Buffer candidate;
-  Buffer probe;
-  NameSlot **path;     /* slots visited by one search, for path compression */
+  Buffer name;
+  SparseSlot **path;         /* sparse slots one search visited */
   gsize path_cap;
 };
 
@@ -234,7 +260,7 @@ buffer_reserve (Buffer *b, gsize len)
 }
 
 static guint32
-hash_name (const char *s, gsize len)
+hash_bytes (const char *s, gsize len)
 {
   /* eight bytes at a time, multiply-xorshift mixed */
   const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
@@ -253,13 +279,25 @@ hash_name (const char *s, gsize len)
   return (guint32) h;
 }
 
+static gsize
+hash_number (guint32 base, guint64 number)
+{
+  guint64 h = (number ^ ((guint64) base << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (gsize) (h ^ (h >> 31));
+}
+
 FxsNamespace *
 fxs_namespace_new (FxsGraph *graph)
 {
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
   ns->graph = graph;
-  ns->mask = 63;
-  ns->slots = g_new0 (NameSlot, ns->mask + 1);
+  ns->bases = g_array_new (FALSE, FALSE, sizeof (Base));
+  ns->base_names = g_string_chunk_new (1024);
+  ns->base_mask = 15;
+  ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
+  ns->sparse_mask = 15;
+  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   return ns;
 }
 
@@ -268,133 +306,210 @@ fxs_namespace_free (FxsNamespace *ns)
 {
   if (!ns)
     return;
-  g_free (ns->slots);
+  g_array_free (ns->bases, TRUE);
+  g_string_chunk_free (ns->base_names);
+  g_free (ns->base_slots);
+  g_free (ns->sparse);
+  g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
-  g_free (ns->probe.str);
+  g_free (ns->name.str);
   g_free (ns->path);
   g_free (ns);
-}
-
-/* The slot of @name, or the empty slot where it would go. */
-static NameSlot *
-find_slot (const FxsNamespace *ns, const char *name, gsize len, guint32 hash)
-{
-  gsize i = hash & ns->mask;
-  for (;;)
-    {
-      NameSlot *s = &ns->slots[i];
-      if (!s->name || (s->hash == hash && s->len == len && memcmp (s->name, name, len) == 0))
-        return s;
-      i = (i + 1) & ns->mask;
-    }
-}
-
-static void
-resize (FxsNamespace *ns, gsize capacity)
-{
-  NameSlot *old = ns->slots;
-  gsize old_cap = ns->mask + 1;
-  ns->mask = capacity - 1;
-  ns->slots = g_new0 (NameSlot, capacity);
-  for (gsize i = 0; i < old_cap; i++)
-    if (old[i].name)
-      {
-        gsize j = old[i].hash & ns->mask;
-        while (ns->slots[j].name)
-          j = (j + 1) & ns->mask;
-        ns->slots[j] = old[i];
-      }
-  g_free (old);
 }
 
 void
 fxs_namespace_reserve (FxsNamespace *ns, gsize n_names)
 {
-  gsize capacity = ns->mask + 1;
-  while (2 * (ns->size + n_names) > capacity)
-    capacity *= 2;
-  if (capacity != ns->mask + 1)
-    resize (ns, capacity);
+  /* generated names need no room; only out-of-order numbers do */
+  (void) ns;
+  (void) n_names;
 }
 
-/* Room for one more name, made before a search so that the slots it
- * finds stay where they are until the name is stored. */
-static void
-ensure_room (FxsNamespace *ns)
-{
-  if (2 * (ns->size + 1) > ns->mask + 1)
-    resize (ns, 2 * (ns->mask + 1));
-}
+/* ---- bases ---- */
 
-/* Stores the name in @buf in @slot (the empty slot find_slot gave for it). */
-static const char *
-fill (FxsNamespace *ns, NameSlot *slot, const Buffer *buf, guint32 hash, guint64 next)
+static Base *
+base_at (const FxsNamespace *ns, guint32 index)
 {
-  slot->name = fxs_graph_strdup (ns->graph, buf->str);
-  slot->hash = hash;
-  slot->len = (guint32) buf->len;
-  slot->next = next;
-  ns->size++;
-  return slot->name;
+  return &g_array_index (ns->bases, Base, index);
 }
 
 static void
-path_add (FxsNamespace *ns, gsize *n, NameSlot *slot)
+grow_bases (FxsNamespace *ns)
+{
+  gsize cap = 2 * (ns->base_mask + 1);
+  BaseSlot *slots = g_new0 (BaseSlot, cap);
+  for (gsize i = 0; i <= ns->base_mask; i++)
+    if (ns->base_slots[i].index)
+      {
+        gsize j = ns->base_slots[i].hash & (cap - 1);
+        while (slots[j].index)
+          j = (j + 1) & (cap - 1);
+        slots[j] = ns->base_slots[i];
+      }
+  g_free (ns->base_slots);
+  ns->base_slots = slots;
+  ns->base_mask = cap - 1;
+}
+
+/* The index of base @name, added when new. */
+static guint32
+find_base (FxsNamespace *ns, const char *name, gsize len)
+{
+  guint32 hash = hash_bytes (name, len);
+  gsize i = hash & ns->base_mask;
+  for (; ns->base_slots[i].index; i = (i + 1) & ns->base_mask)
+    {
+      const BaseSlot *slot = &ns->base_slots[i];
+      const Base *b = base_at (ns, slot->index - 1);
+      if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
+        return slot->index - 1;
+    }
+  Base b = { g_string_chunk_insert_len (ns->base_names, name, (gssize) len), (guint32) len,
+             FALSE, 1, 0, "1", 1 };
+  g_array_append_val (ns->bases, b);
+  ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len };
+  if (2 * ns->bases->len > ns->base_mask + 1)
+    grow_bases (ns);
+  return ns->bases->len - 1;
+}
+
+/* ---- numbers taken out of order ---- */
+
+static SparseSlot *
+find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
+{
+  gsize i = hash_number (base, number) & ns->sparse_mask;
+  for (;;)
+    {
+      SparseSlot *s = &ns->sparse[i];
+      if (!s->base || (s->base == base + 1 && s->number == number))
+        return s;
+      i = (i + 1) & ns->sparse_mask;
+    }
+}
+
+static void
+grow_sparse (FxsNamespace *ns)
+{
+  SparseSlot *old = ns->sparse;
+  gsize old_cap = ns->sparse_mask + 1;
+  ns->sparse_mask = 2 * old_cap - 1;
+  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  for (gsize i = 0; i < old_cap; i++)
+    if (old[i].base)
+      *find_sparse (ns, old[i].base - 1, old[i].number) = old[i];
+  g_free (old);
+}
+
+static void
+path_add (FxsNamespace *ns, gsize *n, SparseSlot *slot)
 {
   if (*n == ns->path_cap)
     {
       ns->path_cap = ns->path_cap ? 2 * ns->path_cap : 16;
-      ns->path = g_renew (NameSlot *, ns->path, ns->path_cap);
+      ns->path = g_renew (SparseSlot *, ns->path, ns->path_cap);
     }
   ns->path[(*n)++] = slot;
 }
 
-/* The probe buffer holds "<base>_"; appends the digits of @n. */
+/* Moves the cursor on by one, in both forms. */
 static void
-set_probe_number (Buffer *probe, gsize prefix_len, guint64 n)
+advance_cursor (Base *b)
 {
-  char digits[20];
-  guint k = 0;
-  do
-    digits[k++] = (char) ('0' + n % 10);
-  while ((n /= 10) != 0);
-  for (guint i = 0; i < k; i++)
-    probe->str[prefix_len + i] = digits[k - 1 - i];
-  probe->len = prefix_len + k;
-  probe->str[probe->len] = '\0';
+  b->cursor++;
+  gint i = b->cursor_len - 1;
+  while (i >= 0 && b->cursor_text[i] == '9')
+    b->cursor_text[i--] = '0';
+  if (i >= 0)
+    b->cursor_text[i]++;
+  else
+    {
+      memmove (b->cursor_text + 1, b->cursor_text, b->cursor_len);
+      b->cursor_text[0] = '1';
+      b->cursor_len++;
+    }
 }
 
-/* The first free "<base>_<n>" with n >= @start.  Numbered names are never
- * reserved words, so "free" only means "not taken".  @base_slot is the
- * taken name "<base>" when the search starts at 1, or NULL. */
-static const char *
-take_numbered (FxsNamespace *ns, const char *base, gsize base_len, guint64 start,
-               NameSlot *base_slot)
+/* Takes the first free number >= @start of @base and returns it. */
+static guint64
+take_number (FxsNamespace *ns, guint32 base, guint64 start)
 {
-  Buffer *probe = &ns->probe;
-  buffer_reserve (probe, base_len + 21);
-  memcpy (probe->str, base, base_len);
-  probe->str[base_len] = '_';
-  guint64 n = base_slot && base_slot->next > start ? base_slot->next : start;
+  /* room first, so that the slots found below stay put */
+  if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
+    grow_sparse (ns);
+  Base *b = base_at (ns, base);
+  guint64 n = start;
   gsize path_len = 0;
-  NameSlot *s;
-  guint32 hash;
+  SparseSlot *s;
   for (;;)
     {
-      set_probe_number (probe, base_len + 1, n);
-      hash = hash_name (probe->str, probe->len);
-      s = find_slot (ns, probe->str, probe->len, hash);
-      if (!s->name)
+      if (n >= 1 && n < b->cursor)
+        n = b->cursor;
+      if (n == b->cursor && b->sparse_above == 0)
+        {
+          s = NULL;     /* nothing is taken beyond the cursor */
+          break;
+        }
+      s = find_sparse (ns, base, n);
+      if (!s->base)
         break;
       path_add (ns, &path_len, s);
       n = s->next > n ? s->next : n + 1;
     }
-  /* every name on the path now has all numbers up to n taken */
+  /* every number on the path up to n is taken now */
   for (gsize i = 0; i < path_len; i++)
     ns->path[i]->next = n + 1;
-  if (base_slot)
-    base_slot->next = n + 1;
-  return fill (ns, s, probe, hash, n + 1);
+
+  if (n == b->cursor)
+    {
+      /* the cursor moves on, over numbers taken out of order before */
+      advance_cursor (b);
+      while (b->sparse_above && find_sparse (ns, base, b->cursor)->base)
+        {
+          advance_cursor (b);
+          b->sparse_above--;
+        }
+      return n;
+    }
+  if (!s)
+    s = find_sparse (ns, base, n);
+  *s = (SparseSlot) { n, n + 1, base + 1 };
+  ns->sparse_size++;
+  if (n > b->cursor)
+    b->sparse_above++;
+  return n;
+}
+
+/* ---- names ---- */
+
+/* Takes a number of @base from @start on and stores "<base>_<n>" in the
+ * graph. */
+static const char *
+take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  /* the usual case, the cursor, has its digits ready */
+  const Base *b = base_at (ns, base);
+  Buffer *name = &ns->name;
+  buffer_reserve (name, b->len + 21);
+  memcpy (name->str, b->name, b->len);
+  name->str[b->len] = '_';
+  char *digits = name->str + b->len + 1;
+  memcpy (digits, b->cursor_text, b->cursor_len);
+  digits[b->cursor_len] = '\0';
+  guint64 cursor = b->cursor;
+  guint64 n = take_number (ns, base, start);
+  if (n != cursor)
+    {
+      char text[20];
+      guint k = 0;
+      do
+        text[k++] = (char) ('0' + n % 10);
+      while ((n /= 10) != 0);
+      for (guint i = 0; i < k; i++)
+        digits[i] = text[k - 1 - i];
+      digits[k] = '\0';
+    }
+  return fxs_graph_strdup (ns->graph, name->str);
 }
 
 /* Adds one to a decimal number held as text. */
@@ -410,30 +525,29 @@ decimal_increment (GString *digits)
     g_string_prepend_c (digits, '1');
 }
 
-/* The same for numbers beyond 64 bits (Python ints have no limit): a plain
- * scan, as such names only come from hand-written graphs. */
+/* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
+ * others: a plain scan over a string set, as such names only come from
+ * hand-written graphs. */
 static const char *
-take_numbered_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
+take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
+  GString *name = g_string_new (NULL);
   GString *num = g_string_new (digits);
-  Buffer *probe = &ns->probe;
-  NameSlot *s;
-  guint32 hash;
   for (;;)
     {
-      buffer_reserve (probe, base_len + 1 + num->len);
-      memcpy (probe->str, base, base_len);
-      probe->str[base_len] = '_';
-      memcpy (probe->str + base_len + 1, num->str, num->len + 1);
-      probe->len = base_len + 1 + num->len;
-      hash = hash_name (probe->str, probe->len);
-      s = find_slot (ns, probe->str, probe->len, hash);
-      if (!s->name)
+      g_string_truncate (name, 0);
+      g_string_append_len (name, base, (gssize) base_len);
+      g_string_append_c (name, '_');
+      g_string_append_len (name, num->str, (gssize) num->len);
+      if (!g_hash_table_contains (ns->big, name->str))
         break;
       decimal_increment (num);
     }
+  const char *taken = fxs_graph_strdup (ns->graph, name->str);
+  g_hash_table_add (ns->big, (gpointer) taken);
+  g_string_free (name, TRUE);
   g_string_free (num, TRUE);
-  return fill (ns, s, probe, hash, 0);
+  return taken;
 }
 
 static gboolean
@@ -469,20 +583,20 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
   c->str[len] = '\0';
   c->len = len;
 
-  ensure_room (ns);
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
   gsize d = len;
   while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
     d--;
   if (d == len || d == 0 || c->str[d - 1] != '_')
     {
-      guint32 hash = hash_name (c->str, len);
-      NameSlot *s = find_slot (ns, c->str, len, hash);
-      if (s->name)
-        return take_numbered (ns, c->str, len, 1, s);
-      if (fxs_name_is_reserved (c->str))
-        return take_numbered (ns, c->str, len, 1, NULL);
-      return fill (ns, s, c, hash, 0);
+      guint32 base = find_base (ns, c->str, len);
+      Base *b = base_at (ns, base);
+      if (!b->plain_taken && !fxs_name_is_reserved (c->str))
+        {
+          b->plain_taken = TRUE;
+          return fxs_graph_strdup (ns->graph, c->str);
+        }
+      return take_numbered (ns, base, 1);
     }
 
   gsize base_len = d - 1;
@@ -490,6 +604,8 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
   while (digits[0] == '0' && digits[1] != '\0')
     digits++;                   /* int("007") == 7 */
   if (strlen (digits) > 19)
-    return take_numbered_big (ns, c->str, base_len, digits);
-  return take_numbered (ns, c->str, base_len, g_ascii_strtoull (digits, NULL, 10), NULL);
+    return take_big (ns, c->str, base_len, digits);
+  guint64 number = g_ascii_strtoull (digits, NULL, 10);
+  guint32 base = find_base (ns, c->str, base_len);
+  return take_numbered (ns, base, number);
 }

@@ -182,8 +182,23 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
   FxsValue *items = NULL;
   for (guint k = dict ? 1 : 0; k < count; k += dict ? 2 : 1)
     {
+      const FxsValue *v = &in->u.items[k];
       FxsValue item;
-      if (!remap (b, &in->u.items[k], &item))
+      /* most items are scalars or plain references: no recursion */
+      if (v->kind == FXS_VALUE_NODE)
+        {
+          guint32 i = v->u.node->index;
+          if (b->env_owner[i] != b->owner)
+            {
+              if (!b->missing)
+                b->missing = v->u.node;
+              continue;
+            }
+          item = *v;
+          item.u.node = b->env[i];
+        }
+      else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
+               || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
         continue;
       if (!items)
         items = fxs_arena_memdup (&b->graph->arena, in->u.items, count * sizeof (FxsValue));

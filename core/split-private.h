@@ -21,9 +21,32 @@ typedef struct {
   guint32 *items;
 } FxsCsr;
 
-/* Groups the (group, item) pairs of @pairs (a GArray of guint32 pairs) by
- * group, keeping their order within each group. */
-void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const GArray *pairs);
+/* A growing list of (group, item) pairs. */
+typedef struct {
+  guint32 *data;
+  gsize len;          /* pairs */
+  gsize cap;
+} FxsPairs;
+
+void fxs_pairs_grow (FxsPairs *pairs);
+void fxs_pairs_clear (FxsPairs *pairs);
+
+static inline void
+fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
+{
+  if (pairs->len == pairs->cap)
+    fxs_pairs_grow (pairs);
+  pairs->data[2 * pairs->len] = group;
+  pairs->data[2 * pairs->len + 1] = item;
+  pairs->len++;
+}
+
+/* Groups the pairs by group, keeping their order within each group. */
+void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs);
+/* Groups the indices i < @n by @group_of[i], in order, leaving out those
+ * whose group is @none. */
+void fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
+                               guint32 none);
 void fxs_csr_clear (FxsCsr *csr);
 
 static inline guint

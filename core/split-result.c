@@ -4,19 +4,51 @@
 #include <string.h>
 
 void
-fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const GArray *pairs)
+fxs_pairs_grow (FxsPairs *pairs)
 {
-  const guint32 *pair = (const guint32 *) pairs->data;
+  pairs->cap = pairs->cap ? 2 * pairs->cap : 256;
+  pairs->data = g_renew (guint32, pairs->data, 2 * pairs->cap);
+}
+
+void
+fxs_pairs_clear (FxsPairs *pairs)
+{
+  g_clear_pointer (&pairs->data, g_free);
+  pairs->len = pairs->cap = 0;
+}
+
+/* Counting sort: stable, so each group keeps the pairs' order. */
+void
+fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
+{
+  const guint32 *pair = pairs->data;
   csr->offsets = g_new0 (guint32, n_groups + 1);
   csr->items = g_new (guint32, pairs->len ? pairs->len : 1);
-  for (guint i = 0; i < pairs->len; i++)
+  for (gsize i = 0; i < pairs->len; i++)
     csr->offsets[pair[2 * i] + 1]++;
   for (guint g = 0; g < n_groups; g++)
     csr->offsets[g + 1] += csr->offsets[g];
-  /* a counting sort is stable: each group keeps the pairs' order */
   guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
-  for (guint i = 0; i < pairs->len; i++)
+  for (gsize i = 0; i < pairs->len; i++)
     csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
+  g_free (fill);
+}
+
+void
+fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
+                          guint32 none)
+{
+  csr->offsets = g_new0 (guint32, n_groups + 1);
+  for (guint i = 0; i < n; i++)
+    if (group_of[i] != none)
+      csr->offsets[group_of[i] + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    csr->offsets[g + 1] += csr->offsets[g];
+  csr->items = g_new (guint32, csr->offsets[n_groups] ? csr->offsets[n_groups] : 1);
+  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  for (guint i = 0; i < n; i++)
+    if (group_of[i] != none)
+      csr->items[fill[group_of[i]]++] = i;
   g_free (fill);
 }
 

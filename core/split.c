@@ -46,12 +46,13 @@ typedef struct {
   GArray *ids;                /* gint64 per dense partition */
   FxsIdMap dense_of_id;
   guint32 last_dense;         /* neighbours usually share a partition */
-  GArray *input_pairs, *output_pairs, *dependent_pairs;
+  FxsPairs input_pairs, output_pairs, dependent_pairs;
   GArray *dep_edges;
   FxsIdSet input_seen, dependent_seen, dependency_seen;
   /* cheap first checks before the sets: most repeated uses repeat the
    * previous one */
-  guint32 *last_input_part;   /* per node: the partition it last became an input of */
+  guint32 *first_input_part;  /* per node: the first partition it is an input of;
+                               * input_seen holds the others */
   guint8 *is_output;          /* per node: an output of its partition already */
   guint32 *last_dependent;    /* per partition: the dependent added last */
   guint32 *last_dependency;   /* per partition: the dependency added last */
@@ -102,13 +103,6 @@ first_ref (const FxsValue *value)
   const FxsNode *first = NULL;
   fxs_value_foreach_node (value, note_ref, &first);
   return first;
-}
-
-static void
-add_pair (GArray *pairs, guint32 a, guint32 b)
-{
-  guint32 pair[2] = { a, b };
-  g_array_append_vals (pairs, pair, 1);
 }
 
 /* ---- pass 1: partitions, symbols, global-state regions ------------------- */
@@ -325,11 +319,14 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
 static void
 add_input (Analysis *a, guint32 part, guint32 node)
 {
-  if (a->last_input_part[node] == part)
+  guint32 first = a->first_input_part[node];
+  if (first == part)
     return;
-  a->last_input_part[node] = part;
-  if (fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
-    add_pair (a->input_pairs, part, node);
+  if (first == FXS_NO_PARTITION)
+    a->first_input_part[node] = part;
+  else if (!fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
+    return;
+  fxs_pairs_add (&a->input_pairs, part, node);
 }
 
 /* A node is only ever an output of its own partition. */
@@ -339,7 +336,7 @@ add_output (Analysis *a, guint32 part, guint32 node)
   if (a->is_output[node])
     return;
   a->is_output[node] = TRUE;
-  add_pair (a->output_pairs, part, node);
+  fxs_pairs_add (&a->output_pairs, part, node);
 }
 
 static void
@@ -349,7 +346,7 @@ add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
     return;
   a->last_dependent[def_part] = use_part;
   if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
-    add_pair (a->dependent_pairs, def_part, use_part);
+    fxs_pairs_add (&a->dependent_pairs, def_part, use_part);
 }
 
 static void
@@ -450,8 +447,8 @@ static gboolean
 record_uses (Analysis *a, GError **error)
 {
   guint P = a->ids->len;
-  a->last_input_part = g_new (guint32, a->n ? a->n : 1);
-  memset (a->last_input_part, 0xff, a->n * sizeof (guint32));
+  a->first_input_part = g_new (guint32, a->n ? a->n : 1);
+  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = g_new0 (guint8, a->n ? a->n : 1);
   a->last_dependent = g_new (guint32, P ? P : 1);
   a->last_dependency = g_new (guint32, P ? P : 1);
@@ -662,23 +659,18 @@ apply_order (FxsSplitResult *r, const guint32 *order)
 static void
 make_node_lists (FxsSplitResult *r, guint n)
 {
-  GArray *pairs = g_array_sized_new (FALSE, FALSE, 2 * sizeof (guint32), n);
-  for (guint i = 0; i < n; i++)
-    if (r->part_of[i] != FXS_NO_PARTITION)
-      add_pair (pairs, r->part_of[i], i);
-  fxs_csr_init_from_pairs (&r->nodes, r->n_partitions, pairs);
-  g_array_free (pairs, TRUE);
+  fxs_csr_init_from_groups (&r->nodes, r->n_partitions, r->part_of, n, FXS_NO_PARTITION);
 }
 
 /* Dependencies as edge indices (for messages); see deps_to_partitions. */
 static void
 make_dependency_edges (Analysis *a, FxsCsr *deps)
 {
-  GArray *pairs = g_array_sized_new (FALSE, FALSE, 2 * sizeof (guint32), a->dep_edges->len);
+  FxsPairs pairs = { NULL, 0, 0 };
   for (guint e = 0; e < a->dep_edges->len; e++)
-    add_pair (pairs, g_array_index (a->dep_edges, DepEdge, e).use_part, e);
-  fxs_csr_init_from_pairs (deps, a->ids->len, pairs);
-  g_array_free (pairs, TRUE);
+    fxs_pairs_add (&pairs, g_array_index (a->dep_edges, DepEdge, e).use_part, e);
+  fxs_csr_init_from_pairs (deps, a->ids->len, &pairs);
+  fxs_pairs_clear (&pairs);
 }
 
 static void
@@ -697,25 +689,25 @@ static void
 make_global_state_copies (Analysis *a, FxsSplitPlan *plan)
 {
   guint P = a->ids->len;
-  GArray *pairs = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
+  FxsPairs pairs = { NULL, 0, 0 };
   GArray *lists[] = { a->autocast_regions, a->grad_regions };
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     for (guint k = 0; k < lists[l]->len; k++)
       {
         const Region *r = &g_array_index (lists[l], Region, k);
         for (guint32 p = r->lo + 1; p <= r->hi; p++)
-          add_pair (pairs, p, r->node);
+          fxs_pairs_add (&pairs, p, r->node);
       }
-  fxs_csr_init_from_pairs (&plan->preludes, P, pairs);
-  g_array_set_size (pairs, 0);
+  fxs_csr_init_from_pairs (&plan->preludes, P, &pairs);
+  pairs.len = 0;
   for (guint k = a->autocast_regions->len; k-- > 0;)
     {
       const Region *r = &g_array_index (a->autocast_regions, Region, k);
       for (guint32 p = r->lo; p < r->hi; p++)
-        add_pair (pairs, p, r->exit);
+        fxs_pairs_add (&pairs, p, r->exit);
     }
-  fxs_csr_init_from_pairs (&plan->epilogues, P, pairs);
-  g_array_free (pairs, TRUE);
+  fxs_csr_init_from_pairs (&plan->epilogues, P, &pairs);
+  fxs_pairs_clear (&pairs);
 }
 
 /* ---- entry points ----------------------------------------------------------- */
@@ -730,9 +722,6 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->r->part_of = g_new (guint32, a->n ? a->n : 1);
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
-  a->input_pairs = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
-  a->output_pairs = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
-  a->dependent_pairs = g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
   fxs_id_set_init (&a->input_seen);
   fxs_id_set_init (&a->dependent_seen);
@@ -748,15 +737,12 @@ analysis_clear (Analysis *a)
 {
   g_array_free (a->ids, TRUE);
   fxs_id_map_clear (&a->dense_of_id);
-  if (a->input_pairs)
-    g_array_free (a->input_pairs, TRUE);
-  if (a->output_pairs)
-    g_array_free (a->output_pairs, TRUE);
-  if (a->dependent_pairs)
-    g_array_free (a->dependent_pairs, TRUE);
+  fxs_pairs_clear (&a->input_pairs);
+  fxs_pairs_clear (&a->output_pairs);
+  fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  g_free (a->last_input_part);
+  g_free (a->first_input_part);
   g_free (a->is_output);
   g_free (a->last_dependent);
   g_free (a->last_dependency);
@@ -771,11 +757,10 @@ analysis_clear (Analysis *a)
 
 /* Frees a pair list as soon as its table is made, to keep the peak low. */
 static void
-pairs_to_csr (FxsCsr *csr, guint n_groups, GArray **pairs)
+pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs *pairs)
 {
-  fxs_csr_init_from_pairs (csr, n_groups, *pairs);
-  g_array_free (*pairs, TRUE);
-  *pairs = NULL;
+  fxs_csr_init_from_pairs (csr, n_groups, pairs);
+  fxs_pairs_clear (pairs);
 }
 
 static FxsSplitResult *

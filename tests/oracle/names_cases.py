@@ -24,6 +24,9 @@ SEQUENCES = [
      "y_18446744073709551615"],
     ["getitem", "getitem", "getitem_1", "getitem"],
     ["output", "output"],
+    ["x_3", "x_2", "x", "x", "x", "x", "x_2", "x_0", "x_0", "x"],
+    ["y_0", "y", "y", "y_1", "y", "y_7", "y_5", "y_6", "y_4", "y", "y", "y"],
+    ["z_2", "z_1", "z_1", "z_1", "z", "z"],
 ]
 
 SNAKE = ["camelCase", "HTTPServer", "ALL_CAPS", "mod.pascalCase", "snake_case", "aB1C",

@@ -35,6 +35,11 @@ test_create_name (void)
   check_sequence ("add_01 add_1 add_0 add_0 add", "add_1 add_2 add_0 add_3 add");
   check_sequence ("getitem getitem getitem_1 getitem", "getitem getitem_1 getitem_2 getitem_3");
   check_sequence ("output output", "output output_1");
+  /* numbers taken out of order, and 0, which the run from 1 never covers */
+  check_sequence ("x_3 x_2 x x x x x_2 x_0 x_0 x", "x_3 x_2 x x_1 x_4 x_5 x_6 x_0 x_7 x_8");
+  check_sequence ("y_0 y y y_1 y y_7 y_5 y_6 y_4 y y y",
+                  "y_0 y y_1 y_2 y_3 y_7 y_5 y_6 y_4 y_8 y_9 y_10");
+  check_sequence ("z_2 z_1 z_1 z_1 z z", "z_2 z_1 z_3 z_4 z z_5");
 }
 
 static void

@@ -318,6 +318,9 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
+  /* room for every node up front: the array never moves while growing */
+  g_ptr_array_set_size (b->graph->nodes, n_nodes);
+  g_ptr_array_set_size (b->graph->nodes, 0);
   fxs_graph_keep_alive (b->graph, b->orig);
   b->ns = fxs_namespace_new (b->graph);
   fxs_namespace_reserve (b->ns, n_nodes);

@@ -709,7 +709,9 @@ end_collected (FxsJsonReader *r)
 {
   Frame *f = &r->frames[r->depth - 1];
   gsize n = r->n_pending - f->start;
-  const FxsJson *children = &r->pending[f->start];
+  /* an empty container before anything was pending: no pointer arithmetic
+   * on NULL (found by tests/fuzz, undefined behaviour) */
+  const FxsJson *children = n ? &r->pending[f->start] : NULL;
   if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
     {
       fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, NULL, "more than %u items", G_MAXUINT32);

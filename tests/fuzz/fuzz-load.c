@@ -1,0 +1,36 @@
+/* libFuzzer harness of the graph loader (fxs_graph_load_data).
+ *
+ * Any input either loads or fails with one clean error line.  A graph that
+ * loads is written back and must load again and write the same text
+ * (load(save(g)) == g, docs/graph-format.md). */
+#include <stdint.h>
+
+#include "fuzz-util.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  GError *error = NULL;
+  FxsGraph *graph = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &error);
+  fuzz_check_outcome (graph != NULL, error);
+  g_clear_error (&error);
+  if (!graph)
+    return 0;
+
+  GString *text = g_string_new (NULL);
+  fxs_graph_to_json (graph, text);
+  FxsGraph *again = fxs_graph_load_data (text->str, text->len, "saved.json", &error);
+  if (!again)
+    fuzz_fail ("a graph that loaded does not load again after saving", error->message);
+  GString *text2 = g_string_new (NULL);
+  fxs_graph_to_json (again, text2);
+  if (!g_string_equal (text, text2))
+    fuzz_fail ("saving a reloaded graph gives other text", NULL);
+  g_string_free (text, TRUE);
+  g_string_free (text2, TRUE);
+  fxs_graph_unref (again);
+  fxs_graph_unref (graph);
+  return 0;
+}

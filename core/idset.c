@@ -119,14 +119,6 @@ fxs_id_set_add (FxsIdSet *set, guint64 key)
   return inserted;
 }
 
-gboolean
-fxs_id_set_contains (const FxsIdSet *set, guint64 key)
-{
-  if (key == EMPTY)
-    return set->has_max;
-  return set->keys[find_slot (set, key)] == key;
-}
-
 void
 fxs_id_map_init (FxsIdMap *map)
 {
@@ -144,20 +136,4 @@ fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value, gboolean
 {
   gsize i = insert (map, key, value, inserted);
   return i == (gsize) -1 ? map->max_value : map->values[i];
-}
-
-gboolean
-fxs_id_map_lookup (const FxsIdMap *map, guint64 key, guint32 *value)
-{
-  if (key == EMPTY)
-    {
-      if (map->has_max)
-        *value = map->max_value;
-      return map->has_max;
-    }
-  gsize i = find_slot (map, key);
-  if (map->keys[i] != key)
-    return FALSE;
-  *value = map->values[i];
-  return TRUE;
 }

@@ -23,7 +23,6 @@ void     fxs_id_set_init (FxsIdSet *set);
 void     fxs_id_set_clear (FxsIdSet *set);
 /* TRUE when @key was not in the set yet (and is now). */
 gboolean fxs_id_set_add (FxsIdSet *set, guint64 key);
-gboolean fxs_id_set_contains (const FxsIdSet *set, guint64 key);
 
 void     fxs_id_map_init (FxsIdMap *map);
 void     fxs_id_map_clear (FxsIdMap *map);
@@ -31,7 +30,6 @@ void     fxs_id_map_clear (FxsIdMap *map);
  * stored under @key and sets *@inserted accordingly. */
 guint32  fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value,
                                       gboolean *inserted);
-gboolean fxs_id_map_lookup (const FxsIdMap *map, guint64 key, guint32 *value);
 
 /* Packs two 32-bit indices into one key. */
 static inline guint64

@@ -317,14 +317,6 @@ fxs_namespace_free (FxsNamespace *ns)
   g_free (ns);
 }
 
-void
-fxs_namespace_reserve (FxsNamespace *ns, gsize n_names)
-{
-  /* generated names need no room; only out-of-order numbers do */
-  (void) ns;
-  (void) n_names;
-}
-
 /* ---- bases ---- */
 
 static Base *

@@ -15,8 +15,6 @@ typedef struct FxsNamespace FxsNamespace;
  * long as the graph).  Free with fxs_namespace_free. */
 FxsNamespace *fxs_namespace_new (FxsGraph *graph);
 void          fxs_namespace_free (FxsNamespace *ns);
-/* Makes room for @n_names more names at once (saves rehashing). */
-void          fxs_namespace_reserve (FxsNamespace *ns, gsize n_names);
 
 /* _Namespace.create_name(candidate, None): illegal characters become "_",
  * a leading digit gets a "_" prefix, a "_<digits>" suffix is split off, and

@@ -323,7 +323,6 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   g_ptr_array_set_size (b->graph->nodes, 0);
   fxs_graph_keep_alive (b->graph, b->orig);
   b->ns = fxs_namespace_new (b->graph);
-  fxs_namespace_reserve (b->ns, n_nodes);
   cache_clear (b);
   b->owner = owner;
   attr_table_init (&b->attrs);

@@ -937,7 +937,9 @@ report (FxsJsonReader *r, GError **error)
     g_set_error (error, FXS_ERROR, r->error_code, "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
                  ": %s", r->name, line, column, r->error_message->str);
   else
-    g_set_error (error, FXS_ERROR, r->error_code, "%s: byte %" G_GINT64_FORMAT ": %s",
+    /* a pipe cannot be read again: the offset is where the previous token
+     * ended, a few blanks or separators before the one meant */
+    g_set_error (error, FXS_ERROR, r->error_code, "%s: near byte %" G_GINT64_FORMAT ": %s",
                  r->name, r->error_pos, r->error_message->str);
 }
 

@@ -33,20 +33,64 @@ typedef struct {
   gboolean modes[G_N_ELEMENTS (mode_names)];
 } BenchConfig;
 
+/* Wall and CPU time of one run.  CPU time (user + system) barely changes
+ * when other processes compete for the cores; wall time does. */
+typedef struct {
+  double wall;
+  double cpu;
+} Times;
+
 /* Measurements of one phase. */
 typedef struct {
-  double *seconds;
+  double *wall;
+  double *cpu;
   guint n;
 } Samples;
 
 /* ---- clocks, memory, JSON -------------------------------------------------- */
 
 static double
-now_seconds (void)
+clock_seconds (clockid_t clock)
 {
   struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
+  clock_gettime (clock, &ts);
   return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static Times
+times_now (void)
+{
+  return (Times) { clock_seconds (CLOCK_MONOTONIC), clock_seconds (CLOCK_PROCESS_CPUTIME_ID) };
+}
+
+static Times
+times_since (Times start)
+{
+  Times now = times_now ();
+  return (Times) { now.wall - start.wall, now.cpu - start.cpu };
+}
+
+static void
+samples_init (Samples *s, guint capacity)
+{
+  s->wall = g_new (double, capacity);
+  s->cpu = g_new (double, capacity);
+  s->n = 0;
+}
+
+static void
+samples_add (Samples *s, Times t)
+{
+  s->wall[s->n] = t.wall;
+  s->cpu[s->n] = t.cpu;
+  s->n++;
+}
+
+static void
+samples_clear (Samples *s)
+{
+  g_free (s->wall);
+  g_free (s->cpu);
 }
 
 /* The process's peak RSS so far, in bytes. */
@@ -133,14 +177,27 @@ compare_doubles (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Sorts @v and returns its median. */
+static double
+median_of (double *v, guint n)
+{
+  qsort (v, n, sizeof (double), compare_doubles);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void
 append_stats (GString *out, Samples *s)
 {
-  qsort (s->seconds, s->n, sizeof (double), compare_doubles);
-  double median = s->n % 2 ? s->seconds[s->n / 2]
-                           : (s->seconds[s->n / 2 - 1] + s->seconds[s->n / 2]) / 2;
+  double wall = median_of (s->wall, s->n), cpu = median_of (s->cpu, s->n);
   g_string_append_printf (out, ",\"summary\":true,\"runs\":%u,\"median_seconds\":%.6f"
-                          ",\"min_seconds\":%.6f", s->n, median, s->seconds[0]);
+                          ",\"min_seconds\":%.6f,\"median_cpu_seconds\":%.6f"
+                          ",\"min_cpu_seconds\":%.6f", s->n, wall, s->wall[0], cpu, s->cpu[0]);
+}
+
+static void
+append_times (GString *out, Times t)
+{
+  g_string_append_printf (out, ",\"seconds\":%.6f,\"cpu_seconds\":%.6f", t.wall, t.cpu);
 }
 
 /* ---- phases ------------------------------------------------------------------ */
@@ -150,22 +207,24 @@ bench_load (const BenchConfig *cfg, gint64 file_bytes, GError **error)
 {
   /* What the process holds before any graph: subtracted for bytes per node. */
   gint64 rss_at_start = status_bytes ("VmRSS");
-  Samples s = { g_new (double, cfg->load_repeat), 0 };
+  Samples s;
+  samples_init (&s, cfg->load_repeat);
   FxsGraph *graph = NULL;
   for (guint run = 0; run < cfg->load_repeat; run++)
     {
       g_clear_pointer (&graph, fxs_graph_unref);
-      double t0 = now_seconds ();
+      Times t0 = times_now ();
       graph = fxs_graph_load_file (cfg->path, error);
-      double t = now_seconds () - t0;
+      Times t = times_since (t0);
       if (!graph)
         {
-          g_free (s.seconds);
+          samples_clear (&s);
           return NULL;
         }
-      s.seconds[s.n++] = t;
+      samples_add (&s, t);
       GString *out = record_begin (cfg, fxs_graph_n_nodes (graph), file_bytes, "load");
-      g_string_append_printf (out, ",\"run\":%u,\"seconds\":%.6f", run, t);
+      g_string_append_printf (out, ",\"run\":%u", run);
+      append_times (out, t);
       record_end (out);
     }
   guint n = fxs_graph_n_nodes (graph);
@@ -179,7 +238,7 @@ bench_load (const BenchConfig *cfg, gint64 file_bytes, GError **error)
                           rss_at_start, rss, peak, (double) (rss - rss_at_start) / n,
                           (double) file_bytes / n);
   record_end (out);
-  g_free (s.seconds);
+  samples_clear (&s);
   return graph;
 }
 
@@ -238,7 +297,8 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
 {
   guint n = fxs_graph_n_nodes (graph);
   gint64 *ids = make_ids (graph, mode, cfg->partitions);
-  Samples s = { g_new (double, cfg->repeat), 0 };
+  Samples s;
+  samples_init (&s, cfg->repeat);
   gboolean peak_is_exact = reset_peak_rss ();
   gint64 rss_before = status_bytes ("VmRSS");
   gboolean structure_reported = FALSE;
@@ -247,14 +307,15 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
   for (guint run = 0; run < cfg->repeat; run++)
     {
       GError *error = NULL;
-      double t0 = now_seconds ();
+      Times t0 = times_now ();
       FxsSplitResult *result = fxs_split_with_ids (graph, ids, NULL, &error);
-      double t = now_seconds () - t0;
-      s.seconds[s.n++] = t;
+      Times t = times_since (t0);
+      samples_add (&s, t);
       GString *out = record_begin (cfg, n, file_bytes, "split");
-      g_string_append_printf (out, ",\"mode\":\"%s\",\"partitions\":%u,\"run\":%u"
-                              ",\"seconds\":%.6f,\"status\":", mode_names[mode],
-                              cfg->partitions, run, t);
+      g_string_append_printf (out, ",\"mode\":\"%s\",\"partitions\":%u,\"run\":%u",
+                              mode_names[mode], cfg->partitions, run);
+      append_times (out, t);
+      g_string_append (out, ",\"status\":");
       if (result)
         g_string_append (out, "\"ok\"");
       else
@@ -289,7 +350,7 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
                           peak_is_exact ? "true" : "false", (double) peak / n);
   record_end (out);
   g_free (failure);
-  g_free (s.seconds);
+  samples_clear (&s);
   g_free (ids);
 }
 

@@ -59,7 +59,8 @@ def run_json_lines(cmd, timeout=None):
 
 
 def time_command(cmd):
-    """Wall time, peak RSS (bytes) and exit status of one run of @cmd."""
+    """Wall time, CPU time (user + system), peak RSS (bytes), exit status and
+    stderr of one run of @cmd."""
     # stderr to a file, not a pipe: nothing reads a pipe while we wait.
     with tempfile.TemporaryFile() as err_file:
         start = time.perf_counter()
@@ -69,7 +70,7 @@ def time_command(cmd):
         proc.returncode = os.waitstatus_to_exitcode(status)
         err_file.seek(0)
         err = err_file.read().decode(errors="replace").strip()
-    return seconds, usage.ru_maxrss * 1024, proc.returncode, err
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, proc.returncode, err
 
 
 def wait_for_quiet_machine(max_load, max_wait, log):
@@ -108,11 +109,11 @@ def bench_size(args, n, record, log):
         cmd = [args.fxsplit, "split", "--quiet", "--plugin-dir", args.plugin_dir, path,
                "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
         for run in range(repeat):
-            seconds, rss, code, err = time_command(cmd)
+            seconds, cpu, rss, code, err = time_command(cmd)
             if code != 0:
                 raise BenchError(f"{' '.join(cmd)}: exit {code}: {err[:500]}")
             record({"size": n, "tool": "fxsplit", "phase": "command", "run": run,
-                    "seconds": round(seconds, 6), "peak_rss_bytes": rss,
+                    "seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6), "peak_rss_bytes": rss,
                     "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd)})
             os.unlink(out_path)
         if not big:
@@ -120,8 +121,9 @@ def bench_size(args, n, record, log):
             # load the graph and reject the cycle (exit status 4).
             cycle_cmd = cmd[:cmd.index("--partitioner")] + [
                 "--partitioner", "modulo", "--option", f"partitions={args.partitions}"]
-            seconds, rss, code, err = time_command(cycle_cmd)
+            seconds, cpu, rss, code, err = time_command(cycle_cmd)
             record({"size": n, "tool": "fxsplit", "phase": "command-modulo", "seconds": round(seconds, 6),
+                    "cpu_seconds": round(cpu, 6),
                     "peak_rss_bytes": rss, "exit_status": code, "error": err[:300],
                     "command": " ".join(cycle_cmd)})
         log(f"{n}: fxsplit command done")
@@ -230,6 +232,8 @@ def fxsplit_rows(records, sizes):
             "n": n, "file": gen["bytes"], "load": load, "split": split,
             "t_load": load["median_seconds"], "t_split": split["median_seconds"],
             "t_cmd": statistics.median(r["seconds"] for r in cmd) if cmd else None,
+            "c_load": load.get("median_cpu_seconds"), "c_split": split.get("median_cpu_seconds"),
+            "c_cmd": statistics.median(r["cpu_seconds"] for r in cmd) if cmd else None,
             "cmd_min": min(r["seconds"] for r in cmd) if cmd else None,
             "cmd_rss": max(r["peak_rss_bytes"] for r in cmd) if cmd else None,
         }
@@ -259,19 +263,22 @@ def report(records, sizes):
                      if meta.get("modified") else "") + ".", ""]
     rows = fxsplit_rows(records, sizes)
 
-    lines += ["fxsplit (medians; contiguous partitions):", "",
+    lines += ["fxsplit (medians of wall time, CPU time in parentheses; contiguous partitions):", "",
               "| nodes | file | load | engine split | fxsplit command | peak RSS (bytes/node) "
               "| command peak RSS | growth per 10× (load / split / command) |",
               "|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         lines.append(
-            f"| {fmt_count(r['n'])} | {fmt_bytes(r['file'])} | {fmt_seconds(r['t_load'])} "
-            f"| {fmt_seconds(r['t_split'])} | {fmt_seconds(r['t_cmd'])} "
+            f"| {fmt_count(r['n'])} | {fmt_bytes(r['file'])} "
+            f"| {fmt_seconds(r['t_load'])} ({fmt_seconds(r['c_load'])}) "
+            f"| {fmt_seconds(r['t_split'])} ({fmt_seconds(r['c_split'])}) "
+            f"| {fmt_seconds(r['t_cmd'])} ({fmt_seconds(r['c_cmd'])}) "
             f"| {fmt_bytes(r['peak'])} ({r['per_node']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
             f"| {r['growth']} |")
 
     torch = {naming: torch_times(records, sizes, naming) for naming in ("1.13", "linear")}
-    lines += ["", "Against PyTorch's split_module on the same graph and partitions (medians; "
+    lines += ["", "Against PyTorch's split_module on the same graph and partitions (medians of wall "
+              "time, CPU time in parentheses, ratios of wall times; "
               "\"linear naming\": 1.13 with later PyTorch's per-base name counter patched in):", "",
               "| nodes | PyTorch 1.13 | ÷ engine | ÷ command | PyTorch, linear naming | ÷ engine "
               "| ÷ command | same partitions |",
@@ -280,7 +287,9 @@ def report(records, sizes):
         cells = []
         for naming in ("1.13", "linear"):
             t, extrapolated = torch[naming].get(r["n"], (None, False))
-            mark = " (extrapolated)" if extrapolated else ""
+            ts = one(records, r["n"], tool="torch_split", phase="split", summary=True, naming=naming)
+            cpu = f" ({fmt_seconds(ts['median_cpu_seconds'])})" if ts and "median_cpu_seconds" in ts else ""
+            mark = " (extrapolated)" if extrapolated else cpu
             cells += [f"{fmt_seconds(t)}{mark}", fmt_ratio(t, r["t_split"]), fmt_ratio(t, r["t_cmd"])]
         lines.append(f"| {fmt_count(r['n'])} | " + " | ".join(cells)
                      + f" | {compare_partitions(records, r['n'])} |")

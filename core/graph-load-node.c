@@ -394,7 +394,7 @@ static gboolean
 check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op)
 {
   FxsGraph *g = c->graph;
-  const FxsNode *same = g_hash_table_lookup (g->node_by_name, c->node_name->u.s);
+  const FxsNode *same = fxs_graph_find_node (g, c->node_name->u.s);
   FxsJsonPath pn = { NULL, "name", 4, 0 };
   if (same)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,

@@ -248,7 +248,7 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
   guint slot = g_str_hash (ref->u.s) % G_N_ELEMENTS (c->loader->recent);
   const FxsNode *node = c->loader->recent[slot];
   if (!node || strcmp (node->name, ref->u.s) != 0)
-    node = g_hash_table_lookup (c->graph->node_by_name, ref->u.s);
+    node = fxs_graph_find_node (c->graph, ref->u.s);
   if (node)
     {
       out->kind = FXS_VALUE_NODE;

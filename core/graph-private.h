@@ -62,10 +62,14 @@ struct FxsGraph {
   FxsArena arena;
   GStringChunk *strings;
   GPtrArray *nodes;            /* FxsNode*, in graph order */
-  GHashTable *node_by_name;    /* const char* -> FxsNode* */
+  GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed */
+  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_by_name: filled on first
+                                  lookup, so graphs nobody searches (split
+                                  results) never pay for the table */
   FxsNode *output;
   GPtrArray *attrs;            /* FxsAttr* */
-  GHashTable *attr_by_name;
+  GHashTable *attr_by_name;    /* filled lazily like node_by_name */
+  guint32 n_attrs_indexed;
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices) */
   guint32 *user_offsets;
@@ -85,6 +89,16 @@ void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
                                           const char *target, const FxsValue *args,
                                           const FxsValue *kwargs);
+/* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
+FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
+
+/* Appends an attribute without the duplicate check, for producers that
+ * guarantee unique names (the engine).  @qualname is copied; @class_name
+ * must live as long as @graph (or a graph it keeps alive). */
+FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
+                                          FxsAttrKind kind, const char *class_name,
+                                          const FxsTensorMeta *tensor);
+
 /* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
 static inline void
 fxs_node_share_meta (FxsNode *node, const FxsNode *from)

@@ -129,10 +129,45 @@ fxs_graph_node (const FxsGraph *graph, guint index)
   return graph->nodes->pdata[index];
 }
 
+/* Brings the name tables up to date with the nodes and attributes added
+ * since the last lookup.  The first of two equal names wins, as the
+ * checked builders never let a second one in. */
+static void
+index_nodes (FxsGraph *graph)
+{
+  for (guint32 i = graph->n_nodes_indexed; i < graph->nodes->len; i++)
+    {
+      FxsNode *node = graph->nodes->pdata[i];
+      if (!g_hash_table_contains (graph->node_by_name, node->name))
+        g_hash_table_insert (graph->node_by_name, (gpointer) node->name, node);
+    }
+  graph->n_nodes_indexed = graph->nodes->len;
+}
+
+static void
+index_attrs (FxsGraph *graph)
+{
+  for (guint32 i = graph->n_attrs_indexed; i < graph->attrs->len; i++)
+    {
+      FxsAttr *attr = graph->attrs->pdata[i];
+      if (!g_hash_table_contains (graph->attr_by_name, attr->name))
+        g_hash_table_insert (graph->attr_by_name, (gpointer) attr->name, attr);
+    }
+  graph->n_attrs_indexed = graph->attrs->len;
+}
+
+FxsNode *
+fxs_graph_find_node (FxsGraph *graph, const char *name)
+{
+  index_nodes (graph);
+  return g_hash_table_lookup (graph->node_by_name, name);
+}
+
 const FxsNode *
 fxs_graph_lookup_node (const FxsGraph *graph, const char *name)
 {
-  return g_hash_table_lookup (graph->node_by_name, name);
+  /* the table is a cache: filling it does not change the graph */
+  return fxs_graph_find_node ((FxsGraph *) graph, name);
 }
 
 const FxsNode *
@@ -166,6 +201,7 @@ fxs_graph_attr (const FxsGraph *graph, guint index)
 const FxsAttr *
 fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 {
+  index_attrs ((FxsGraph *) graph);
   return g_hash_table_lookup (graph->attr_by_name, qualname);
 }
 
@@ -548,7 +584,6 @@ fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
     node->kwargs.kind = FXS_VALUE_DICT;
   node->index = graph->nodes->len;
   g_ptr_array_add (graph->nodes, node);
-  g_hash_table_insert (graph->node_by_name, (gpointer) name, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
   if (graph->user_offsets)
@@ -566,7 +601,7 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "a node has an empty name");
       return NULL;
     }
-  if (g_hash_table_contains (graph->node_by_name, name))
+  if (fxs_graph_find_node (graph, name))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': duplicate node name", name);
       return NULL;
@@ -714,18 +749,25 @@ FxsAttr *
 fxs_graph_add_attr (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
                     const char *class_name, const FxsTensorMeta *tensor, GError **error)
 {
-  if (g_hash_table_contains (graph->attr_by_name, qualname))
+  if (fxs_graph_lookup_attr (graph, qualname))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "attribute '%s': duplicate entry", qualname);
       return NULL;
     }
+  return fxs_graph_append_attr_unchecked (graph, qualname, kind,
+                                          fxs_graph_intern (graph, class_name), tensor);
+}
+
+FxsAttr *
+fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
+                                 const char *class_name, const FxsTensorMeta *tensor)
+{
   FxsAttr *a = fxs_arena_alloc (&graph->arena, sizeof *a);
   a->name = fxs_graph_strdup (graph, qualname);
   a->kind = kind;
-  a->class_name = fxs_graph_intern (graph, class_name);
+  a->class_name = class_name;
   a->tensor = tensor;
   a->graph = graph;
   g_ptr_array_add (graph->attrs, a);
-  g_hash_table_insert (graph->attr_by_name, (gpointer) a->name, a);
   return a;
 }

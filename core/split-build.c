@@ -112,8 +112,8 @@ attr_table_apply (AttrTable *t, FxsGraph *graph)
   for (guint i = 0; i < t->entries->len; i++)
     {
       const AttrEntry *e = &g_array_index (t->entries, AttrEntry, i);
-      FxsAttr *attr = fxs_graph_add_attr (graph, e->name, e->kind, e->class_name, e->tensor, NULL);
-      g_assert (attr != NULL);
+      /* names are unique here: the table was built as a dict */
+      fxs_graph_append_attr_unchecked (graph, e->name, e->kind, e->class_name, e->tensor);
     }
 }
 

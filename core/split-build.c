@@ -244,10 +244,14 @@ cache_clear (Builder *b)
 static const char *
 flat_target (Builder *b, const char *target)
 {
-  char *flat = g_strdelimit (g_strdup (target), ".", '_');
-  const char *s = fxs_graph_intern (b->graph, flat);
-  g_free (flat);
-  return s;
+  /* most targets have no dot: share the original's string (kept alive) */
+  if (!strchr (target, '.'))
+    return target;
+  char *flat = (char *) fxs_graph_strdup (b->graph, target);
+  for (char *p = flat; *p; p++)
+    if (*p == '.')
+      *p = '_';
+  return flat;
 }
 
 /* torch.fx's name candidate for @target (and, for call_module, the

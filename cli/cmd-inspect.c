@@ -151,11 +151,19 @@ int
 cli_cmd_inspect (int argc, char **argv)
 {
   CliCommon common = { 0 };
+  char *submodule = NULL;
+  const GOptionEntry entries[] = {
+    { "submodule", 0, 0, G_OPTION_ARG_STRING, &submodule,
+      "Summarize submodule NAME of GRAPH.json (a split result) instead of its top level",
+      "NAME" },
+    { NULL },
+  };
   GOptionContext *context = g_option_context_new ("GRAPH.json - summarize a graph file");
   g_option_context_set_summary (context,
     "Prints the nodes by op and by call target, the attributes and their bytes,\n"
     "and the graph's inputs and outputs.");
   cli_add_common_options (context, &common);
+  g_option_context_add_main_entries (context, entries, NULL);
   int code = CLI_EXIT_USAGE;
   if (!cli_parse (context, &argc, &argv))
     goto out;
@@ -166,7 +174,8 @@ cli_cmd_inspect (int argc, char **argv)
       goto out;
     }
   GError *error = NULL;
-  FxsGraph *graph = fxs_graph_load_file (argv[1], &error);
+  FxsGraph *graph = submodule ? fxs_graph_load_submodule_file (argv[1], submodule, &error)
+                              : fxs_graph_load_file (argv[1], &error);
   if (!graph)
     {
       code = cli_fail_error (CLI_EXIT_GRAPH, error);
@@ -181,6 +190,7 @@ cli_cmd_inspect (int argc, char **argv)
   fxs_graph_unref (graph);
   code = CLI_EXIT_OK;
 out:
+  g_free (submodule);
   cli_common_clear (&common);
   g_option_context_free (context);
   return code;

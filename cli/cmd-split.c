@@ -14,6 +14,7 @@ typedef struct {
   gboolean no_keep_original_input_name;
   char *partition_affix;
   gboolean tuple_return;
+  char *submodule;         /* --submodule: split this submodule of a split result */
 } SplitArgs;
 
 static void
@@ -24,6 +25,7 @@ split_args_clear (SplitArgs *a)
   g_strfreev (a->outputs);
   g_strfreev (a->output_options);
   g_free (a->partition_affix);
+  g_free (a->submodule);
 }
 
 /* Splits "KEY=VALUE"; FALSE (after saying so) when there is no '=' or key. */
@@ -151,6 +153,9 @@ cli_cmd_split (int argc, char **argv)
       "Name partitions AFFIX_ID and submodules submod_AFFIX_ID", "AFFIX" },
     { "tuple-return", 0, 0, G_OPTION_ARG_NONE, &a.tuple_return,
       "Submodules always return a tuple", NULL },
+    { "submodule", 0, 0, G_OPTION_ARG_STRING, &a.submodule,
+      "Split submodule NAME of GRAPH.json (a split result) instead of its top level",
+      "NAME" },
     { NULL },
   };
   GOptionContext *context = g_option_context_new ("GRAPH.json - split a graph once");
@@ -179,7 +184,15 @@ cli_cmd_split (int argc, char **argv)
   FxsPipeline *pipeline = fxs_pipeline_new (registry);
   fxs_plugin_registry_unref (registry);
   if (build_pipeline (pipeline, argv[1], &a))
-    code = cli_run_pipeline (pipeline, &common);
+    {
+      GError *error = NULL;
+      FxsGraph *graph = a.submodule
+                        ? fxs_graph_load_submodule_file (argv[1], a.submodule, &error) : NULL;
+      if (graph)
+        fxs_pipeline_set_graph (pipeline, graph);
+      g_clear_pointer (&graph, fxs_graph_unref);
+      code = error ? cli_fail_error (CLI_EXIT_GRAPH, error) : cli_run_pipeline (pipeline, &common);
+    }
   fxs_pipeline_free (pipeline);
 out:
   split_args_clear (&a);

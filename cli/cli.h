@@ -55,5 +55,6 @@ int cli_cmd_run (int argc, char **argv);
 int cli_cmd_split (int argc, char **argv);
 int cli_cmd_plugins (int argc, char **argv);
 int cli_cmd_inspect (int argc, char **argv);
+int cli_cmd_verify (int argc, char **argv);
 
 #endif

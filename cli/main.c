@@ -14,6 +14,7 @@ static const struct {
   { "split", cli_cmd_split, "split a graph once: fxsplit split GRAPH.json --partitioner NAME --output NAME[:PATH]" },
   { "plugins", cli_cmd_plugins, "list plugins and their options: fxsplit plugins [NAME]" },
   { "inspect", cli_cmd_inspect, "summarize a graph file: fxsplit inspect GRAPH.json" },
+  { "verify", cli_cmd_verify, "check a split against its original: fxsplit verify ORIGINAL.json SPLIT.json" },
 };
 
 static void
@@ -62,6 +63,6 @@ main (int argc, char **argv)
         g_free (prgname);
         return code;
       }
-  return cli_fail (CLI_EXIT_USAGE, "unknown command '%s' (commands: run, split, plugins, inspect; "
+  return cli_fail (CLI_EXIT_USAGE, "unknown command '%s' (commands: run, split, plugins, inspect, verify; "
                    "see fxsplit --help)", command);
 }

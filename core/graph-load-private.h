@@ -19,6 +19,21 @@ typedef struct {
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
 
+/* What fxs_load_split() returns: the top-level graph, every submodule's
+ * graph with its name (in file order) and the qualname map. */
+typedef struct {
+  FxsGraph *top;
+  GPtrArray *names;        /* char* */
+  GPtrArray *submodules;   /* FxsGraph*, one reference each */
+  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
+} FxsLoadSplit;
+
+/* Loads the file at @path (or @data when @path is NULL) into @out, whose
+ * arrays the caller made; on failure they may hold part of the file. */
+G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsize length,
+                                         const char *display_name, FxsLoadSplit *out,
+                                         GError **error);
+
 /* One load: where the file is and what is built. */
 typedef struct {
   const char *want;         /* the submodule to load, or NULL for the top graph */
@@ -44,6 +59,8 @@ typedef struct {
   GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
   const FxsTensorMeta *last_tensor; /* neighbours usually share a shape */
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+  /* a whole split result (fxs_load_split): every submodule is built */
+  FxsLoadSplit *all;
 } FxsLoader;
 
 /* Converting one collected object: where errors go and which node they are

@@ -259,6 +259,36 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
   return TRUE; /* x-... extensions */
 }
 
+/* The loader's caches point into the graph being built: another graph
+ * must not find them. */
+static void
+forget_graph_caches (FxsLoader *l)
+{
+  memset (l->recent, 0, sizeof l->recent);
+  memset (l->interned, 0, sizeof l->interned);
+  g_hash_table_remove_all (l->tensors);
+  g_hash_table_remove_all (l->single_metas);
+  l->last_tensor = NULL;
+}
+
+/* A qualname map entry, kept when loading a whole split result. */
+static gboolean
+qualname_entry (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *v)
+{
+  FxsLoadConv c = { l, reader, NULL, NULL };
+  if (!l->all)
+    return TRUE;
+  if (item->key_len == 0 || strlen (item->key) != item->key_len)
+    return fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+                             "a qualname map key must be non-empty and without NUL");
+  FxsJsonPath p = { NULL, item->key, item->key_len, 0 };
+  if (!fxs_load_check_text (&c, v, &p, "a qualname map value"))
+    return FALSE;
+  g_ptr_array_add (l->all->qualnames, g_strdup (item->key));
+  g_ptr_array_add (l->all->qualnames, g_strdup (v->u.s));
+  return TRUE;
+}
+
 static gboolean
 submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
 {
@@ -280,6 +310,15 @@ submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
     {
       l->found = l->entry_build = TRUE;
       l->graph = fxs_graph_new ();
+    }
+  else if (l->all)
+    {
+      /* the top-level graph waits in l->all->top until the entry ends */
+      l->entry_build = TRUE;
+      l->graph = fxs_graph_new ();
+      g_ptr_array_add (l->all->names, g_strdup (name));
+      g_ptr_array_add (l->all->submodules, l->graph);
+      forget_graph_caches (l);
     }
   return TRUE;
 }
@@ -303,7 +342,7 @@ on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const F
     case TAG_PARTITIONS:
       return check_partition (&c, v);
     case TAG_QUALNAME_MAP:
-      return TRUE;
+      return qualname_entry (l, reader, item, v);
     default:
       g_return_val_if_reached (FALSE);
     }
@@ -361,6 +400,11 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
         return missing (reader, pos, "\"name\" in a submodule");
       if (!l->entry_has_nodes)
         return missing (reader, pos, "\"nodes\" in a submodule");
+      if (l->all)
+        {
+          l->graph = l->all->top;
+          forget_graph_caches (l);
+        }
       l->entry_build = FALSE;
       return TRUE;
     default:
@@ -374,11 +418,14 @@ static const FxsJsonHandler handler = { on_begin, on_value, on_end };
 
 static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
-      const char *want, GError **error)
+      const char *want, FxsLoadSplit *all, GError **error)
 {
   FxsLoader l = { 0 };
   l.want = want;
+  l.all = all;
   l.graph = want ? NULL : fxs_graph_new ();
+  if (all)
+    all->top = l.graph;
   l.submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l.submodule_list = g_ptr_array_new_with_free_func (g_free);
   l.tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
@@ -394,6 +441,12 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_free (l.forward.name);
   if (l.forward.message)
     g_string_free (l.forward.message, TRUE);
+  if (all)
+    {
+      /* the submodule being read when it failed is in all->submodules */
+      l.graph = all->top;
+      all->top = NULL;
+    }
   if (!ok)
     {
       fxs_graph_unref (l.graph);
@@ -406,19 +459,33 @@ FxsGraph *
 fxs_graph_load_file (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  return load (path, NULL, 0, path, NULL, error);
+  return load (path, NULL, 0, path, NULL, NULL, error);
 }
 
 FxsGraph *
 fxs_graph_load_submodule_file (const char *path, const char *submodule, GError **error)
 {
   g_return_val_if_fail (path != NULL && submodule != NULL, NULL);
-  return load (path, NULL, 0, path, submodule, error);
+  return load (path, NULL, 0, path, submodule, NULL, error);
 }
 
 FxsGraph *
 fxs_graph_load_data (const char *data, gsize length, const char *display_name, GError **error)
 {
   g_return_val_if_fail (data != NULL || length == 0, NULL);
-  return load (NULL, data ? data : "", length, display_name ? display_name : "<data>", NULL, error);
+  return load (NULL, data ? data : "", length, display_name ? display_name : "<data>", NULL, NULL,
+               error);
+}
+
+gboolean
+fxs_load_split (const char *path, const char *data, gsize length, const char *display_name,
+                FxsLoadSplit *out, GError **error)
+{
+  FxsGraph *top = path ? load (path, NULL, 0, path, NULL, out, error)
+                       : load (NULL, data ? data : "", length,
+                               display_name ? display_name : "<data>", NULL, out, error);
+  if (!top)
+    return FALSE;
+  out->top = top;
+  return TRUE;
 }

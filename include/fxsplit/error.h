@@ -31,6 +31,7 @@ typedef enum {
   FXS_ERROR_PLUGIN_FAILED, /* a plugin hook reported an error */
   FXS_ERROR_CONFIG,        /* a bad pipeline file or command line */
   FXS_ERROR_OPTION,        /* an unknown plugin option or a value of the wrong type */
+  FXS_ERROR_VERIFY,        /* a split that does not compute its original (fxsplit/verify.h) */
 } FxsErrorCode;
 
 G_END_DECLS

@@ -1,0 +1,136 @@
+/* Split result files loaded whole (fxsplit/verify.h): the loader's
+ * one-pass mode (fxs_load_split) behind an opaque type with look-ups. */
+#include <fxsplit/verify.h>
+
+#include "graph-load-private.h"
+
+struct FxsSplitFile {
+  FxsLoadSplit parts;
+  GHashTable *submodule_by_name;   /* name -> FxsGraph* */
+  GHashTable *qualname_by_new;     /* new name -> old name */
+};
+
+static void
+parts_clear (FxsLoadSplit *parts)
+{
+  fxs_graph_unref (parts->top);
+  g_ptr_array_unref (parts->names);
+  g_ptr_array_unref (parts->submodules);
+  g_ptr_array_unref (parts->qualnames);
+}
+
+static FxsSplitFile *
+load (const char *path, const char *data, gsize length, const char *display_name,
+      GError **error)
+{
+  FxsLoadSplit parts = {
+    .names = g_ptr_array_new_with_free_func (g_free),
+    .submodules = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref),
+    .qualnames = g_ptr_array_new_with_free_func (g_free),
+  };
+  if (!fxs_load_split (path, data, length, display_name, &parts, error))
+    {
+      parts_clear (&parts);
+      return NULL;
+    }
+  FxsSplitFile *file = g_new0 (FxsSplitFile, 1);
+  file->parts = parts;
+  /* names are unique (the loader checks); a later qualname entry cannot
+   * repeat a key either (no key appears twice in an object) */
+  file->submodule_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < parts.names->len; i++)
+    g_hash_table_insert (file->submodule_by_name, parts.names->pdata[i], parts.submodules->pdata[i]);
+  file->qualname_by_new = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i + 1 < parts.qualnames->len; i += 2)
+    g_hash_table_insert (file->qualname_by_new, parts.qualnames->pdata[i],
+                         parts.qualnames->pdata[i + 1]);
+  return file;
+}
+
+FxsSplitFile *
+fxs_split_file_load (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return load (path, NULL, 0, path, error);
+}
+
+FxsSplitFile *
+fxs_split_file_load_data (const char *data, gsize length, const char *display_name,
+                          GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  return load (NULL, data, length, display_name, error);
+}
+
+void
+fxs_split_file_free (FxsSplitFile *file)
+{
+  if (!file)
+    return;
+  g_hash_table_unref (file->submodule_by_name);
+  g_hash_table_unref (file->qualname_by_new);
+  parts_clear (&file->parts);
+  g_free (file);
+}
+
+const FxsGraph *
+fxs_split_file_top (const FxsSplitFile *file)
+{
+  return file->parts.top;
+}
+
+guint
+fxs_split_file_n_submodules (const FxsSplitFile *file)
+{
+  return file->parts.submodules->len;
+}
+
+const char *
+fxs_split_file_submodule_name (const FxsSplitFile *file, guint i)
+{
+  g_return_val_if_fail (i < file->parts.names->len, NULL);
+  return file->parts.names->pdata[i];
+}
+
+const FxsGraph *
+fxs_split_file_submodule (const FxsSplitFile *file, guint i)
+{
+  g_return_val_if_fail (i < file->parts.submodules->len, NULL);
+  return file->parts.submodules->pdata[i];
+}
+
+const FxsGraph *
+fxs_split_file_lookup_submodule (const FxsSplitFile *file, const char *name)
+{
+  return g_hash_table_lookup (file->submodule_by_name, name);
+}
+
+guint
+fxs_split_file_n_qualnames (const FxsSplitFile *file)
+{
+  return file->parts.qualnames->len / 2;
+}
+
+void
+fxs_split_file_qualname (const FxsSplitFile *file, guint i, const char **new_name,
+                         const char **old_name)
+{
+  g_return_if_fail (i < file->parts.qualnames->len / 2);
+  if (new_name)
+    *new_name = file->parts.qualnames->pdata[2 * i];
+  if (old_name)
+    *old_name = file->parts.qualnames->pdata[2 * i + 1];
+}
+
+const char *
+fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name)
+{
+  return g_hash_table_lookup (file->qualname_by_new, new_name);
+}
+
+gboolean
+fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file, GError **error)
+{
+  return fxs_verify_split (original, file->parts.top, file->submodule_by_name,
+                           file->qualname_by_new, error);
+}

@@ -1,0 +1,1318 @@
+/* Verifying a split (fxsplit/verify.h, docs/split-semantics.md "What
+ * verify checks").
+ *
+ * The original graph is numbered by value: two call nodes get the same
+ * value number when they have the same op, target, grad/autocast state
+ * and args/kwargs whose references have the same numbers (so identical
+ * computations are interchangeable, and the numbering needs no names).
+ * The split is then evaluated symbolically: the top-level graph node by
+ * node, each submodule inlined where the top-level graph calls it, every
+ * node mapped to the value number it computes.  A call node of the split
+ * whose number does not exist in the original, a number computed more or
+ * fewer times than in the original, or an output of another structure is
+ * a difference.
+ *
+ * Submodule calls return their output value; when that is not a single
+ * node (a tuple), the call stands for the value itself ("a structure") and
+ * getitem(call, k) in the top-level graph picks item k without being a
+ * computation of its own.  Everything is linear: one hash table of value
+ * numbers, one array per graph. */
+#include <fxsplit/verify.h>
+
+#include "graph-private.h"
+#include "idset.h"
+#include "json-reader.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A node's entry in its scope's table: a value number, a structure
+ * (STRUCT | index into structs), or nothing yet. */
+#define VAL_NONE G_MAXUINT32
+#define VAL_STRUCT 0x80000000u
+
+typedef enum {
+  GLOBAL_NONE,
+  GLOBAL_SET_GRAD,
+  GLOBAL_ENTER_AUTOCAST,
+  GLOBAL_EXIT_AUTOCAST,
+} GlobalKind;
+
+/* One evaluation of a graph: the original, the top-level graph, or a
+ * submodule inlined at its call. */
+typedef struct Scope Scope;
+struct Scope {
+  const FxsGraph *graph;
+  const char *name;          /* submodule name; NULL for the original and the top level */
+  guint32 *val;              /* per node */
+  guint32 state;             /* grad/autocast state after the nodes evaluated so far */
+  const FxsNode *call;       /* the top-level call_module inlining this submodule */
+};
+
+/* A value that a node stands for without computing it: a submodule's
+ * returned tuple (or an item of it that is a tuple). */
+typedef struct {
+  const FxsValue *value;
+  Scope *scope;
+} Struct;
+
+typedef struct {
+  guint32 rep;               /* the original node with this number */
+  guint32 hash;
+  guint32 n_orig;            /* original call nodes with this number */
+  guint32 n_split;           /* split nodes found computing it */
+} Vn;
+
+/* Where the split's graphs come from. */
+typedef struct {
+  gpointer data;
+  const FxsGraph *(*lookup_submodule) (gpointer data, const char *name);
+  const char *(*lookup_qualname) (gpointer data, const char *new_name);
+  guint n_submodules;
+  /* the names of all submodules, sorted (only to name one never called) */
+  GPtrArray *(*submodule_names) (gpointer data);
+} Source;
+
+typedef struct {
+  const Source *src;
+  Scope orig;
+  GArray *vns;               /* Vn */
+  guint32 *slots;            /* open addressing: vn + 1, 0 empty */
+  gsize mask;
+  GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
+  GArray *structs;           /* Struct */
+  GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
+  FxsIdSet called;           /* submodule graphs already inlined */
+  /* grad/autocast states: a state is (last set_grad value number + 1,
+   * autocast stack); stacks are (parent stack, entered value number) */
+  FxsIdMap state_ids, stack_ids;
+  GArray *state_grad, *state_stack;   /* guint32 per state */
+  GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
+  GString *qualname;         /* scratch: "submod_1.target" */
+  GError *error;
+} Verifier;
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static guint64
+mix (guint64 h, guint64 v)
+{
+  h ^= v + G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  return h ^ (h >> 29);
+}
+
+static guint64
+mix_bytes (guint64 h, const char *s, gsize len)
+{
+  guint64 b = G_GUINT64_CONSTANT (1469598103934665603);
+  for (gsize i = 0; i < len; i++)
+    b = (b ^ (guchar) s[i]) * G_GUINT64_CONSTANT (1099511628211);
+  return mix (h, b ^ len);
+}
+
+static GlobalKind
+global_kind (FxsOp op, const char *target)
+{
+  if (op != FXS_OP_CALL_FUNCTION || strncmp (target, "torch.", 6) != 0)
+    return GLOBAL_NONE;
+  if (strcmp (target, "torch._C._set_grad_enabled") == 0)
+    return GLOBAL_SET_GRAD;
+  if (strcmp (target, "torch.amp.autocast_mode._enter_autocast") == 0
+      || strcmp (target, "torch.amp._enter_autocast") == 0)
+    return GLOBAL_ENTER_AUTOCAST;
+  if (strcmp (target, "torch.amp.autocast_mode._exit_autocast") == 0
+      || strcmp (target, "torch.amp._exit_autocast") == 0)
+    return GLOBAL_EXIT_AUTOCAST;
+  return GLOBAL_NONE;
+}
+
+static gboolean
+is_call (FxsOp op)
+{
+  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
+}
+
+static const FxsNode *
+node_of (const FxsGraph *graph, guint32 i)
+{
+  return graph->nodes->pdata[i];
+}
+
+static void
+append_quoted (GString *out, const char *s)
+{
+  fxs_json_append_quoted (out, s, strlen (s));
+}
+
+/* "submod_1: node "add_1" (call_function "_operator.add")", the split's
+ * side of a message. */
+static void
+describe_split_node (GString *out, const Scope *scope, const FxsNode *node)
+{
+  if (scope->name)
+    {
+      g_string_append (out, scope->name);
+      g_string_append (out, ": node ");
+    }
+  else
+    g_string_append (out, "top-level node ");
+  append_quoted (out, node->name);
+  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  append_quoted (out, node->target);
+  g_string_append_c (out, ')');
+}
+
+static void
+describe_orig_node (GString *out, const FxsNode *node)
+{
+  g_string_append (out, "original node ");
+  append_quoted (out, node->name);
+  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  append_quoted (out, node->target);
+  g_string_append_c (out, ')');
+}
+
+static gboolean G_GNUC_PRINTF (2, 3)
+fail (Verifier *v, const char *format, ...)
+{
+  if (v->error)
+    return FALSE;
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (&v->error, FXS_ERROR, FXS_ERROR_VERIFY, message);
+  g_free (message);
+  return FALSE;
+}
+
+/* ---- scopes and resolution ---------------------------------------------------- */
+
+static Scope *
+scope_new (Verifier *v, const FxsGraph *graph, const char *name, const FxsNode *call)
+{
+  Scope *s = g_new0 (Scope, 1);
+  guint n = fxs_graph_n_nodes (graph);
+  s->graph = graph;
+  s->name = name;
+  s->call = call;
+  s->val = g_new (guint32, n ? n : 1);
+  memset (s->val, 0xff, (n ? n : 1) * sizeof (guint32));
+  g_ptr_array_add (v->scopes, s);
+  return s;
+}
+
+static void
+scope_free (gpointer data)
+{
+  Scope *s = data;
+  g_free (s->val);
+  g_free (s);
+}
+
+static const Struct *
+struct_at (const Verifier *v, guint32 val)
+{
+  return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
+}
+
+/* A value with its scope after following node references to what they
+ * stand for: either a value number (@vn, @value NULL) or a literal value
+ * (a constant or container) read in @scope. */
+typedef struct {
+  guint32 vn;
+  const FxsValue *value;
+  Scope *scope;
+} Resolved;
+
+static Resolved
+resolve (const Verifier *v, const FxsValue *value, Scope *scope)
+{
+  while (value->kind == FXS_VALUE_NODE)
+    {
+      guint32 val = scope->val[value->u.node->index];
+      if (!(val & VAL_STRUCT) || val == VAL_NONE)
+        return (Resolved) { val, NULL, scope };
+      const Struct *st = struct_at (v, val);
+      value = st->value;
+      scope = st->scope;
+    }
+  return (Resolved) { VAL_NONE, value, scope };
+}
+
+/* ---- hashing and comparing values ---------------------------------------------- */
+
+static guint64 hash_value (const Verifier *v, const FxsValue *value, Scope *scope);
+
+/* Dict keys are never mapped by torch.fx: they compare as they are. */
+static guint64
+hash_key (const FxsValue *key)
+{
+  if (key->kind == FXS_VALUE_NODE)
+    return mix (FXS_VALUE_NODE, (guint64) (guintptr) key->u.node);
+  if (key->kind == FXS_VALUE_STRING)
+    return mix_bytes (FXS_VALUE_STRING, key->u.s, key->n);
+  if (key->kind == FXS_VALUE_INT)
+    return mix (FXS_VALUE_INT, (guint64) key->u.i);
+  return mix (key->kind, key->n);
+}
+
+static guint64
+hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
+{
+  Resolved r = resolve (v, value, scope);
+  if (!r.value)
+    return mix (0x6e6f6465, r.vn);
+  value = r.value;
+  guint64 h = value->kind;
+  switch ((FxsValueKind) value->kind)
+    {
+    case FXS_VALUE_NONE:
+    case FXS_VALUE_ELLIPSIS:
+    case FXS_VALUE_NODE:
+      return mix (h, 0);
+    case FXS_VALUE_BOOL:
+      return mix (h, value->u.b != 0);
+    case FXS_VALUE_INT:
+      return mix (h, (guint64) value->u.i);
+    case FXS_VALUE_FLOAT:
+      {
+        /* as fxs_value_equal: bitwise, every nan alike */
+        guint64 bits = 0;
+        if (!isnan (value->u.f))
+          memcpy (&bits, &value->u.f, sizeof bits);
+        return mix (h, bits);
+      }
+    case FXS_VALUE_STRING:
+      return mix_bytes (h, value->u.s, value->n);
+    case FXS_VALUE_DICT:
+      h = mix (h, value->n);
+      for (guint i = 0; i < value->n; i++)
+        h = mix (mix (h, hash_key (&value->u.items[2 * i])),
+                 hash_value (v, &value->u.items[2 * i + 1], r.scope));
+      return h;
+    default: /* list, tuple, slice, opaque */
+      h = mix (h, value->n);
+      for (guint i = 0; i < value->n; i++)
+        h = mix (h, hash_value (v, &value->u.items[i], r.scope));
+      return h;
+    }
+}
+
+static gboolean
+values_match (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb)
+{
+  Resolved ra = resolve (v, a, sa), rb = resolve (v, b, sb);
+  if (!ra.value || !rb.value)
+    return !ra.value && !rb.value && ra.vn == rb.vn;
+  a = ra.value;
+  b = rb.value;
+  if (a->kind != b->kind || a->n != b->n)
+    return FALSE;
+  switch ((FxsValueKind) a->kind)
+    {
+    case FXS_VALUE_DICT:
+      for (guint i = 0; i < a->n; i++)
+        if (!fxs_value_equal (&a->u.items[2 * i], &b->u.items[2 * i])
+            || !values_match (v, &a->u.items[2 * i + 1], ra.scope, &b->u.items[2 * i + 1], rb.scope))
+          return FALSE;
+      return TRUE;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      for (guint i = 0; i < a->n; i++)
+        if (!values_match (v, &a->u.items[i], ra.scope, &b->u.items[i], rb.scope))
+          return FALSE;
+      return TRUE;
+    default:
+      return fxs_value_equal (a, b);
+    }
+}
+
+/* ---- messages about values ------------------------------------------------------- */
+
+static const char *
+kind_name (FxsValueKind kind)
+{
+  static const char *const names[] = {
+    "None", "a bool", "an int", "a float", "a string", "a list", "a tuple", "a dict",
+    "a slice", "Ellipsis", "a node", "a constant",
+  };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "a value";
+}
+
+/* What a resolved value is, for a message: the original node a value
+ * number stands for, or a short description of a literal. */
+static void
+describe_resolved (const Verifier *v, GString *out, Resolved r)
+{
+  if (!r.value)
+    {
+      const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
+      g_string_append (out, "the value of original node ");
+      append_quoted (out, node_of (v->orig.graph, vn->rep)->name);
+      return;
+    }
+  const FxsValue *value = r.value;
+  char buf[32];
+  switch ((FxsValueKind) value->kind)
+    {
+    case FXS_VALUE_BOOL:
+      g_string_append (out, value->u.b ? "True" : "False");
+      break;
+    case FXS_VALUE_INT:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->u.i);
+      break;
+    case FXS_VALUE_FLOAT:
+      g_string_append (out, fxs_format_float (value->u.f, buf));
+      break;
+    case FXS_VALUE_STRING:
+      g_string_append (out, "the string ");
+      fxs_json_append_quoted (out, value->u.s, value->n);
+      break;
+    case FXS_VALUE_OPAQUE:
+      append_quoted (out, fxs_value_get_opaque_repr (value));
+      break;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_DICT:
+      g_string_append_printf (out, "%s of %u", kind_name ((FxsValueKind) value->kind), value->n);
+      break;
+    default:
+      g_string_append (out, kind_name ((FxsValueKind) value->kind));
+      break;
+    }
+}
+
+static void
+append_index (GString *path, guint i)
+{
+  g_string_append_printf (path, "[%u]", i);
+}
+
+/* Appends to @path where @a (the split's) and @b (the original's) first
+ * differ and to @why how; FALSE when they match. */
+static gboolean
+first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
+                  GString *path, GString *why)
+{
+  if (values_match (v, a, sa, b, sb))
+    return FALSE;
+  Resolved ra = resolve (v, a, sa), rb = resolve (v, b, sb);
+  gboolean same_shape = ra.value && rb.value && ra.value->kind == rb.value->kind
+                        && ra.value->n == rb.value->n
+                        && (ra.value->kind == FXS_VALUE_LIST || ra.value->kind == FXS_VALUE_TUPLE
+                            || ra.value->kind == FXS_VALUE_SLICE
+                            || ra.value->kind == FXS_VALUE_DICT);
+  if (same_shape)
+    {
+      gboolean dict = ra.value->kind == FXS_VALUE_DICT;
+      for (guint i = 0; i < ra.value->n; i++)
+        {
+          const FxsValue *ia = dict ? &ra.value->u.items[2 * i + 1] : &ra.value->u.items[i];
+          const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
+          if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
+            {
+              append_index (path, i);
+              g_string_append (why, "a different key");
+              return TRUE;
+            }
+          gsize len = path->len;
+          if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
+            {
+              g_string_append_c (path, '[');
+              append_quoted (path, ra.value->u.items[2 * i].u.s);
+              g_string_append_c (path, ']');
+            }
+          else
+            append_index (path, i);
+          if (first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
+            return TRUE;
+          g_string_truncate (path, len);
+        }
+    }
+  g_string_append (why, "is ");
+  describe_resolved (v, why, ra);
+  g_string_append (why, " where the original has ");
+  describe_resolved (v, why, rb);
+  return TRUE;
+}
+
+/* ---- grad and autocast state ------------------------------------------------------ */
+
+static guint32
+intern_pair (FxsIdMap *map, GArray *first, GArray *second, guint32 a, guint32 b)
+{
+  gboolean inserted;
+  guint32 id = fxs_id_map_lookup_or_insert (map, fxs_id_pair (a, b), first->len, &inserted);
+  if (inserted)
+    {
+      g_array_append_val (first, a);
+      g_array_append_val (second, b);
+    }
+  return id;
+}
+
+static guint32
+make_state (Verifier *v, guint32 grad, guint32 stack)
+{
+  return intern_pair (&v->state_ids, v->state_grad, v->state_stack, grad, stack);
+}
+
+/* The state after global-state node of @kind, with value number @vn and
+ * (for an exit) the entered value number @arg_vn. */
+static guint32
+next_state (Verifier *v, guint32 state, GlobalKind kind, guint32 vn, guint32 arg_vn)
+{
+  guint32 grad = g_array_index (v->state_grad, guint32, state);
+  guint32 stack = g_array_index (v->state_stack, guint32, state);
+  switch (kind)
+    {
+    case GLOBAL_SET_GRAD:
+      grad = vn + 1;
+      break;
+    case GLOBAL_ENTER_AUTOCAST:
+      stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack, vn + 1);
+      break;
+    case GLOBAL_EXIT_AUTOCAST:
+      if (stack && g_array_index (v->stack_top, guint32, stack) == arg_vn + 1)
+        stack = g_array_index (v->stack_parent, guint32, stack);
+      else /* not the innermost region: a state of its own, alike on both sides */
+        stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack,
+                             VAL_STRUCT | vn);
+      break;
+    default:
+      break;
+    }
+  return make_state (v, grad, stack);
+}
+
+/* ---- value numbers -------------------------------------------------------------------- */
+
+/* What a call node computes: enough to look its number up. */
+typedef struct {
+  const FxsNode *node;
+  Scope *scope;
+  const char *target;   /* mapped back to the original's names */
+  GlobalKind global;
+  guint32 state;        /* ignored for global-state calls */
+  guint64 hash;
+} Sig;
+
+static void
+sig_hash (const Verifier *v, Sig *sig)
+{
+  guint64 h = mix (sig->node->op, 0);
+  h = mix_bytes (h, sig->target, strlen (sig->target));
+  if (!sig->global)
+    h = mix (h, sig->state);
+  h = mix (h, hash_value (v, &sig->node->args, sig->scope));
+  sig->hash = mix (h, hash_value (v, &sig->node->kwargs, sig->scope));
+}
+
+static gboolean
+sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 *rep_state)
+{
+  const Vn *vn = &g_array_index (v->vns, Vn, vn_index);
+  if (vn->hash != (guint32) sig->hash)
+    return FALSE;
+  const FxsNode *rep = node_of (v->orig.graph, vn->rep);
+  return rep->op == sig->node->op && strcmp (rep->target, sig->target) == 0
+         && (sig->global || rep_state[vn->rep] == sig->state)
+         && values_match (v, &sig->node->args, sig->scope, &rep->args, (Scope *) &v->orig)
+         && values_match (v, &sig->node->kwargs, sig->scope, &rep->kwargs, (Scope *) &v->orig);
+}
+
+/* The number of @sig, or VAL_NONE; with @insert_rep a new number for it
+ * (original node @insert_rep) when there is none. */
+static guint32
+vn_lookup (Verifier *v, const Sig *sig, const guint32 *rep_state, guint32 insert_rep)
+{
+  gsize i = sig->hash & v->mask;
+  for (; v->slots[i]; i = (i + 1) & v->mask)
+    if (sig_matches (v, sig, v->slots[i] - 1, rep_state))
+      return v->slots[i] - 1;
+  if (insert_rep == VAL_NONE)
+    return VAL_NONE;
+  Vn entry = { insert_rep, (guint32) sig->hash, 0, 0 };
+  g_array_append_val (v->vns, entry);
+  v->slots[i] = v->vns->len;
+  return v->vns->len - 1;
+}
+
+static guint32
+new_vn (Verifier *v, guint32 rep)
+{
+  Vn entry = { rep, 0, 0, 0 };
+  g_array_append_val (v->vns, entry);
+  return v->vns->len - 1;
+}
+
+/* ---- the original ---------------------------------------------------------------------- */
+
+typedef struct {
+  guint32 *state;            /* per original node: the state it ran under */
+  GArray *placeholders;      /* guint32 node indices */
+} Original;
+
+static void
+number_original (Verifier *v, Original *o)
+{
+  const FxsGraph *g = v->orig.graph;
+  guint n = fxs_graph_n_nodes (g);
+  gsize capacity = 16;
+  while (capacity < 2 * (gsize) n + 2)
+    capacity *= 2;
+  v->slots = g_new0 (guint32, capacity);
+  v->mask = capacity - 1;
+  o->state = g_new0 (guint32, n ? n : 1);
+  guint32 state = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const FxsNode *node = node_of (g, i);
+      guint32 vn;
+      o->state[i] = state;
+      switch ((FxsOp) node->op)
+        {
+        case FXS_OP_PLACEHOLDER:
+          vn = new_vn (v, i);
+          g_array_append_val (o->placeholders, i);
+          break;
+        case FXS_OP_GET_ATTR:
+          {
+            gpointer known = g_hash_table_lookup (v->attr_vn, node->target);
+            vn = known ? GPOINTER_TO_UINT (known) - 1 : new_vn (v, i);
+            if (!known)
+              g_hash_table_insert (v->attr_vn, (gpointer) node->target, GUINT_TO_POINTER (vn + 1));
+            break;
+          }
+        case FXS_OP_OUTPUT:
+          vn = VAL_NONE;
+          break;
+        default:
+          {
+            Sig sig = { node, &v->orig, node->target, global_kind ((FxsOp) node->op, node->target),
+                        state, 0 };
+            sig_hash (v, &sig);
+            vn = vn_lookup (v, &sig, o->state, i);
+            g_array_index (v->vns, Vn, vn).n_orig++;
+            if (sig.global)
+              {
+                guint32 arg = VAL_NONE;
+                if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+                  arg = resolve (v, &node->args.u.items[0], &v->orig).vn;
+                state = next_state (v, state, sig.global, vn, arg);
+              }
+            break;
+          }
+        }
+      v->orig.val[i] = vn;
+    }
+}
+
+/* ---- the split ----------------------------------------------------------------------- */
+
+/* The original's name of @target used by @node of @scope: submodules'
+ * call_module and get_attr targets go through the qualname map. */
+static const char *
+original_target (Verifier *v, Scope *scope, const FxsNode *node)
+{
+  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR)
+      || !v->src->lookup_qualname)
+    return node->target;
+  g_string_assign (v->qualname, scope->name);
+  g_string_append_c (v->qualname, '.');
+  g_string_append (v->qualname, node->target);
+  const char *old = v->src->lookup_qualname (v->src->data, v->qualname->str);
+  return old ? old : node->target;
+}
+
+typedef struct {
+  Verifier *v;
+  Scope *scope;
+  const FxsNode *user;
+} RefCheck;
+
+/* Every reference must be to an earlier node of the same graph: that is
+ * what makes the partitions' calls an order (no cycle). */
+static void
+check_ref (const FxsNode *ref, gpointer data)
+{
+  RefCheck *c = data;
+  if (c->v->error)
+    return;
+  if (ref->graph == c->scope->graph && ref->index < c->user->index
+      && c->scope->val[ref->index] != VAL_NONE)
+    return;
+  GString *m = g_string_new (NULL);
+  describe_split_node (m, c->scope, c->user);
+  g_string_append (m, " refers to ");
+  append_quoted (m, ref->name);
+  g_string_append (m, ref->graph == c->scope->graph ? ", which does not come before it"
+                                                    : ", which is not a node of its graph");
+  fail (c->v, "%s", m->str);
+  g_string_free (m, TRUE);
+}
+
+static gboolean
+check_refs (Verifier *v, Scope *scope, const FxsNode *node)
+{
+  RefCheck c = { v, scope, node };
+  fxs_value_foreach_node (&node->args, check_ref, &c);
+  fxs_value_foreach_node (&node->kwargs, check_ref, &c);
+  return v->error == NULL;
+}
+
+/* The original call node that @sig should have matched, for the message:
+ * the first with the same op and target that the split has not computed
+ * as often yet, preferring one of the same name. */
+static const FxsNode *
+closest_original (const Verifier *v, const Sig *sig)
+{
+  const FxsGraph *g = v->orig.graph;
+  const FxsNode *best = NULL;
+  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
+    {
+      const FxsNode *node = node_of (g, i);
+      if (node->op != sig->node->op || strcmp (node->target, sig->target) != 0)
+        continue;
+      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
+      if (vn->n_split >= vn->n_orig)
+        continue;
+      if (strcmp (node->name, sig->node->name) == 0)
+        return node;
+      if (!best)
+        best = node;
+    }
+  return best;
+}
+
+static gboolean
+fail_unmatched (Verifier *v, const Sig *sig)
+{
+  GString *m = g_string_new (NULL), *path = g_string_new (NULL), *why = g_string_new (NULL);
+  describe_split_node (m, sig->scope, sig->node);
+  const FxsNode *close = closest_original (v, sig);
+  if (!close)
+    {
+      g_string_append (m, " computes nothing the original computes: no original ");
+      g_string_append_printf (m, "%s node with target ", fxs_op_to_string ((FxsOp) sig->node->op));
+      append_quoted (m, sig->target);
+      g_string_append (m, " is left to match it");
+    }
+  else
+    {
+      g_string_append (m, " does not match ");
+      describe_orig_node (m, close);
+      g_string_append (m, ": ");
+      if (first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
+        g_string_append_printf (m, "args%s %s", path->str, why->str);
+      else if (first_difference (v, &sig->node->kwargs, sig->scope, &close->kwargs, &v->orig,
+                                 path, why))
+        g_string_append_printf (m, "kwargs%s %s", path->str, why->str);
+      else
+        g_string_append (m, "it runs under other set_grad_enabled / autocast calls "
+                            "(counted from the start of its submodule)");
+    }
+  fail (v, "%s", m->str);
+  g_string_free (m, TRUE);
+  g_string_free (path, TRUE);
+  g_string_free (why, TRUE);
+  return FALSE;
+}
+
+/* The first split node computing value number @vn, other than @except. */
+static void
+describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, GString *out)
+{
+  for (guint k = 0; k < v->scopes->len; k++)
+    {
+      Scope *s = v->scopes->pdata[k];
+      for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
+        {
+          const FxsNode *node = node_of (s->graph, i);
+          if (s->val[i] == vn && is_call ((FxsOp) node->op) && node != except)
+            {
+              describe_split_node (out, s, node);
+              return;
+            }
+        }
+    }
+  g_string_append (out, "another node");
+}
+
+static gboolean
+match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
+{
+  Sig sig = { node, scope, original_target (v, scope, node), global_kind ((FxsOp) node->op, node->target),
+              scope->state, 0 };
+  sig_hash (v, &sig);
+  guint32 vn = vn_lookup (v, &sig, o->state, VAL_NONE);
+  if (vn == VAL_NONE)
+    return fail_unmatched (v, &sig);
+  Vn *entry = &g_array_index (v->vns, Vn, vn);
+  entry->n_split++;
+  if (!sig.global && entry->n_split > entry->n_orig)
+    {
+      GString *m = g_string_new (NULL);
+      describe_split_node (m, scope, node);
+      g_string_append (m, " computes ");
+      describe_orig_node (m, node_of (v->orig.graph, entry->rep));
+      g_string_append (m, " again, which ");
+      describe_first_computing (v, vn, node, m);
+      g_string_append (m, " computes already");
+      fail (v, "%s", m->str);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  scope->val[node->index] = vn;
+  if (sig.global)
+    {
+      guint32 arg = VAL_NONE;
+      if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+        arg = resolve (v, &node->args.u.items[0], scope).vn;
+      scope->state = next_state (v, scope->state, sig.global, vn, arg);
+    }
+  return TRUE;
+}
+
+/* getitem(call, k) on a submodule's returned tuple picks item k: not a
+ * computation.  Returns TRUE when @node is one (and binds it). */
+static gboolean
+fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
+{
+  if (node->op != FXS_OP_CALL_FUNCTION || strcmp (node->target, "_operator.getitem") != 0
+      || node->args.n != 2 || node->kwargs.n != 0
+      || node->args.u.items[0].kind != FXS_VALUE_NODE || node->args.u.items[1].kind != FXS_VALUE_INT)
+    return FALSE;
+  guint32 val = scope->val[node->args.u.items[0].u.node->index];
+  if (!(val & VAL_STRUCT) || val == VAL_NONE)
+    return FALSE;
+  const Struct st = *struct_at (v, val);
+  if (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST)
+    return FALSE;
+  gint64 k = node->args.u.items[1].u.i, len = st.value->n;
+  if (k < -len || k >= len)
+    return FALSE;
+  const FxsValue *item = &st.value->u.items[k < 0 ? k + len : k];
+  Resolved r = resolve (v, item, st.scope);
+  if (!r.value)
+    scope->val[node->index] = r.vn;
+  else
+    {
+      Struct inner = { r.value, r.scope };
+      g_array_append_val (v->structs, inner);
+      scope->val[node->index] = VAL_STRUCT | (v->structs->len - 1);
+    }
+  return TRUE;
+}
+
+static gboolean evaluate (Verifier *v, Scope *scope, const Original *o);
+
+/* A top-level call of a submodule: its placeholders take the call's
+ * arguments, its nodes are evaluated, the call stands for its output. */
+static gboolean
+inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, const Original *o)
+{
+  GString *m = g_string_new (NULL);
+  describe_split_node (m, top, call);
+  if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
+    {
+      fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
+            m->str, call->target);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  if (call->kwargs.n)
+    {
+      fail (v, "%s passes keyword arguments to %s (split_module passes positional ones only)",
+            m->str, call->target);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  Scope *scope = scope_new (v, sub, call->target, call);
+  guint n_inputs = fxs_graph_count_op (sub, FXS_OP_PLACEHOLDER);
+  if (n_inputs != call->args.n)
+    {
+      fail (v, "%s passes %u arguments to %s, which takes %u inputs", m->str, call->args.n,
+            call->target, n_inputs);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  g_string_free (m, TRUE);
+  guint k = 0;
+  for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
+    {
+      const FxsNode *node = node_of (sub, i);
+      if (node->op != FXS_OP_PLACEHOLDER)
+        continue;
+      Resolved r = resolve (v, &call->args.u.items[k++], top);
+      if (r.value)
+        {
+          GString *d = g_string_new (NULL);
+          describe_split_node (d, scope, node);
+          g_string_append (d, " is given ");
+          describe_resolved (v, d, r);
+          g_string_append (d, ", not the value of one node (verify expects a node per input)");
+          fail (v, "%s", d->str);
+          g_string_free (d, TRUE);
+          return FALSE;
+        }
+      scope->val[i] = r.vn;
+    }
+  if (!evaluate (v, scope, o))
+    return FALSE;
+
+  const FxsNode *out = fxs_graph_output_node (sub);
+  if (!out || out->args.n != 1)
+    {
+      fail (v, "%s: the output node must return exactly one value", scope->name);
+      return FALSE;
+    }
+  Resolved r = resolve (v, &out->args.u.items[0], scope);
+  if (!r.value)
+    top->val[call->index] = r.vn;
+  else
+    {
+      Struct st = { r.value, r.scope };
+      g_array_append_val (v->structs, st);
+      top->val[call->index] = VAL_STRUCT | (v->structs->len - 1);
+    }
+  return TRUE;
+}
+
+static gboolean
+check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const Original *o)
+{
+  GString *m = g_string_new (NULL);
+  describe_split_node (m, top, node);
+  if (k >= o->placeholders->len)
+    {
+      fail (v, "%s is an input the original does not have (it has %u)", m->str,
+            o->placeholders->len);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  guint32 i = g_array_index (o->placeholders, guint32, k);
+  const FxsNode *orig = node_of (v->orig.graph, i);
+  /* keep_original_node_name gives the top-level placeholder the node's name as target */
+  gboolean ok = TRUE;
+  if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
+    {
+      g_string_append_printf (m, " is input %u, which is ", k);
+      describe_orig_node (m, orig);
+      g_string_append (m, " in the original");
+      ok = fail (v, "%s", m->str);
+    }
+  else if ((node->args.n != 0) != (orig->args.n != 0)
+           || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
+    {
+      g_string_append (m, " has another default value than ");
+      describe_orig_node (m, orig);
+      ok = fail (v, "%s", m->str);
+    }
+  g_string_free (m, TRUE);
+  top->val[node->index] = v->orig.val[i];
+  return ok;
+}
+
+static gboolean
+evaluate (Verifier *v, Scope *scope, const Original *o)
+{
+  gboolean top = scope->call == NULL;
+  guint n_placeholders = 0;
+  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
+    {
+      const FxsNode *node = node_of (scope->graph, i);
+      if (!check_refs (v, scope, node))
+        return FALSE;
+      switch ((FxsOp) node->op)
+        {
+        case FXS_OP_PLACEHOLDER:
+          if (top && !check_placeholder (v, scope, node, n_placeholders, o))
+            return FALSE;
+          n_placeholders++;
+          break;
+        case FXS_OP_GET_ATTR:
+          {
+            const char *target = original_target (v, scope, node);
+            gpointer vn = g_hash_table_lookup (v->attr_vn, target);
+            if (!vn)
+              {
+                GString *m = g_string_new (NULL);
+                describe_split_node (m, scope, node);
+                g_string_append (m, " reads attribute ");
+                append_quoted (m, target);
+                g_string_append (m, ", which no get_attr node of the original reads");
+                fail (v, "%s", m->str);
+                g_string_free (m, TRUE);
+                return FALSE;
+              }
+            scope->val[i] = GPOINTER_TO_UINT (vn) - 1;
+            break;
+          }
+        case FXS_OP_OUTPUT:
+          break;
+        default:
+          {
+            const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
+                                    ? v->src->lookup_submodule (v->src->data, node->target)
+                                    : NULL;
+            if (sub)
+              {
+                if (!inline_call (v, scope, node, sub, o))
+                  return FALSE;
+              }
+            else if (!fold_getitem (v, scope, node) && !match_call (v, scope, node, o))
+              return FALSE;
+          }
+        }
+    }
+  if (top && !v->error && n_placeholders < o->placeholders->len)
+    {
+      GString *m = g_string_new (NULL);
+      describe_orig_node (m, node_of (v->orig.graph,
+                                      g_array_index (o->placeholders, guint32, n_placeholders)));
+      fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
+            n_placeholders, o->placeholders->len, m->str);
+      g_string_free (m, TRUE);
+    }
+  return v->error == NULL;
+}
+
+/* ---- what is left to check once everything ran ---------------------------------------- */
+
+static gboolean
+check_output (Verifier *v, Scope *top)
+{
+  const FxsNode *out = fxs_graph_output_node (top->graph);
+  const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
+  if (!out || out->args.n != 1)
+    return fail (v, "the top-level graph's output node must return exactly one value");
+  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
+  gboolean differs = first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
+                                       &v->orig, path, why);
+  if (differs)
+    fail (v, "the top-level output%s %s", path->str, why->str);
+  g_string_free (path, TRUE);
+  g_string_free (why, TRUE);
+  return !differs;
+}
+
+static gboolean
+check_counts (Verifier *v)
+{
+  const FxsGraph *g = v->orig.graph;
+  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
+    {
+      const FxsNode *node = node_of (g, i);
+      if (!is_call ((FxsOp) node->op))
+        continue;
+      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
+      if (vn->n_split >= vn->n_orig)
+        continue;
+      GString *m = g_string_new (NULL);
+      describe_orig_node (m, node);
+      if (fxs_node_n_users (node) == 0)
+        g_string_append (m, " is not computed by the split (it is dead code, but split_module "
+                            "keeps every call node, and dropping one may drop a side effect)");
+      else
+        g_string_append (m, " is not computed by the split");
+      fail (v, "%s", m->str);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every input of a submodule is used, except those that only bring a
+ * symbolic size into scope (their node is that symbol). */
+static gboolean
+check_inputs_used (Verifier *v, const Scope *scope)
+{
+  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
+    {
+      const FxsNode *node = node_of (scope->graph, i);
+      if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
+        continue;
+      GString *m = g_string_new (NULL);
+      describe_split_node (m, scope, node);
+      g_string_append (m, " is an input that nothing in the submodule uses");
+      fail (v, "%s", m->str);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every value a submodule returns is read in the top-level graph (by any
+ * node, the output included). */
+static gboolean
+check_outputs_read (Verifier *v, const Scope *scope)
+{
+  const FxsNode *call = scope->call;
+  const FxsNode *out = fxs_graph_output_node (scope->graph);
+  const FxsValue *ret = &out->args.u.items[0];
+  const FxsValue *items = ret;
+  guint n = 1;
+  if (ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST)
+    {
+      items = ret->u.items;
+      n = ret->n;
+    }
+  gboolean whole = FALSE;
+  guint8 *read = g_new0 (guint8, n ? n : 1);
+  for (guint u = 0; u < fxs_node_n_users (call) && !whole; u++)
+    {
+      const FxsNode *user = fxs_node_user (call, u);
+      gboolean picks = ret != items && user->op == FXS_OP_CALL_FUNCTION
+                       && strcmp (user->target, "_operator.getitem") == 0 && user->args.n == 2
+                       && user->args.u.items[0].kind == FXS_VALUE_NODE
+                       && user->args.u.items[0].u.node == call
+                       && user->args.u.items[1].kind == FXS_VALUE_INT
+                       && user->args.u.items[1].u.i >= 0
+                       && (guint64) user->args.u.items[1].u.i < n;
+      if (!picks)
+        whole = TRUE;
+      else if (fxs_node_n_users (user) > 0)
+        read[user->args.u.items[1].u.i] = TRUE;
+    }
+  for (guint k = 0; k < n && !whole; k++)
+    {
+      if (read[k])
+        continue;
+      GString *m = g_string_new (NULL);
+      g_string_append_printf (m, "%s returns ", scope->name);
+      if (items[k].kind == FXS_VALUE_NODE)
+        append_quoted (m, items[k].u.node->name);
+      else
+        g_string_append (m, kind_name ((FxsValueKind) items[k].kind));
+      if (ret != items)
+        g_string_append_printf (m, " (output %u)", k);
+      g_string_append (m, ", which nothing in the top-level graph reads");
+      fail (v, "%s", m->str);
+      g_string_free (m, TRUE);
+      break;
+    }
+  g_free (read);
+  return v->error == NULL;
+}
+
+static gboolean
+check_all_called (Verifier *v)
+{
+  if (v->called.size >= v->src->n_submodules)
+    return TRUE;
+  GPtrArray *names = v->src->submodule_names (v->src->data);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const FxsGraph *sub = v->src->lookup_submodule (v->src->data, names->pdata[i]);
+      if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
+        {
+          GString *m = g_string_new (NULL);
+          append_quoted (m, names->pdata[i]);
+          fail (v, "submodule %s is never called by the top-level graph", m->str);
+          g_string_free (m, TRUE);
+          break;
+        }
+    }
+  g_ptr_array_unref (names);
+  return v->error == NULL;
+}
+
+/* ---- entry points -------------------------------------------------------------------- */
+
+static gboolean
+verify (const FxsGraph *original, const FxsGraph *top, const Source *src, GError **error)
+{
+  if (!fxs_graph_output_node (original))
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_VERIFY, "the original graph has no output node");
+      return FALSE;
+    }
+  Verifier v = { 0 };
+  v.src = src;
+  v.orig.graph = original;
+  guint n = fxs_graph_n_nodes (original);
+  v.orig.val = g_new (guint32, n ? n : 1);
+  v.vns = g_array_sized_new (FALSE, FALSE, sizeof (Vn), n);
+  v.attr_vn = g_hash_table_new (g_str_hash, g_str_equal);
+  v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
+  v.scopes = g_ptr_array_new_with_free_func (scope_free);
+  v.qualname = g_string_new (NULL);
+  fxs_id_set_init (&v.called);
+  fxs_id_map_init (&v.state_ids);
+  fxs_id_map_init (&v.stack_ids);
+  v.state_grad = g_array_new (FALSE, FALSE, sizeof (guint32));
+  v.state_stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  v.stack_parent = g_array_new (FALSE, FALSE, sizeof (guint32));
+  v.stack_top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* state 0: no set_grad yet, no autocast; stack 0: empty */
+  make_state (&v, 0, 0);
+  guint32 none = 0;
+  g_array_append_val (v.stack_parent, none);
+  g_array_append_val (v.stack_top, none);
+
+  Original o = { NULL, g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  number_original (&v, &o);
+  Scope *top_scope = scope_new (&v, top, NULL, NULL);
+  gboolean ok = evaluate (&v, top_scope, &o) && check_output (&v, top_scope)
+                && check_all_called (&v) && check_counts (&v);
+  for (guint k = 1; ok && k < v.scopes->len; k++)
+    ok = check_inputs_used (&v, v.scopes->pdata[k]) && check_outputs_read (&v, v.scopes->pdata[k]);
+  if (!ok)
+    g_propagate_error (error, v.error);
+
+  g_free (o.state);
+  g_array_free (o.placeholders, TRUE);
+  g_free (v.orig.val);
+  g_array_free (v.vns, TRUE);
+  g_free (v.slots);
+  g_hash_table_unref (v.attr_vn);
+  g_array_free (v.structs, TRUE);
+  g_ptr_array_unref (v.scopes);
+  g_string_free (v.qualname, TRUE);
+  fxs_id_set_clear (&v.called);
+  fxs_id_map_clear (&v.state_ids);
+  fxs_id_map_clear (&v.stack_ids);
+  g_array_free (v.state_grad, TRUE);
+  g_array_free (v.state_stack, TRUE);
+  g_array_free (v.stack_parent, TRUE);
+  g_array_free (v.stack_top, TRUE);
+  return ok;
+}
+
+/* -- from hash tables -- */
+
+typedef struct {
+  GHashTable *submodules;
+  GHashTable *qualnames;
+} TableSource;
+
+static const FxsGraph *
+table_submodule (gpointer data, const char *name)
+{
+  return g_hash_table_lookup (((TableSource *) data)->submodules, name);
+}
+
+static const char *
+table_qualname (gpointer data, const char *new_name)
+{
+  TableSource *t = data;
+  return t->qualnames ? g_hash_table_lookup (t->qualnames, new_name) : NULL;
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static GPtrArray *
+table_names (gpointer data)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, ((TableSource *) data)->submodules);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+gboolean
+fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTable *submodules,
+                  GHashTable *qualname_map, GError **error)
+{
+  g_return_val_if_fail (original != NULL && split_top != NULL && submodules != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  TableSource t = { submodules, qualname_map };
+  Source src = { &t, table_submodule, table_qualname, g_hash_table_size (submodules), table_names };
+  return verify (original, split_top, &src, error);
+}
+
+/* -- from a split result: the top-level graph calls the partitions in
+ * order, so a cursor finds each one without a table -- */
+
+typedef struct {
+  const FxsSplitResult *result;
+  guint next;
+  GHashTable *by_name;   /* made only if the calls are out of order */
+} ResultSource;
+
+static const FxsGraph *
+result_submodule (gpointer data, const char *name)
+{
+  ResultSource *rs = data;
+  guint n = fxs_split_result_n_partitions (rs->result);
+  if (rs->next < n)
+    {
+      const FxsPartition *p = fxs_split_result_partition (rs->result, rs->next);
+      if (strcmp (fxs_partition_submod_name (p), name) == 0)
+        {
+          rs->next++;
+          return fxs_partition_graph (p);
+        }
+    }
+  if (!rs->by_name)
+    {
+      rs->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < n; i++)
+        {
+          const FxsPartition *p = fxs_split_result_partition (rs->result, i);
+          g_hash_table_insert (rs->by_name, (gpointer) fxs_partition_submod_name (p),
+                               (gpointer) fxs_partition_graph (p));
+        }
+    }
+  return g_hash_table_lookup (rs->by_name, name);
+}
+
+static const char *
+result_qualname (gpointer data, const char *new_name)
+{
+  return fxs_split_result_lookup_qualname (((ResultSource *) data)->result, new_name);
+}
+
+static GPtrArray *
+result_names (gpointer data)
+{
+  const FxsSplitResult *result = ((ResultSource *) data)->result;
+  GPtrArray *names = g_ptr_array_new ();
+  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
+    g_ptr_array_add (names, (gpointer) fxs_partition_submod_name (fxs_split_result_partition (result, i)));
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+gboolean
+fxs_split_result_verify (const FxsSplitResult *result, GError **error)
+{
+  g_return_val_if_fail (result != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  /* the partition table: each partition is called after those it needs */
+  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (result, i);
+      for (guint k = 0; k < fxs_partition_n_dependencies (p); k++)
+        {
+          const FxsPartition *d = fxs_partition_dependency (p, k);
+          if (fxs_partition_index (d) < i)
+            continue;
+          g_set_error (error, FXS_ERROR, FXS_ERROR_VERIFY,
+                       "partition %s is called before partition %s, whose values it needs",
+                       fxs_partition_name (p), fxs_partition_name (d));
+          return FALSE;
+        }
+    }
+  ResultSource rs = { result, 0, NULL };
+  Source src = { &rs, result_submodule, result_qualname, fxs_split_result_n_partitions (result),
+                 result_names };
+  gboolean ok = verify (fxs_split_result_original (result), fxs_split_result_top (result), &src,
+                        error);
+  if (rs.by_name)
+    g_hash_table_unref (rs.by_name);
+  return ok;
+}

@@ -1,8 +1,11 @@
-/* libFuzzer harness of the graph loader (fxs_graph_load_data).
+/* libFuzzer harness of the graph loader (fxs_graph_load_data) and of its
+ * whole-split-result mode (fxs_split_file_load_data).
  *
  * Any input either loads or fails with one clean error line.  A graph that
  * loads is written back and must load again and write the same text
- * (load(save(g)) == g, docs/graph-format.md). */
+ * (load(save(g)) == g, docs/graph-format.md).  The whole-file mode checks
+ * everything the top-level mode does and builds the submodules too, so a
+ * file it accepts must load in the top-level mode. */
 #include <stdint.h>
 
 #include "fuzz-util.h"
@@ -13,8 +16,14 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   GError *error = NULL;
+  FxsSplitFile *file = fxs_split_file_load_data ((const char *) data, size, "fuzz.json", &error);
+  fuzz_check_outcome (file != NULL, error);
+  g_clear_error (&error);
   FxsGraph *graph = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &error);
   fuzz_check_outcome (graph != NULL, error);
+  if (file && !graph)
+    fuzz_fail ("a whole split result loads, its top-level graph alone does not", error->message);
+  fxs_split_file_free (file);
   g_clear_error (&error);
   if (!graph)
     return 0;

@@ -923,6 +923,18 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
 {
   gboolean top = scope->call == NULL;
   guint n_placeholders = 0;
+  /* a missing input first: everything after it would differ */
+  guint n_top_inputs = top ? fxs_graph_count_op (scope->graph, FXS_OP_PLACEHOLDER) : 0;
+  if (top && n_top_inputs < o->placeholders->len)
+    {
+      GString *m = g_string_new (NULL);
+      describe_orig_node (m, node_of (v->orig.graph,
+                                      g_array_index (o->placeholders, guint32, n_top_inputs)));
+      fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
+            n_top_inputs, o->placeholders->len, m->str);
+      g_string_free (m, TRUE);
+      return FALSE;
+    }
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
     {
       const FxsNode *node = node_of (scope->graph, i);
@@ -969,15 +981,6 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
               return FALSE;
           }
         }
-    }
-  if (top && !v->error && n_placeholders < o->placeholders->len)
-    {
-      GString *m = g_string_new (NULL);
-      describe_orig_node (m, node_of (v->orig.graph,
-                                      g_array_index (o->placeholders, guint32, n_placeholders)));
-      fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
-            n_placeholders, o->placeholders->len, m->str);
-      g_string_free (m, TRUE);
     }
   return v->error == NULL;
 }

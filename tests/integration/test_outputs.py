@@ -386,16 +386,28 @@ class TestJsonRoundTrip(OutputTestCase):
         called = [n["target"] for n in result["nodes"] if n["op"] == "call_module"]
         self.assertEqual(called, list(subs))
 
+    def verify(self, original, split):
+        """`fxsplit verify`: the split computes the original node for node."""
+        r = fxsplit("verify", original, split)
+        self.assert_ok(r)
+        self.assertIn(": a split of ", r.stdout)
+
     def test_stages_load_and_split_again(self):
         self.stages("--output", "json:s.json")
         first = load(self.path("s.json"))
         self.check_split(load(RESNET18), first)
+        self.verify(RESNET18, self.path("s.json"))
         for sub in first["submodules"]:
             name = sub["name"]
             r = fxsplit("inspect", self.path("s.json"), "--submodule", name)
             self.assert_ok(r)
             calls = sum(n["op"] in CALL_OPS for n in sub["nodes"])
+            self.assertGreaterEqual(calls, 3)
             self.assertIn(f"{len(sub['nodes'])} nodes", r.stdout.splitlines()[0])
+            # The stage as a graph file of its own, for verify.
+            alone = self.write(f"{name}.json", json.dumps(
+                {"format": "fxsplit-graph", "version": 1,
+                 "attributes": sub.get("attributes", {}), "nodes": sub["nodes"]}))
             for partitioner in (["modulo", "--option", "partitions=1"],
                                 ["balanced", "--option", "stages=2"],
                                 ["mincut", "--option", "parts=3", "--option", "cost=flops"]):
@@ -404,9 +416,9 @@ class TestJsonRoundTrip(OutputTestCase):
                            "--output", f"json:{out}", graph=self.path("s.json"))
                 again = load(self.path(out))
                 self.check_split(sub, again)
+                self.verify(alone, self.path(out))
                 self.assertEqual(len(again["partitions"]),
                                  {"modulo": 1, "balanced": 2, "mincut": 3}[partitioner[0]])
-                self.assertGreaterEqual(calls, 3)
 
     def test_unknown_submodule(self):
         self.stages("--output", "json:s.json", k=2)

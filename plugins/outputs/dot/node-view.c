@@ -20,9 +20,9 @@ module_class (const FxsNode *node)
   return dot ? dot + 1 : cls;
 }
 
-/* Line one the name, line two the target: the module with its class, the
- * function, ".method()" (said once when it is the name), and for inputs
- * the shape of their value. */
+/* Line one the name, line two the target: the module with its class,
+ * ".method()", or the function or input's target unless it is the name;
+ * inputs add the shape of their value. */
 static void
 append_label (GString *label, const FxsNode *node)
 {

@@ -3,11 +3,14 @@
 #include <string.h>
 
 #define BLOCK_SIZE (64 * 1024)
+/* A graph's blocks grow from this size to BLOCK_SIZE: the engine makes one
+ * graph per partition, most of them a few nodes, and 10^7 partitions with
+ * a 64 KiB block each would not fit in memory (tests/hostile). */
+#define FIRST_BLOCK_SIZE 256
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
-  /* data follows, 16-byte aligned */
-  char pad[8];
+  gsize size;   /* of the data, which follows 16-byte aligned */
 };
 
 void
@@ -39,10 +42,13 @@ fxs_arena_alloc (FxsArena *arena, gsize size)
     {
       /* Large objects get a block of their own so the current block's
        * remainder is not wasted. */
-      gsize block = size > BLOCK_SIZE / 4 ? size : BLOCK_SIZE;
+      gboolean big = size > BLOCK_SIZE / 4;
+      gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
+      gsize block = big ? size : MAX (next, size);
       FxsArenaBlock *b = g_malloc0 (sizeof (FxsArenaBlock) + block);
+      b->size = block;
       char *data = (char *) (b + 1);
-      if (block != BLOCK_SIZE)
+      if (big)
         {
           /* keep the current block as the cursor; link the big one after */
           if (arena->blocks)

@@ -62,13 +62,13 @@ struct FxsGraph {
   FxsArena arena;
   GStringChunk *strings;
   GPtrArray *nodes;            /* FxsNode*, in graph order */
-  GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed */
+  GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed; NULL until then */
   guint32 n_nodes_indexed;     /* nodes[0..n) are in node_by_name: filled on first
                                   lookup, so graphs nobody searches (split
                                   results) never pay for the table */
   FxsNode *output;
   GPtrArray *attrs;            /* FxsAttr* */
-  GHashTable *attr_by_name;    /* filled lazily like node_by_name */
+  GHashTable *attr_by_name;    /* made and filled lazily like node_by_name */
   guint32 n_attrs_indexed;
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices) */

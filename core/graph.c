@@ -57,11 +57,11 @@ fxs_graph_new (void)
   FxsGraph *g = g_new0 (FxsGraph, 1);
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
-  g->strings = g_string_chunk_new (64 * 1024);
+  /* small: the engine makes a graph per partition, most of them a few
+   * nodes (10^7 partitions, tests/hostile); chunks grow as strings do */
+  g->strings = g_string_chunk_new (256);
   g->nodes = g_ptr_array_new ();
-  g->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g->attrs = g_ptr_array_new ();
-  g->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   return g;
 }
 
@@ -79,9 +79,11 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   g_ptr_array_unref (graph->nodes);
-  g_hash_table_unref (graph->node_by_name);
+  if (graph->node_by_name)
+    g_hash_table_unref (graph->node_by_name);
   g_ptr_array_unref (graph->attrs);
-  g_hash_table_unref (graph->attr_by_name);
+  if (graph->attr_by_name)
+    g_hash_table_unref (graph->attr_by_name);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
   g_free (graph->user_offsets);
@@ -135,6 +137,9 @@ fxs_graph_node (const FxsGraph *graph, guint index)
 static void
 index_nodes (FxsGraph *graph)
 {
+  /* made on first use too: most of a split's graphs are never looked up */
+  if (!graph->node_by_name)
+    graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint32 i = graph->n_nodes_indexed; i < graph->nodes->len; i++)
     {
       FxsNode *node = graph->nodes->pdata[i];
@@ -147,6 +152,8 @@ index_nodes (FxsGraph *graph)
 static void
 index_attrs (FxsGraph *graph)
 {
+  if (!graph->attr_by_name)
+    graph->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint32 i = graph->n_attrs_indexed; i < graph->attrs->len; i++)
     {
       FxsAttr *attr = graph->attrs->pdata[i];

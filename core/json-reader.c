@@ -500,6 +500,57 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
   return 1;
 }
 
+/* yajl's UTF-8 check lets overlong forms, surrogates and code points past
+ * U+10FFFF through (found by tests/hostile); RFC 3629 does not.  NUL is
+ * fine (a string may hold \u0000). */
+static gboolean
+is_strict_utf8 (const guchar *s, gsize len)
+{
+  for (gsize i = 0; i < len;)
+    {
+      guchar c = s[i];
+      if (c < 0x80)
+        {
+          i++;
+          continue;
+        }
+      gsize n;
+      gunichar cp, min;
+      if (c >= 0xc2 && c <= 0xdf)
+        n = 1, cp = c & 0x1f, min = 0x80;
+      else if (c >= 0xe0 && c <= 0xef)
+        n = 2, cp = c & 0x0f, min = 0x800;
+      else if (c >= 0xf0 && c <= 0xf4)
+        n = 3, cp = c & 0x07, min = 0x10000;
+      else
+        return FALSE;
+      if (len - i <= n)
+        return FALSE;
+      for (gsize k = 1; k <= n; k++)
+        {
+          if ((s[i + k] & 0xc0) != 0x80)
+            return FALSE;
+          cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+      if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return FALSE;
+      i += n + 1;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
+{
+  if (is_strict_utf8 ((const guchar *) s, len))
+    return TRUE;
+  r->in_item = TRUE;
+  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                        "a string that is not valid UTF-8 (an overlong form, a surrogate or a "
+                        "code point past U+10FFFF)");
+  return FALSE;
+}
+
 static int
 scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gint64 pos)
 {
@@ -511,6 +562,8 @@ scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gin
                             G_GSIZE_FORMAT, len, r->max_string);
       return 0;
     }
+  if (type == FXS_JSON_STRING && !check_utf8 (r, s, len, pos))
+    return 0;
   char *copy = scratch_alloc (&r->scratch, len + 1);
   memcpy (copy, s, len);
   copy[len] = '\0';
@@ -648,6 +701,8 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
                             G_GSIZE_FORMAT, (gsize) len, r->max_string);
       return 0;
     }
+  if (!check_utf8 (r, (const char *) s, len, pos))
+    return 0;
   if (!f->streamed)
     {
       char *copy = scratch_alloc (&r->scratch, len + 1);

@@ -308,10 +308,42 @@ reset (FxsPipeline *p)
   p->split_options = fxs_split_options_new ();
 }
 
+/* GKeyFile turns "\n", "\t" and "\r" in values into control characters,
+ * which would end up in paths, plugin names and error lines (a message
+ * of several lines, found by tests/fuzz): values are one line of text. */
+static gboolean
+check_control_characters (const FxsPipeline *p, GError **error)
+{
+  for (guint i = 0; i < p->groups->len; i++)
+    {
+      const FxsPipelineGroup *g = p->groups->pdata[i];
+      for (guint k = 0; k < g->settings->len; k++)
+        {
+          const FxsPipelineSetting *s = g->settings->pdata[k];
+          for (const guchar *c = (const guchar *) s->value; *c; c++)
+            if (*c < 0x20 || *c == 0x7f)
+              {
+                char *group = g_strescape (g->name, NULL), *key = g_strescape (s->key, NULL);
+                char *prefix = origin_prefix (s->origin);
+                g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
+                             "%s[%s] %s: the value holds a control character (U+%04X); values "
+                             "are one line", prefix, group, key, *c);
+                g_free (prefix);
+                g_free (group);
+                g_free (key);
+                return FALSE;
+              }
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 fxs_pipeline_check (FxsPipeline *p, GError **error)
 {
   reset (p);
+  if (!check_control_characters (p, error))
+    return FALSE;
   const FxsPipelineGroup *graph = NULL, *split = NULL, *partitioner = NULL;
   GPtrArray *outputs = g_ptr_array_new ();
   gboolean ok = TRUE;

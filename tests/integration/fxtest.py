@@ -5,7 +5,9 @@ Set FXSPLIT_TEST_WRAPPER (e.g. "valgrind -q --leak-check=full
 --errors-for-leak-kinds=definite,indirect --error-exitcode=9") to run every
 fxsplit command under a wrapper; a wrapper's own failure shows up as an
 unexpected exit status."""
+import configparser
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -22,11 +24,49 @@ TEST_PLUGINS = os.path.join(BUILD_ROOT, "tests", "plugins")
 
 
 def fxsplit(*args, cwd=None, env=None):
-    """Runs fxsplit with @args; returns the CompletedProcess (text)."""
+    """Runs fxsplit with @args; returns the CompletedProcess (text).  Every
+    split result that a successful `split` or `run` wrote with the json
+    output is checked with `fxsplit verify` against the graph it split."""
     full_env = dict(os.environ)
     full_env.update(env or {})
-    return subprocess.run(WRAPPER + [BIN, *args], cwd=cwd, env=full_env, text=True,
-                          capture_output=True, timeout=120)
+    result = subprocess.run(WRAPPER + [BIN, *args], cwd=cwd, env=full_env, text=True,
+                            capture_output=True, timeout=120)
+    if result.returncode == 0 and args and args[0] in ("split", "run"):
+        verify_written_splits(args, result.stdout, cwd, full_env)
+    return result
+
+
+def split_input(args, cwd):
+    """The graph file a `split` or `run` command line split (relative to
+    @cwd, as the command saw it), or None when it is not a file of its own
+    (a submodule)."""
+    if "--submodule" in args or len(args) < 2:
+        return None
+    if args[0] == "split":
+        return args[1]
+    for i, arg in enumerate(args[:-1]):
+        if arg == "--set" and args[i + 1].startswith("graph.input="):
+            return args[i + 1].split("=", 1)[1]
+    ini = args[1]
+    parser = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
+                                       inline_comment_prefixes=None, strict=False)
+    parser.read(os.path.join(cwd or "", ini), encoding="utf-8")
+    if not parser.has_option("graph", "input"):
+        return None
+    return os.path.join(os.path.dirname(ini), parser.get("graph", "input"))
+
+
+def verify_written_splits(args, stdout, cwd, env):
+    """`fxsplit verify` of every file the json output reported writing
+    (paths as printed: relative to @cwd)."""
+    original = split_input(args, cwd)
+    written = re.findall(r"(?m)^\[[^\]]*\] json: wrote (.+)$", stdout)
+    for path in written if original else []:
+        check = subprocess.run(WRAPPER + [BIN, "verify", "--quiet", original, path], cwd=cwd,
+                               env=env, text=True, capture_output=True, timeout=120)
+        if check.returncode != 0:
+            raise AssertionError(f"fxsplit {' '.join(args)}: the split it wrote does not "
+                                 f"verify: {check.stderr.strip()}")
 
 
 class FxsplitTestCase(unittest.TestCase):

@@ -348,6 +348,11 @@ kind_name (FxsValueKind kind)
 static void
 describe_resolved (const Verifier *v, GString *out, Resolved r)
 {
+  if (!r.value && r.vn >= v->vns->len)
+    {
+      g_string_append (out, "a value that is not computed yet");
+      return;
+    }
   if (!r.value)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);

@@ -702,7 +702,10 @@ fail_unmatched (Verifier *v, const Sig *sig)
   const FxsNode *close = closest_original (v, sig);
   if (!close)
     {
-      g_string_append (m, " computes nothing the original computes: no original ");
+      g_string_append (m, " computes nothing the original computes: ");
+      if (!sig->scope->name && sig->node->op == FXS_OP_CALL_MODULE)
+        g_string_append (m, "it calls no submodule of the split, and ");
+      g_string_append (m, "no original ");
       g_string_append_printf (m, "%s node with target ", fxs_op_to_string ((FxsOp) sig->node->op));
       append_quoted (m, sig->target);
       g_string_append (m, " is left to match it");

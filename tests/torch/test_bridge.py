@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""The PyTorch bridge end to end: fxsplit_torch.split() on a traced module,
+the export command line on a model file, and clear errors for what the
+graph format cannot hold."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import torch  # noqa: E402  (fails loudly without python3-torch)
+import torch.fx  # noqa: E402
+
+import fxsplit_torch  # noqa: E402
+
+MODEL_FILE = '''
+import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(8, 16)
+        self.b = torch.nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+def make():
+    return Net()
+'''
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.fc = torch.nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.conv(x)))
+        return self.fc(y.mean(dim=(2, 3)))
+
+
+class TestBridge(unittest.TestCase):
+    def test_split_returns_an_equivalent_module(self):
+        model = Net().eval()
+        gm = torch.fx.symbolic_trace(model)
+        x = torch.rand(2, 3, 8, 8)
+        split = fxsplit_torch.split(gm, "balanced", {"stages": 3}, example_inputs=(x,))
+        names = [n.target for n in split.graph.nodes if n.op == "call_module"]
+        self.assertEqual(names, ["submod_0", "submod_1", "submod_2"])
+        self.assertTrue(torch.allclose(split(x), model(x), atol=1e-6))
+        # parameters are the original module's, not copies
+        self.assertIs(split.submod_0.conv.weight, model.conv.weight)
+
+    def test_split_error_carries_exit_code(self):
+        gm = torch.fx.symbolic_trace(Net().eval())
+        with self.assertRaises(fxsplit_torch.SplitError) as cm:
+            fxsplit_torch.split(gm, "balanced", {"stages": 0})
+        self.assertNotEqual(cm.exception.returncode, 0)
+        self.assertIn("stages", str(cm.exception))
+
+    def test_export_command_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            model_path = os.path.join(tmp, "net.py")
+            with open(model_path, "w") as f:
+                f.write(MODEL_FILE)
+            out = os.path.join(tmp, "net.json")
+            env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+            r = subprocess.run([sys.executable, "-m", "fxsplit_torch", "export", f"{model_path}:make",
+                                "--input-shape", "2,8", "-o", out], capture_output=True, text=True, env=env)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("wrote", r.stdout)
+            r = subprocess.run([fxsplit_torch.find_fxsplit(), "inspect", out], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("call_module", r.stdout)
+            # a factory that does not exist is one clear line
+            r = subprocess.run([sys.executable, "-m", "fxsplit_torch", "export", f"{model_path}:nope",
+                                "-o", out], capture_output=True, text=True, env=env)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("has no 'nope'", r.stderr)
+
+    def test_unrepresentable_value_names_the_node(self):
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        y = g.call_function(torch.add, (x, {1, 2}))  # a set: not in the format
+        g.output(y)
+        gm = torch.fx.GraphModule(torch.nn.Module(), g)
+        with self.assertRaises(fxsplit_torch.ExportError) as cm:
+            fxsplit_torch.graph_to_dict(gm)
+        self.assertIn("node 'add'", str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -17,100 +17,9 @@
  * getitem(call, k) in the top-level graph picks item k without being a
  * computation of its own.  Everything is linear: one hash table of value
  * numbers, one array per graph. */
-#include <fxsplit/verify.h>
+#include "verify-private.h"
 
-#include "graph-private.h"
-#include "idset.h"
-#include "json-reader.h"
-
-#include <math.h>
 #include <string.h>
-
-/* A node's entry in its scope's table: a value number, a structure
- * (STRUCT | index into structs), or nothing yet. */
-#define VAL_NONE G_MAXUINT32
-#define VAL_STRUCT 0x80000000u
-
-typedef enum {
-  GLOBAL_NONE,
-  GLOBAL_SET_GRAD,
-  GLOBAL_ENTER_AUTOCAST,
-  GLOBAL_EXIT_AUTOCAST,
-} GlobalKind;
-
-/* One evaluation of a graph: the original, the top-level graph, or a
- * submodule inlined at its call. */
-typedef struct Scope Scope;
-struct Scope {
-  const FxsGraph *graph;
-  const char *name;          /* submodule name; NULL for the original and the top level */
-  guint32 *val;              /* per node */
-  guint32 state;             /* grad/autocast state after the nodes evaluated so far */
-  const FxsNode *call;       /* the top-level call_module inlining this submodule */
-};
-
-/* A value that a node stands for without computing it: a submodule's
- * returned tuple (or an item of it that is a tuple). */
-typedef struct {
-  const FxsValue *value;
-  Scope *scope;
-} Struct;
-
-typedef struct {
-  guint32 rep;               /* the original node with this number */
-  guint32 hash;
-  guint32 n_orig;            /* original call nodes with this number */
-  guint32 n_split;           /* split nodes found computing it */
-} Vn;
-
-/* Where the split's graphs come from. */
-typedef struct {
-  gpointer data;
-  const FxsGraph *(*lookup_submodule) (gpointer data, const char *name);
-  const char *(*lookup_qualname) (gpointer data, const char *new_name);
-  guint n_submodules;
-  /* the names of all submodules, sorted (only to name one never called) */
-  GPtrArray *(*submodule_names) (gpointer data);
-} Source;
-
-typedef struct {
-  const Source *src;
-  Scope orig;
-  GArray *vns;               /* Vn */
-  guint32 *slots;            /* open addressing: vn + 1, 0 empty */
-  gsize mask;
-  GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
-  GArray *structs;           /* Struct */
-  GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
-  FxsIdSet called;           /* submodule graphs already inlined */
-  /* grad/autocast states: a state is (last set_grad value number + 1,
-   * autocast stack); stacks are (parent stack, entered value number) */
-  FxsIdMap state_ids, stack_ids;
-  GArray *state_grad, *state_stack;   /* guint32 per state */
-  GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
-  GString *qualname;         /* scratch: "submod_1.target" */
-  GError *error;
-} Verifier;
-
-/* ---- small helpers ---------------------------------------------------------- */
-
-static guint64
-mix (guint64 h, guint64 v)
-{
-  h ^= v + G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  return h ^ (h >> 29);
-}
-
-static guint64
-mix_bytes (guint64 h, const char *s, gsize len)
-{
-  guint64 b = G_GUINT64_CONSTANT (1469598103934665603);
-  for (gsize i = 0; i < len; i++)
-    b = (b ^ (guchar) s[i]) * G_GUINT64_CONSTANT (1099511628211);
-  return mix (h, b ^ len);
-}
 
 static GlobalKind
 global_kind (FxsOp op, const char *target)
@@ -134,46 +43,6 @@ is_call (FxsOp op)
   return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
 }
 
-static const FxsNode *
-node_of (const FxsGraph *graph, guint32 i)
-{
-  return graph->nodes->pdata[i];
-}
-
-static void
-append_quoted (GString *out, const char *s)
-{
-  fxs_json_append_quoted (out, s, strlen (s));
-}
-
-/* "submod_1: node "add_1" (call_function "_operator.add")", the split's
- * side of a message. */
-static void
-describe_split_node (GString *out, const Scope *scope, const FxsNode *node)
-{
-  if (scope->name)
-    {
-      g_string_append (out, scope->name);
-      g_string_append (out, ": node ");
-    }
-  else
-    g_string_append (out, "top-level node ");
-  append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  append_quoted (out, node->target);
-  g_string_append_c (out, ')');
-}
-
-static void
-describe_orig_node (GString *out, const FxsNode *node)
-{
-  g_string_append (out, "original node ");
-  append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  append_quoted (out, node->target);
-  g_string_append_c (out, ')');
-}
-
 static gboolean G_GNUC_PRINTF (2, 3)
 fail (Verifier *v, const char *format, ...)
 {
@@ -188,7 +57,7 @@ fail (Verifier *v, const char *format, ...)
   return FALSE;
 }
 
-/* ---- scopes and resolution ---------------------------------------------------- */
+/* ---- scopes ----------------------------------------------------------------------- */
 
 static Scope *
 scope_new (Verifier *v, const FxsGraph *graph, const char *name, const FxsNode *call)
@@ -210,239 +79,6 @@ scope_free (gpointer data)
   Scope *s = data;
   g_free (s->val);
   g_free (s);
-}
-
-static const Struct *
-struct_at (const Verifier *v, guint32 val)
-{
-  return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
-}
-
-/* A value with its scope after following node references to what they
- * stand for: either a value number (@vn, @value NULL) or a literal value
- * (a constant or container) read in @scope. */
-typedef struct {
-  guint32 vn;
-  const FxsValue *value;
-  Scope *scope;
-} Resolved;
-
-static Resolved
-resolve (const Verifier *v, const FxsValue *value, Scope *scope)
-{
-  while (value->kind == FXS_VALUE_NODE)
-    {
-      guint32 val = scope->val[value->u.node->index];
-      if (!(val & VAL_STRUCT) || val == VAL_NONE)
-        return (Resolved) { val, NULL, scope };
-      const Struct *st = struct_at (v, val);
-      value = st->value;
-      scope = st->scope;
-    }
-  return (Resolved) { VAL_NONE, value, scope };
-}
-
-/* ---- hashing and comparing values ---------------------------------------------- */
-
-static guint64 hash_value (const Verifier *v, const FxsValue *value, Scope *scope);
-
-/* Dict keys are never mapped by torch.fx: they compare as they are. */
-static guint64
-hash_key (const FxsValue *key)
-{
-  if (key->kind == FXS_VALUE_NODE)
-    return mix (FXS_VALUE_NODE, (guint64) (guintptr) key->u.node);
-  if (key->kind == FXS_VALUE_STRING)
-    return mix_bytes (FXS_VALUE_STRING, key->u.s, key->n);
-  if (key->kind == FXS_VALUE_INT)
-    return mix (FXS_VALUE_INT, (guint64) key->u.i);
-  return mix (key->kind, key->n);
-}
-
-static guint64
-hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
-{
-  Resolved r = resolve (v, value, scope);
-  if (!r.value)
-    return mix (0x6e6f6465, r.vn);
-  value = r.value;
-  guint64 h = value->kind;
-  switch ((FxsValueKind) value->kind)
-    {
-    case FXS_VALUE_NONE:
-    case FXS_VALUE_ELLIPSIS:
-    case FXS_VALUE_NODE:
-      return mix (h, 0);
-    case FXS_VALUE_BOOL:
-      return mix (h, value->u.b != 0);
-    case FXS_VALUE_INT:
-      return mix (h, (guint64) value->u.i);
-    case FXS_VALUE_FLOAT:
-      {
-        /* as fxs_value_equal: bitwise, every nan alike */
-        guint64 bits = 0;
-        if (!isnan (value->u.f))
-          memcpy (&bits, &value->u.f, sizeof bits);
-        return mix (h, bits);
-      }
-    case FXS_VALUE_STRING:
-      return mix_bytes (h, value->u.s, value->n);
-    case FXS_VALUE_DICT:
-      h = mix (h, value->n);
-      for (guint i = 0; i < value->n; i++)
-        h = mix (mix (h, hash_key (&value->u.items[2 * i])),
-                 hash_value (v, &value->u.items[2 * i + 1], r.scope));
-      return h;
-    default: /* list, tuple, slice, opaque */
-      h = mix (h, value->n);
-      for (guint i = 0; i < value->n; i++)
-        h = mix (h, hash_value (v, &value->u.items[i], r.scope));
-      return h;
-    }
-}
-
-static gboolean
-values_match (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb)
-{
-  Resolved ra = resolve (v, a, sa), rb = resolve (v, b, sb);
-  if (!ra.value || !rb.value)
-    return !ra.value && !rb.value && ra.vn == rb.vn;
-  a = ra.value;
-  b = rb.value;
-  if (a->kind != b->kind || a->n != b->n)
-    return FALSE;
-  switch ((FxsValueKind) a->kind)
-    {
-    case FXS_VALUE_DICT:
-      for (guint i = 0; i < a->n; i++)
-        if (!fxs_value_equal (&a->u.items[2 * i], &b->u.items[2 * i])
-            || !values_match (v, &a->u.items[2 * i + 1], ra.scope, &b->u.items[2 * i + 1], rb.scope))
-          return FALSE;
-      return TRUE;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      for (guint i = 0; i < a->n; i++)
-        if (!values_match (v, &a->u.items[i], ra.scope, &b->u.items[i], rb.scope))
-          return FALSE;
-      return TRUE;
-    default:
-      return fxs_value_equal (a, b);
-    }
-}
-
-/* ---- messages about values ------------------------------------------------------- */
-
-static const char *
-kind_name (FxsValueKind kind)
-{
-  static const char *const names[] = {
-    "None", "a bool", "an int", "a float", "a string", "a list", "a tuple", "a dict",
-    "a slice", "Ellipsis", "a node", "a constant",
-  };
-  return kind < G_N_ELEMENTS (names) ? names[kind] : "a value";
-}
-
-/* What a resolved value is, for a message: the original node a value
- * number stands for, or a short description of a literal. */
-static void
-describe_resolved (const Verifier *v, GString *out, Resolved r)
-{
-  if (!r.value && r.vn >= v->vns->len)
-    {
-      g_string_append (out, "a value that is not computed yet");
-      return;
-    }
-  if (!r.value)
-    {
-      const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
-      g_string_append (out, "the value of original node ");
-      append_quoted (out, node_of (v->orig.graph, vn->rep)->name);
-      return;
-    }
-  const FxsValue *value = r.value;
-  char buf[32];
-  switch ((FxsValueKind) value->kind)
-    {
-    case FXS_VALUE_BOOL:
-      g_string_append (out, value->u.b ? "True" : "False");
-      break;
-    case FXS_VALUE_INT:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->u.i);
-      break;
-    case FXS_VALUE_FLOAT:
-      g_string_append (out, fxs_format_float (value->u.f, buf));
-      break;
-    case FXS_VALUE_STRING:
-      g_string_append (out, "the string ");
-      fxs_json_append_quoted (out, value->u.s, value->n);
-      break;
-    case FXS_VALUE_OPAQUE:
-      append_quoted (out, fxs_value_get_opaque_repr (value));
-      break;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_DICT:
-      g_string_append_printf (out, "%s of %u", kind_name ((FxsValueKind) value->kind), value->n);
-      break;
-    default:
-      g_string_append (out, kind_name ((FxsValueKind) value->kind));
-      break;
-    }
-}
-
-static void
-append_index (GString *path, guint i)
-{
-  g_string_append_printf (path, "[%u]", i);
-}
-
-/* Appends to @path where @a (the split's) and @b (the original's) first
- * differ and to @why how; FALSE when they match. */
-static gboolean
-first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
-                  GString *path, GString *why)
-{
-  if (values_match (v, a, sa, b, sb))
-    return FALSE;
-  Resolved ra = resolve (v, a, sa), rb = resolve (v, b, sb);
-  gboolean same_shape = ra.value && rb.value && ra.value->kind == rb.value->kind
-                        && ra.value->n == rb.value->n
-                        && (ra.value->kind == FXS_VALUE_LIST || ra.value->kind == FXS_VALUE_TUPLE
-                            || ra.value->kind == FXS_VALUE_SLICE
-                            || ra.value->kind == FXS_VALUE_DICT);
-  if (same_shape)
-    {
-      gboolean dict = ra.value->kind == FXS_VALUE_DICT;
-      for (guint i = 0; i < ra.value->n; i++)
-        {
-          const FxsValue *ia = dict ? &ra.value->u.items[2 * i + 1] : &ra.value->u.items[i];
-          const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
-          if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
-            {
-              append_index (path, i);
-              g_string_append (why, "a different key");
-              return TRUE;
-            }
-          gsize len = path->len;
-          if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
-            {
-              g_string_append_c (path, '[');
-              append_quoted (path, ra.value->u.items[2 * i].u.s);
-              g_string_append_c (path, ']');
-            }
-          else
-            append_index (path, i);
-          if (first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
-            return TRUE;
-          g_string_truncate (path, len);
-        }
-    }
-  g_string_append (why, "is ");
-  describe_resolved (v, why, ra);
-  g_string_append (why, " where the original has ");
-  describe_resolved (v, why, rb);
-  return TRUE;
 }
 
 /* ---- grad and autocast state ------------------------------------------------------ */
@@ -509,12 +145,12 @@ typedef struct {
 static void
 sig_hash (const Verifier *v, Sig *sig)
 {
-  guint64 h = mix (sig->node->op, 0);
-  h = mix_bytes (h, sig->target, strlen (sig->target));
+  guint64 h = fxs_verify_mix (sig->node->op, 0);
+  h = fxs_verify_mix_bytes (h, sig->target, strlen (sig->target));
   if (!sig->global)
-    h = mix (h, sig->state);
-  h = mix (h, hash_value (v, &sig->node->args, sig->scope));
-  sig->hash = mix (h, hash_value (v, &sig->node->kwargs, sig->scope));
+    h = fxs_verify_mix (h, sig->state);
+  h = fxs_verify_mix (h, fxs_verify_hash_value (v, &sig->node->args, sig->scope));
+  sig->hash = fxs_verify_mix (h, fxs_verify_hash_value (v, &sig->node->kwargs, sig->scope));
 }
 
 static gboolean
@@ -523,11 +159,11 @@ sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 
   const Vn *vn = &g_array_index (v->vns, Vn, vn_index);
   if (vn->hash != (guint32) sig->hash)
     return FALSE;
-  const FxsNode *rep = node_of (v->orig.graph, vn->rep);
+  const FxsNode *rep = fxs_verify_node (v->orig.graph, vn->rep);
   return rep->op == sig->node->op && strcmp (rep->target, sig->target) == 0
          && (sig->global || rep_state[vn->rep] == sig->state)
-         && values_match (v, &sig->node->args, sig->scope, &rep->args, (Scope *) &v->orig)
-         && values_match (v, &sig->node->kwargs, sig->scope, &rep->kwargs, (Scope *) &v->orig);
+         && fxs_verify_values_match (v, &sig->node->args, sig->scope, &rep->args, (Scope *) &v->orig)
+         && fxs_verify_values_match (v, &sig->node->kwargs, sig->scope, &rep->kwargs, (Scope *) &v->orig);
 }
 
 /* The number of @sig, or VAL_NONE; with @insert_rep a new number for it
@@ -576,7 +212,7 @@ number_original (Verifier *v, Original *o)
   guint32 state = 0;
   for (guint i = 0; i < n; i++)
     {
-      const FxsNode *node = node_of (g, i);
+      const FxsNode *node = fxs_verify_node (g, i);
       guint32 vn;
       o->state[i] = state;
       switch ((FxsOp) node->op)
@@ -607,7 +243,7 @@ number_original (Verifier *v, Original *o)
               {
                 guint32 arg = VAL_NONE;
                 if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
-                  arg = resolve (v, &node->args.u.items[0], &v->orig).vn;
+                  arg = fxs_verify_resolve (v, &node->args.u.items[0], &v->orig).vn;
                 state = next_state (v, state, sig.global, vn, arg);
               }
             break;
@@ -652,9 +288,9 @@ check_ref (const FxsNode *ref, gpointer data)
       && c->scope->val[ref->index] != VAL_NONE)
     return;
   GString *m = g_string_new (NULL);
-  describe_split_node (m, c->scope, c->user);
+  fxs_verify_describe_split_node (m, c->scope, c->user);
   g_string_append (m, " refers to ");
-  append_quoted (m, ref->name);
+  fxs_verify_append_quoted (m, ref->name);
   g_string_append (m, ref->graph == c->scope->graph ? ", which does not come before it"
                                                     : ", which is not a node of its graph");
   fail (c->v, "%s", m->str);
@@ -680,7 +316,7 @@ closest_original (const Verifier *v, const Sig *sig)
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
-      const FxsNode *node = node_of (g, i);
+      const FxsNode *node = fxs_verify_node (g, i);
       if (node->op != sig->node->op || strcmp (node->target, sig->target) != 0)
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
@@ -698,7 +334,7 @@ static gboolean
 fail_unmatched (Verifier *v, const Sig *sig)
 {
   GString *m = g_string_new (NULL), *path = g_string_new (NULL), *why = g_string_new (NULL);
-  describe_split_node (m, sig->scope, sig->node);
+  fxs_verify_describe_split_node (m, sig->scope, sig->node);
   const FxsNode *close = closest_original (v, sig);
   if (!close)
     {
@@ -707,17 +343,17 @@ fail_unmatched (Verifier *v, const Sig *sig)
         g_string_append (m, "it calls no submodule of the split, and ");
       g_string_append (m, "no original ");
       g_string_append_printf (m, "%s node with target ", fxs_op_to_string ((FxsOp) sig->node->op));
-      append_quoted (m, sig->target);
+      fxs_verify_append_quoted (m, sig->target);
       g_string_append (m, " is left to match it");
     }
   else
     {
       g_string_append (m, " does not match ");
-      describe_orig_node (m, close);
+      fxs_verify_describe_orig_node (m, close);
       g_string_append (m, ": ");
-      if (first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
+      if (fxs_verify_first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
         g_string_append_printf (m, "args%s %s", path->str, why->str);
-      else if (first_difference (v, &sig->node->kwargs, sig->scope, &close->kwargs, &v->orig,
+      else if (fxs_verify_first_difference (v, &sig->node->kwargs, sig->scope, &close->kwargs, &v->orig,
                                  path, why))
         g_string_append_printf (m, "kwargs%s %s", path->str, why->str);
       else
@@ -740,10 +376,10 @@ describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, 
       Scope *s = v->scopes->pdata[k];
       for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
         {
-          const FxsNode *node = node_of (s->graph, i);
+          const FxsNode *node = fxs_verify_node (s->graph, i);
           if (s->val[i] == vn && is_call ((FxsOp) node->op) && node != except)
             {
-              describe_split_node (out, s, node);
+              fxs_verify_describe_split_node (out, s, node);
               return;
             }
         }
@@ -765,9 +401,9 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
   if (!sig.global && entry->n_split > entry->n_orig)
     {
       GString *m = g_string_new (NULL);
-      describe_split_node (m, scope, node);
+      fxs_verify_describe_split_node (m, scope, node);
       g_string_append (m, " computes ");
-      describe_orig_node (m, node_of (v->orig.graph, entry->rep));
+      fxs_verify_describe_orig_node (m, fxs_verify_node (v->orig.graph, entry->rep));
       g_string_append (m, " again, which ");
       describe_first_computing (v, vn, node, m);
       g_string_append (m, " computes already");
@@ -780,7 +416,7 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
     {
       guint32 arg = VAL_NONE;
       if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
-        arg = resolve (v, &node->args.u.items[0], scope).vn;
+        arg = fxs_verify_resolve (v, &node->args.u.items[0], scope).vn;
       scope->state = next_state (v, scope->state, sig.global, vn, arg);
     }
   return TRUE;
@@ -798,14 +434,14 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
   guint32 val = scope->val[node->args.u.items[0].u.node->index];
   if (!(val & VAL_STRUCT) || val == VAL_NONE)
     return FALSE;
-  const Struct st = *struct_at (v, val);
+  const Struct st = *fxs_verify_struct (v, val);
   if (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST)
     return FALSE;
   gint64 k = node->args.u.items[1].u.i, len = st.value->n;
   if (k < -len || k >= len)
     return FALSE;
   const FxsValue *item = &st.value->u.items[k < 0 ? k + len : k];
-  Resolved r = resolve (v, item, st.scope);
+  Resolved r = fxs_verify_resolve (v, item, st.scope);
   if (!r.value)
     scope->val[node->index] = r.vn;
   else
@@ -825,7 +461,7 @@ static gboolean
 inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, const Original *o)
 {
   GString *m = g_string_new (NULL);
-  describe_split_node (m, top, call);
+  fxs_verify_describe_split_node (m, top, call);
   if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
     {
       fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
@@ -853,16 +489,16 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
   guint k = 0;
   for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
     {
-      const FxsNode *node = node_of (sub, i);
+      const FxsNode *node = fxs_verify_node (sub, i);
       if (node->op != FXS_OP_PLACEHOLDER)
         continue;
-      Resolved r = resolve (v, &call->args.u.items[k++], top);
+      Resolved r = fxs_verify_resolve (v, &call->args.u.items[k++], top);
       if (r.value)
         {
           GString *d = g_string_new (NULL);
-          describe_split_node (d, scope, node);
+          fxs_verify_describe_split_node (d, scope, node);
           g_string_append (d, " is given ");
-          describe_resolved (v, d, r);
+          fxs_verify_describe_resolved (v, d, r);
           g_string_append (d, ", not the value of one node (verify expects a node per input)");
           fail (v, "%s", d->str);
           g_string_free (d, TRUE);
@@ -879,7 +515,7 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
       fail (v, "%s: the output node must return exactly one value", scope->name);
       return FALSE;
     }
-  Resolved r = resolve (v, &out->args.u.items[0], scope);
+  Resolved r = fxs_verify_resolve (v, &out->args.u.items[0], scope);
   if (!r.value)
     top->val[call->index] = r.vn;
   else
@@ -895,7 +531,7 @@ static gboolean
 check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const Original *o)
 {
   GString *m = g_string_new (NULL);
-  describe_split_node (m, top, node);
+  fxs_verify_describe_split_node (m, top, node);
   if (k >= o->placeholders->len)
     {
       fail (v, "%s is an input the original does not have (it has %u)", m->str,
@@ -904,13 +540,13 @@ check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const 
       return FALSE;
     }
   guint32 i = g_array_index (o->placeholders, guint32, k);
-  const FxsNode *orig = node_of (v->orig.graph, i);
+  const FxsNode *orig = fxs_verify_node (v->orig.graph, i);
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   gboolean ok = TRUE;
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
     {
       g_string_append_printf (m, " is input %u, which is ", k);
-      describe_orig_node (m, orig);
+      fxs_verify_describe_orig_node (m, orig);
       g_string_append (m, " in the original");
       ok = fail (v, "%s", m->str);
     }
@@ -918,7 +554,7 @@ check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const 
            || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
     {
       g_string_append (m, " has another default value than ");
-      describe_orig_node (m, orig);
+      fxs_verify_describe_orig_node (m, orig);
       ok = fail (v, "%s", m->str);
     }
   g_string_free (m, TRUE);
@@ -936,7 +572,7 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
   if (top && n_top_inputs < o->placeholders->len)
     {
       GString *m = g_string_new (NULL);
-      describe_orig_node (m, node_of (v->orig.graph,
+      fxs_verify_describe_orig_node (m, fxs_verify_node (v->orig.graph,
                                       g_array_index (o->placeholders, guint32, n_top_inputs)));
       fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
             n_top_inputs, o->placeholders->len, m->str);
@@ -945,7 +581,7 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
     }
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
     {
-      const FxsNode *node = node_of (scope->graph, i);
+      const FxsNode *node = fxs_verify_node (scope->graph, i);
       if (!check_refs (v, scope, node))
         return FALSE;
       switch ((FxsOp) node->op)
@@ -962,9 +598,9 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
             if (!vn)
               {
                 GString *m = g_string_new (NULL);
-                describe_split_node (m, scope, node);
+                fxs_verify_describe_split_node (m, scope, node);
                 g_string_append (m, " reads attribute ");
-                append_quoted (m, target);
+                fxs_verify_append_quoted (m, target);
                 g_string_append (m, ", which no get_attr node of the original reads");
                 fail (v, "%s", m->str);
                 g_string_free (m, TRUE);
@@ -1003,7 +639,7 @@ check_output (Verifier *v, Scope *top)
   if (!out || out->args.n != 1)
     return fail (v, "the top-level graph's output node must return exactly one value");
   GString *path = g_string_new (NULL), *why = g_string_new (NULL);
-  gboolean differs = first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
+  gboolean differs = fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
                                        &v->orig, path, why);
   if (differs)
     fail (v, "the top-level output%s %s", path->str, why->str);
@@ -1018,14 +654,14 @@ check_counts (Verifier *v)
   const FxsGraph *g = v->orig.graph;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
-      const FxsNode *node = node_of (g, i);
+      const FxsNode *node = fxs_verify_node (g, i);
       if (!is_call ((FxsOp) node->op))
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
       if (vn->n_split >= vn->n_orig)
         continue;
       GString *m = g_string_new (NULL);
-      describe_orig_node (m, node);
+      fxs_verify_describe_orig_node (m, node);
       if (fxs_node_n_users (node) == 0)
         g_string_append (m, " is not computed by the split (it is dead code, but split_module "
                             "keeps every call node, and dropping one may drop a side effect)");
@@ -1045,11 +681,11 @@ check_inputs_used (Verifier *v, const Scope *scope)
 {
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
-      const FxsNode *node = node_of (scope->graph, i);
+      const FxsNode *node = fxs_verify_node (scope->graph, i);
       if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
         continue;
       GString *m = g_string_new (NULL);
-      describe_split_node (m, scope, node);
+      fxs_verify_describe_split_node (m, scope, node);
       g_string_append (m, " is an input that nothing in the submodule uses");
       fail (v, "%s", m->str);
       g_string_free (m, TRUE);
@@ -1097,9 +733,9 @@ check_outputs_read (Verifier *v, const Scope *scope)
       GString *m = g_string_new (NULL);
       g_string_append_printf (m, "%s returns ", scope->name);
       if (items[k].kind == FXS_VALUE_NODE)
-        append_quoted (m, items[k].u.node->name);
+        fxs_verify_append_quoted (m, items[k].u.node->name);
       else
-        g_string_append (m, kind_name ((FxsValueKind) items[k].kind));
+        g_string_append (m, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
       if (ret != items)
         g_string_append_printf (m, " (output %u)", k);
       g_string_append (m, ", which nothing in the top-level graph reads");
@@ -1123,7 +759,7 @@ check_all_called (Verifier *v)
       if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
         {
           GString *m = g_string_new (NULL);
-          append_quoted (m, names->pdata[i]);
+          fxs_verify_append_quoted (m, names->pdata[i]);
           fail (v, "submodule %s is never called by the top-level graph", m->str);
           g_string_free (m, TRUE);
           break;
@@ -1133,10 +769,10 @@ check_all_called (Verifier *v)
   return v->error == NULL;
 }
 
-/* ---- entry points -------------------------------------------------------------------- */
+/* ---- the whole check ---------------------------------------------------------------- */
 
-static gboolean
-verify (const FxsGraph *original, const FxsGraph *top, const Source *src, GError **error)
+gboolean
+fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src, GError **error)
 {
   if (!fxs_graph_output_node (original))
     {
@@ -1195,135 +831,3 @@ verify (const FxsGraph *original, const FxsGraph *top, const Source *src, GError
   return ok;
 }
 
-/* -- from hash tables -- */
-
-typedef struct {
-  GHashTable *submodules;
-  GHashTable *qualnames;
-} TableSource;
-
-static const FxsGraph *
-table_submodule (gpointer data, const char *name)
-{
-  return g_hash_table_lookup (((TableSource *) data)->submodules, name);
-}
-
-static const char *
-table_qualname (gpointer data, const char *new_name)
-{
-  TableSource *t = data;
-  return t->qualnames ? g_hash_table_lookup (t->qualnames, new_name) : NULL;
-}
-
-static gint
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-static GPtrArray *
-table_names (gpointer data)
-{
-  GPtrArray *names = g_ptr_array_new ();
-  GHashTableIter it;
-  gpointer key;
-  g_hash_table_iter_init (&it, ((TableSource *) data)->submodules);
-  while (g_hash_table_iter_next (&it, &key, NULL))
-    g_ptr_array_add (names, key);
-  g_ptr_array_sort (names, compare_names);
-  return names;
-}
-
-gboolean
-fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTable *submodules,
-                  GHashTable *qualname_map, GError **error)
-{
-  g_return_val_if_fail (original != NULL && split_top != NULL && submodules != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  TableSource t = { submodules, qualname_map };
-  Source src = { &t, table_submodule, table_qualname, g_hash_table_size (submodules), table_names };
-  return verify (original, split_top, &src, error);
-}
-
-/* -- from a split result: the top-level graph calls the partitions in
- * order, so a cursor finds each one without a table -- */
-
-typedef struct {
-  const FxsSplitResult *result;
-  guint next;
-  GHashTable *by_name;   /* made only if the calls are out of order */
-} ResultSource;
-
-static const FxsGraph *
-result_submodule (gpointer data, const char *name)
-{
-  ResultSource *rs = data;
-  guint n = fxs_split_result_n_partitions (rs->result);
-  if (rs->next < n)
-    {
-      const FxsPartition *p = fxs_split_result_partition (rs->result, rs->next);
-      if (strcmp (fxs_partition_submod_name (p), name) == 0)
-        {
-          rs->next++;
-          return fxs_partition_graph (p);
-        }
-    }
-  if (!rs->by_name)
-    {
-      rs->by_name = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint i = 0; i < n; i++)
-        {
-          const FxsPartition *p = fxs_split_result_partition (rs->result, i);
-          g_hash_table_insert (rs->by_name, (gpointer) fxs_partition_submod_name (p),
-                               (gpointer) fxs_partition_graph (p));
-        }
-    }
-  return g_hash_table_lookup (rs->by_name, name);
-}
-
-static const char *
-result_qualname (gpointer data, const char *new_name)
-{
-  return fxs_split_result_lookup_qualname (((ResultSource *) data)->result, new_name);
-}
-
-static GPtrArray *
-result_names (gpointer data)
-{
-  const FxsSplitResult *result = ((ResultSource *) data)->result;
-  GPtrArray *names = g_ptr_array_new ();
-  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
-    g_ptr_array_add (names, (gpointer) fxs_partition_submod_name (fxs_split_result_partition (result, i)));
-  g_ptr_array_sort (names, compare_names);
-  return names;
-}
-
-gboolean
-fxs_split_result_verify (const FxsSplitResult *result, GError **error)
-{
-  g_return_val_if_fail (result != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  /* the partition table: each partition is called after those it needs */
-  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
-    {
-      const FxsPartition *p = fxs_split_result_partition (result, i);
-      for (guint k = 0; k < fxs_partition_n_dependencies (p); k++)
-        {
-          const FxsPartition *d = fxs_partition_dependency (p, k);
-          if (fxs_partition_index (d) < i)
-            continue;
-          g_set_error (error, FXS_ERROR, FXS_ERROR_VERIFY,
-                       "partition %s is called before partition %s, whose values it needs",
-                       fxs_partition_name (p), fxs_partition_name (d));
-          return FALSE;
-        }
-    }
-  ResultSource rs = { result, 0, NULL };
-  Source src = { &rs, result_submodule, result_qualname, fxs_split_result_n_partitions (result),
-                 result_names };
-  gboolean ok = verify (fxs_split_result_original (result), fxs_split_result_top (result), &src,
-                        error);
-  if (rs.by_name)
-    g_hash_table_unref (rs.by_name);
-  return ok;
-}

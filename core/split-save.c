@@ -105,6 +105,16 @@ fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
   fxs_json_writer_finish (&w);
 }
 
+void
+fxs_split_result_write_json (const FxsSplitResult *result, FILE *out)
+{
+  g_return_if_fail (result != NULL && out != NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_file (&w, out);
+  write_split_result (&w, result);
+  fxs_json_writer_finish (&w);
+}
+
 gboolean
 fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GError **error)
 {
@@ -112,9 +122,6 @@ fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GErr
   FxsAtomicFile *file = fxs_atomic_file_open (path, error);
   if (!file)
     return FALSE;
-  FxsJsonWriter w;
-  fxs_json_writer_init_file (&w, fxs_atomic_file_stream (file));
-  write_split_result (&w, result);
-  fxs_json_writer_finish (&w);
+  fxs_split_result_write_json (result, fxs_atomic_file_stream (file));
   return fxs_atomic_file_commit (file, error);
 }

@@ -11,6 +11,7 @@
 #ifndef FXSPLIT_SPLIT_H
 #define FXSPLIT_SPLIT_H
 
+#include <stdio.h>
 #include <glib.h>
 #include <fxsplit/graph.h>
 
@@ -127,6 +128,9 @@ const FxsPartition *fxs_partition_dependent (const FxsPartition *p, guint i);
  * graph with its attributes, then "submodules", "partitions" and
  * "qualname_map".  Appended to @out. */
 void     fxs_split_result_to_json (const FxsSplitResult *result, GString *out);
+/* The same streamed to @out (through a bounded buffer: the text is never
+ * held in memory whole).  Write errors show in ferror(@out). */
+void     fxs_split_result_write_json (const FxsSplitResult *result, FILE *out);
 /* The same written atomically to @path. */
 gboolean fxs_split_result_save_file (const FxsSplitResult *result, const char *path,
                                      GError **error);

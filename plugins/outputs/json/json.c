@@ -41,13 +41,16 @@ json_write (FxsPluginContext *ctx, gpointer state, const FxsSplitResult *result,
   FILE *out = fxs_output_open_file (ctx, j->path, error);
   if (!out)
     return FALSE;
-  GString *text = g_string_new (NULL);
-  fxs_split_result_to_json (result, text);
   if (j->indent)
-    fxs_json_write_indented (text->str, text->len, j->indent, out);
+    {
+      /* indenting re-reads the compact text, so that one is made first */
+      GString *text = g_string_new (NULL);
+      fxs_split_result_to_json (result, text);
+      fxs_json_write_indented (text->str, text->len, j->indent, out);
+      g_string_free (text, TRUE);
+    }
   else
-    fwrite (text->str, 1, text->len, out);
-  g_string_free (text, TRUE);
+    fxs_split_result_write_json (result, out);  /* streamed: bounded memory */
   fxs_plugin_log (ctx, FXS_LOG_INFO, "%u partitions written to %s",
                   fxs_split_result_n_partitions (result), j->path);
   /* Write errors are caught when the host commits the file. */

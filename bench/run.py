@@ -25,6 +25,7 @@ import json
 import math
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -128,7 +129,13 @@ def bench_size(args, n, record, log):
                     "command": " ".join(cycle_cmd)})
         log(f"{n}: fxsplit command done")
 
-        if n <= args.torch_max:
+        if args.reuse_torch:
+            # PyTorch's times do not depend on fxsplit's code: take them from an
+            # earlier run on the same graph (gen-graph is deterministic).
+            for r in args.reuse_torch:
+                if r.get("size") == n and r.get("tool") == "torch_split":
+                    record({**r, "reused_from": args.reuse_torch_path})
+        elif n <= args.torch_max:
             torch_repeat = 1 if n >= 100_000 else args.torch_repeat
             for naming in ("linear", "1.13"):
                 cmd = [sys.executable, os.path.join(HERE, "torch_split.py"),
@@ -142,7 +149,8 @@ def bench_size(args, n, record, log):
                     # Too slow or too big: reported, and extrapolated from smaller sizes.
                     reason = "timed out" if "no result within" in str(e) else "failed"
                     record({"size": n, "tool": "torch_split", "phase": "failed", "naming": naming,
-                            "reason": reason, "message": str(e)[-300:]})
+                            "reason": reason, "timeout_seconds": args.torch_timeout,
+                            "message": str(e)[-300:]})
                     log(f"{n}: torch_split ({naming} naming) failed: {e}")
                     continue
                 for line in lines:
@@ -198,23 +206,44 @@ def fmt_ratio(a, b):
     return f"{r:,.0f}×" if r >= 10 else f"{r:.1f}×"
 
 
+def timed_out_after(records, n, naming):
+    """A lower bound of PyTorch's split time at @n when its run timed out: the
+    timeout less the preparation time measured at that size with the other
+    naming (or 0), else None."""
+    failed = one(records, n, tool="torch_split", phase="failed", naming=naming)
+    if not failed or failed.get("reason") != "timed out":
+        return None
+    timeout = failed.get("timeout_seconds")
+    if timeout is None:
+        found = re.search(r"no result within ([0-9.]+) s", failed.get("message", ""))
+        timeout = float(found.group(1)) if found else 0
+    prep = one(records, n, tool="torch_split", phase="prepare")
+    if prep:
+        timeout -= prep["json_seconds"] + prep["graph_seconds"] + prep["graphmodule_seconds"]
+    return timeout
+
+
 def torch_times(records, sizes, naming):
-    """PyTorch's measured medians by size, and power-law extrapolations (from
-    the two largest measured sizes) for larger sizes it was not run on or did
-    not finish: {n: (seconds, extrapolated)}."""
+    """PyTorch's split times by size: {n: (seconds, how)}, how being
+    "measured" (the median), "lower bound" (the run timed out) or
+    "extrapolated" (a power law through the two largest measured sizes, for
+    larger sizes PyTorch was not run on)."""
     measured = {}
+    result = {}
     for n in sizes:
         s = one(records, n, tool="torch_split", phase="split", summary=True, naming=naming)
         if s:
             measured[n] = s["median_seconds"]
+            result[n] = (s["median_seconds"], "measured")
+        elif timed_out_after(records, n, naming) is not None:
+            result[n] = (timed_out_after(records, n, naming), "lower bound")
     points = sorted(measured.items())
-    result = {n: (t, False) for n, t in measured.items()}
     if len(points) >= 2:
         (n1, t1), (n2, t2) = points[-2], points[-1]
         exponent = math.log(t2 / t1) / math.log(n2 / n1)
         for n in sizes:
-            if n not in measured and n > n2:
-                result[n] = (t2 * (n / n2) ** exponent, True)
+            if n not in result and n > n2:
+                result[n] = (t2 * (n / n2) ** exponent, "extrapolated")
     return result
 
 
@@ -286,10 +315,14 @@ def report(records, sizes):
     for r in rows:
         cells = []
         for naming in ("1.13", "linear"):
-            t, extrapolated = torch[naming].get(r["n"], (None, False))
+            t, how = torch[naming].get(r["n"], (None, "measured"))
             ts = one(records, r["n"], tool="torch_split", phase="split", summary=True, naming=naming)
+            if how == "lower bound":
+                cells += [f"> {fmt_seconds(t)} (timed out)", "> " + fmt_ratio(t, r["t_split"]),
+                          "> " + fmt_ratio(t, r["t_cmd"])]
+                continue
             cpu = f" ({fmt_seconds(ts['median_cpu_seconds'])})" if ts and "median_cpu_seconds" in ts else ""
-            mark = " (extrapolated)" if extrapolated else cpu
+            mark = " (extrapolated)" if how == "extrapolated" else cpu
             cells += [f"{fmt_seconds(t)}{mark}", fmt_ratio(t, r["t_split"]), fmt_ratio(t, r["t_cmd"])]
         lines.append(f"| {fmt_count(r['n'])} | " + " | ".join(cells)
                      + f" | {compare_partitions(records, r['n'])} |")
@@ -392,6 +425,9 @@ def main():
     p.add_argument("--max-wait", type=int, default=300, help="seconds to wait for that at most")
     p.add_argument("--keep-graphs", action="store_true", help="keep graphs below 10^7 nodes")
     p.add_argument("--report-only", action="store_true", help="re-print the tables of results.jsonl")
+    p.add_argument("--reuse-torch", metavar="RESULTS", dest="reuse_torch_path",
+                   help="take PyTorch's measurements from an earlier results.jsonl instead of "
+                        "running PyTorch again")
     args = p.parse_args()
 
     sizes = [int(float(s)) for s in args.sizes.split(",") if s]
@@ -403,6 +439,14 @@ def main():
     args.fxsplit = os.path.join(args.build_dir, "cli", "fxsplit")
     args.plugin_dir = os.path.join(args.build_dir, "plugins")
     results = os.path.join(args.work_dir, "results.jsonl")
+    args.reuse_torch = None
+    if args.reuse_torch_path:
+        try:
+            with open(args.reuse_torch_path) as f:
+                args.reuse_torch = [json.loads(line) for line in f]
+        except (OSError, ValueError) as e:
+            print(f"run.py: --reuse-torch: {args.reuse_torch_path}: {e}", file=sys.stderr)
+            return 1
 
     def log(msg):
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)

@@ -88,6 +88,20 @@ def wait_for_quiet_machine(max_load, max_wait, log):
 # ---- one size ---------------------------------------------------------------
 
 
+def reused_torch_records(sources, n):
+    """PyTorch's records for size @n from earlier results files [(path,
+    records)]: per naming, those of the last file that has that naming."""
+    chosen = {}
+    for path, records in sources:
+        by_naming = {}
+        for r in records:
+            if r.get("size") == n and r.get("tool") == "torch_split":
+                by_naming.setdefault(r.get("naming"), []).append({**r, "reused_from": path})
+        chosen.update(by_naming)
+    # The prepare and partitions lines carry a naming too: keep file order.
+    return [r for naming in sorted(chosen, key=str) for r in chosen[naming]]
+
+
 def bench_size(args, n, record, log):
     path = os.path.join(args.work_dir, f"graph-{n}.json")
     out_path = os.path.join(args.work_dir, f"split-{n}.json")
@@ -132,9 +146,8 @@ def bench_size(args, n, record, log):
         if args.reuse_torch:
             # PyTorch's times do not depend on fxsplit's code: take them from an
             # earlier run on the same graph (gen-graph is deterministic).
-            for r in args.reuse_torch:
-                if r.get("size") == n and r.get("tool") == "torch_split":
-                    record({**r, "reused_from": args.reuse_torch_path})
+            for r in reused_torch_records(args.reuse_torch, n):
+                record(r)
         elif n <= args.torch_max:
             torch_repeat = 1 if n >= 100_000 else args.torch_repeat
             for naming in ("linear", "1.13"):
@@ -351,7 +364,8 @@ def report(records, sizes):
         tp = one(records, n, tool="torch_split", phase="prepare")
         prep = tp["json_seconds"] + tp["graph_seconds"] + tp["graphmodule_seconds"] if tp else None
         peak = max((t["split_peak_rss_bytes"] for t in ts.values() if t), default=None)
-        loads = [x["load_average"] for x in find(records, n) if "load_average" in x]
+        loads = [x["load_average"] for x in find(records, n)
+                 if "load_average" in x and "reused_from" not in x]
         load_text = f"{min(loads):.2f}–{max(loads):.2f}" if loads else "–"
         lines.append(
             f"| {fmt_count(n)} | {fmt_seconds(r['load']['min_seconds'])} "
@@ -425,9 +439,11 @@ def main():
     p.add_argument("--max-wait", type=int, default=300, help="seconds to wait for that at most")
     p.add_argument("--keep-graphs", action="store_true", help="keep graphs below 10^7 nodes")
     p.add_argument("--report-only", action="store_true", help="re-print the tables of results.jsonl")
-    p.add_argument("--reuse-torch", metavar="RESULTS", dest="reuse_torch_path",
+    p.add_argument("--reuse-torch", metavar="RESULTS", dest="reuse_torch_paths",
+                   action="append",
                    help="take PyTorch's measurements from an earlier results.jsonl instead of "
-                        "running PyTorch again")
+                        "running PyTorch again (repeatable: for each size and naming, the "
+                        "last file that has it wins)")
     args = p.parse_args()
 
     sizes = [int(float(s)) for s in args.sizes.split(",") if s]
@@ -440,13 +456,15 @@ def main():
     args.plugin_dir = os.path.join(args.build_dir, "plugins")
     results = os.path.join(args.work_dir, "results.jsonl")
     args.reuse_torch = None
-    if args.reuse_torch_path:
-        try:
-            with open(args.reuse_torch_path) as f:
-                args.reuse_torch = [json.loads(line) for line in f]
-        except (OSError, ValueError) as e:
-            print(f"run.py: --reuse-torch: {args.reuse_torch_path}: {e}", file=sys.stderr)
-            return 1
+    if args.reuse_torch_paths:
+        args.reuse_torch = []
+        for path in args.reuse_torch_paths:
+            try:
+                with open(path) as f:
+                    args.reuse_torch.append((path, [json.loads(line) for line in f]))
+            except (OSError, ValueError) as e:
+                print(f"run.py: --reuse-torch: {path}: {e}", file=sys.stderr)
+                return 1
 
     def log(msg):
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)

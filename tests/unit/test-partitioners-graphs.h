@@ -12,7 +12,7 @@ static inline FxsNode *
 tp_node (FxsGraph *g, FxsOp op, const char *name, const char *target,
          const FxsNode *const *args, guint n_args)
 {
-  const FxsValue *items[64];
+  const FxsValue *items[64] = { NULL };
   g_assert (n_args <= G_N_ELEMENTS (items));
   for (guint i = 0; i < n_args; i++)
     items[i] = fxs_value_new_node (g, args[i]);

@@ -12,14 +12,14 @@ static void write_value (FxsJsonWriter *w, const FxsValue *v);
 static void
 write_items (FxsJsonWriter *w, const FxsValue *items, guint n)
 {
-  fxs_json_write_raw (w, "[");
+  fxs_json_write_literal (w, "[");
   for (guint i = 0; i < n; i++)
     {
       if (i)
-        fxs_json_write_raw (w, ", ");
+        fxs_json_write_literal (w, ", ");
       write_value (w, &items[i]);
     }
-  fxs_json_write_raw (w, "]");
+  fxs_json_write_literal (w, "]");
 }
 
 static void
@@ -34,7 +34,7 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
   switch ((FxsValueKind) v->kind)
     {
     case FXS_VALUE_NONE:
-      fxs_json_write_raw (w, "null");
+      fxs_json_write_literal (w, "null");
       break;
     case FXS_VALUE_BOOL:
       fxs_json_write_raw (w, v->u.b ? "true" : "false");
@@ -52,41 +52,41 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       write_items (w, v->u.items, v->n);
       break;
     case FXS_VALUE_TUPLE:
-      fxs_json_write_raw (w, "{\"tuple\": ");
+      fxs_json_write_literal (w, "{\"tuple\": ");
       write_items (w, v->u.items, v->n);
-      fxs_json_write_raw (w, "}");
+      fxs_json_write_literal (w, "}");
       break;
     case FXS_VALUE_SLICE:
-      fxs_json_write_raw (w, "{\"slice\": ");
+      fxs_json_write_literal (w, "{\"slice\": ");
       write_items (w, v->u.items, v->n);
-      fxs_json_write_raw (w, "}");
+      fxs_json_write_literal (w, "}");
       break;
     case FXS_VALUE_DICT:
-      fxs_json_write_raw (w, "{\"dict\": [");
+      fxs_json_write_literal (w, "{\"dict\": [");
       for (guint i = 0; i < v->n; i++)
         {
           fxs_json_write_raw (w, i ? ", [" : "[");
           write_value (w, &v->u.items[2 * i]);
-          fxs_json_write_raw (w, ", ");
+          fxs_json_write_literal (w, ", ");
           write_value (w, &v->u.items[2 * i + 1]);
-          fxs_json_write_raw (w, "]");
+          fxs_json_write_literal (w, "]");
         }
-      fxs_json_write_raw (w, "]}");
+      fxs_json_write_literal (w, "]}");
       break;
     case FXS_VALUE_ELLIPSIS:
-      fxs_json_write_raw (w, "{\"ellipsis\": true}");
+      fxs_json_write_literal (w, "{\"ellipsis\": true}");
       break;
     case FXS_VALUE_NODE:
-      fxs_json_write_raw (w, "{\"node\": ");
+      fxs_json_write_literal (w, "{\"node\": ");
       fxs_json_write_cstring (w, v->u.node->name);
-      fxs_json_write_raw (w, "}");
+      fxs_json_write_literal (w, "}");
       break;
     case FXS_VALUE_OPAQUE:
-      fxs_json_write_raw (w, "{\"opaque\": ");
+      fxs_json_write_literal (w, "{\"opaque\": ");
       write_string_value (w, &v->u.items[0]);
-      fxs_json_write_raw (w, ", \"repr\": ");
+      fxs_json_write_literal (w, ", \"repr\": ");
       write_string_value (w, &v->u.items[1]);
-      fxs_json_write_raw (w, "}");
+      fxs_json_write_literal (w, "}");
       break;
     }
 }
@@ -114,10 +114,10 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
           continue;
         }
       if (!*first)
-        fxs_json_write_raw (w, ", ");
+        fxs_json_write_literal (w, ", ");
       *first = FALSE;
       write_string_value (w, key);
-      fxs_json_write_raw (w, ": ");
+      fxs_json_write_literal (w, ": ");
       write_value (w, &dict->u.items[2 * i + 1]);
     }
 }
@@ -125,32 +125,32 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
 static void
 write_shape (FxsJsonWriter *w, const FxsTensorMeta *t)
 {
-  fxs_json_write_raw (w, "[");
+  fxs_json_write_literal (w, "[");
   for (guint d = 0; d < t->rank; d++)
     {
       if (d)
-        fxs_json_write_raw (w, ", ");
+        fxs_json_write_literal (w, ", ");
       if (t->dims[d] >= 0)
         fxs_json_write_int (w, t->dims[d]);
       else if (t->symbols && t->symbols[d])
         fxs_json_write_cstring (w, t->symbols[d]);
       else
-        fxs_json_write_raw (w, "null");
+        fxs_json_write_literal (w, "null");
     }
-  fxs_json_write_raw (w, "]");
+  fxs_json_write_literal (w, "]");
 }
 
 static void
 write_tensor (FxsJsonWriter *w, const FxsTensorMeta *t)
 {
-  fxs_json_write_raw (w, "{\"shape\": ");
+  fxs_json_write_literal (w, "{\"shape\": ");
   write_shape (w, t);
   if (t->dtype)
     {
-      fxs_json_write_raw (w, ", \"dtype\": ");
+      fxs_json_write_literal (w, ", \"dtype\": ");
       fxs_json_write_cstring (w, t->dtype);
     }
-  fxs_json_write_raw (w, "}");
+  fxs_json_write_literal (w, "}");
 }
 
 static void
@@ -160,23 +160,23 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
   if (!tensors && m->n_tensors == 0 && m->n_free_symbols == 0 && !m->symbol
       && (!m->extra || m->extra->n == 0))
     return;
-  fxs_json_write_raw (w, ", \"meta\": {");
+  fxs_json_write_literal (w, ", \"meta\": {");
   gboolean first = TRUE;
   if (tensors)
     {
-      fxs_json_write_raw (w, "\"tensors\": [");
+      fxs_json_write_literal (w, "\"tensors\": [");
       for (guint i = 0; i < m->n_tensors; i++)
         {
           if (i)
-            fxs_json_write_raw (w, ", ");
+            fxs_json_write_literal (w, ", ");
           write_tensor (w, m->tensors[i]);
         }
-      fxs_json_write_raw (w, "]");
+      fxs_json_write_literal (w, "]");
       first = FALSE;
     }
   else if (m->n_tensors == 1)
     {
-      fxs_json_write_raw (w, "\"tensor\": ");
+      fxs_json_write_literal (w, "\"tensor\": ");
       write_tensor (w, m->tensors[0]);
       first = FALSE;
     }
@@ -186,10 +186,10 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
       for (guint i = 0; i < m->n_free_symbols; i++)
         {
           if (i)
-            fxs_json_write_raw (w, ", ");
+            fxs_json_write_literal (w, ", ");
           fxs_json_write_cstring (w, m->free_symbols[i]);
         }
-      fxs_json_write_raw (w, "]");
+      fxs_json_write_literal (w, "]");
       first = FALSE;
     }
   if (m->symbol)
@@ -200,63 +200,63 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
     }
   if (m->extra)
     write_dict_members (w, m->extra, TRUE, &first);
-  fxs_json_write_raw (w, "}");
+  fxs_json_write_literal (w, "}");
 }
 
 static void
 write_node (FxsJsonWriter *w, const FxsNode *node)
 {
-  fxs_json_write_raw (w, "{\"name\": ");
+  fxs_json_write_literal (w, "{\"name\": ");
   fxs_json_write_cstring (w, node->name);
-  fxs_json_write_raw (w, ", \"op\": \"");
+  fxs_json_write_literal (w, ", \"op\": \"");
   fxs_json_write_raw (w, fxs_op_to_string ((FxsOp) node->op));
-  fxs_json_write_raw (w, "\", \"target\": ");
+  fxs_json_write_literal (w, "\", \"target\": ");
   fxs_json_write_cstring (w, node->target);
   if (node->args.n > 0)
     {
-      fxs_json_write_raw (w, ", \"args\": ");
+      fxs_json_write_literal (w, ", \"args\": ");
       write_items (w, node->args.u.items, node->args.n);
     }
   if (node->kwargs.n > 0)
     {
       gboolean first = TRUE;
-      fxs_json_write_raw (w, ", \"kwargs\": {");
+      fxs_json_write_literal (w, ", \"kwargs\": {");
       write_dict_members (w, &node->kwargs, FALSE, &first);
-      fxs_json_write_raw (w, "}");
+      fxs_json_write_literal (w, "}");
     }
   if (node->type_expr)
     {
-      fxs_json_write_raw (w, ", \"type\": ");
+      fxs_json_write_literal (w, ", \"type\": ");
       fxs_json_write_cstring (w, node->type_expr);
     }
   if (node->meta)
     write_meta (w, node->meta);
-  fxs_json_write_raw (w, "}");
+  fxs_json_write_literal (w, "}");
 }
 
 static void
 write_attr (FxsJsonWriter *w, const FxsAttr *a)
 {
   fxs_json_write_cstring (w, a->name);
-  fxs_json_write_raw (w, ": {\"kind\": \"");
+  fxs_json_write_literal (w, ": {\"kind\": \"");
   fxs_json_write_raw (w, fxs_attr_kind_to_string ((FxsAttrKind) a->kind));
-  fxs_json_write_raw (w, "\"");
+  fxs_json_write_literal (w, "\"");
   if (a->class_name)
     {
-      fxs_json_write_raw (w, ", \"class\": ");
+      fxs_json_write_literal (w, ", \"class\": ");
       fxs_json_write_cstring (w, a->class_name);
     }
   if (a->tensor)
     {
-      fxs_json_write_raw (w, ", \"shape\": ");
+      fxs_json_write_literal (w, ", \"shape\": ");
       write_shape (w, a->tensor);
       if (a->tensor->dtype)
         {
-          fxs_json_write_raw (w, ", \"dtype\": ");
+          fxs_json_write_literal (w, ", \"dtype\": ");
           fxs_json_write_cstring (w, a->tensor->dtype);
         }
     }
-  fxs_json_write_raw (w, "}");
+  fxs_json_write_literal (w, "}");
 }
 
 void
@@ -272,7 +272,7 @@ void
 fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
 {
   fxs_json_write_raw (w, indent);
-  fxs_json_write_raw (w, "\"attributes\": {");
+  fxs_json_write_literal (w, "\"attributes\": {");
   for (guint i = 0; i < graph->attrs->len; i++)
     {
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
@@ -281,12 +281,12 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
     }
   if (graph->attrs->len)
     {
-      fxs_json_write_raw (w, "\n");
+      fxs_json_write_literal (w, "\n");
       fxs_json_write_raw (w, indent);
     }
-  fxs_json_write_raw (w, "},\n");
+  fxs_json_write_literal (w, "},\n");
   fxs_json_write_raw (w, indent);
-  fxs_json_write_raw (w, "\"nodes\": [");
+  fxs_json_write_literal (w, "\"nodes\": [");
   for (guint i = 0; i < graph->nodes->len; i++)
     {
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
@@ -295,19 +295,19 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
     }
   if (graph->nodes->len)
     {
-      fxs_json_write_raw (w, "\n");
+      fxs_json_write_literal (w, "\n");
       fxs_json_write_raw (w, indent);
     }
-  fxs_json_write_raw (w, "]");
+  fxs_json_write_literal (w, "]");
 }
 
 static void
 write_graph_file (FxsJsonWriter *w, const FxsGraph *graph)
 {
   fxs_graph_write_header (w);
-  fxs_json_write_raw (w, ",\n");
+  fxs_json_write_literal (w, ",\n");
   fxs_graph_write_members (w, graph, "  ");
-  fxs_json_write_raw (w, "\n}\n");
+  fxs_json_write_literal (w, "\n}\n");
 }
 
 void

@@ -3,114 +3,145 @@
 
 #include <fxsplit/value.h>
 #include <math.h>
-#include <string.h>
 
-/* File mode writes out in pieces of about this size. */
-#define FLUSH_SIZE (256u * 1024)
+static void
+init (FxsJsonWriter *w, GString *string, FILE *file)
+{
+  w->buf = g_malloc (FXS_JSON_WRITER_BUFFER);
+  w->len = 0;
+  w->string = string;
+  w->file = file;
+}
 
 void
 fxs_json_writer_init_string (FxsJsonWriter *w, GString *out)
 {
-  w->buf = out;
-  w->file = NULL;
+  init (w, out, NULL);
 }
 
 void
 fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file)
 {
-  w->buf = g_string_sized_new (FLUSH_SIZE + 4096);
-  w->file = file;
+  init (w, NULL, file);
 }
 
-static void
-flush (FxsJsonWriter *w)
+void
+fxs_json_writer_drain (FxsJsonWriter *w)
 {
-  if (w->buf->len > 0)
+  if (w->len == 0)
+    return;
+  if (w->file)
     {
-      /* errors stay in the stream's error flag, which the caller checks */
-      if (fwrite (w->buf->str, 1, w->buf->len, w->file) != w->buf->len)
+      if (fwrite (w->buf, 1, w->len, w->file) != w->len)
         { /* reported by ferror() at commit */ }
-      g_string_truncate (w->buf, 0);
     }
-}
-
-static inline void
-maybe_flush (FxsJsonWriter *w)
-{
-  if (w->file && w->buf->len >= FLUSH_SIZE)
-    flush (w);
+  else
+    g_string_append_len (w->string, w->buf, (gssize) w->len);
+  w->len = 0;
 }
 
 void
 fxs_json_writer_finish (FxsJsonWriter *w)
 {
-  if (!w->file)
-    return;
-  flush (w);
-  g_string_free (w->buf, TRUE);
-  w->buf = NULL;
+  fxs_json_writer_drain (w);
+  g_clear_pointer (&w->buf, g_free);
 }
 
-void
-fxs_json_write_raw (FxsJsonWriter *w, const char *text)
+/* Bytes that a JSON string cannot hold as they are (control characters,
+ * '"', '\\') or that need a UTF-8 check (>= 0x80); c - 0x20 wraps around
+ * for the control characters. */
+static inline gboolean
+needs_care (guchar c)
 {
-  g_string_append (w->buf, text);
-  maybe_flush (w);
+  return (guchar) (c - 0x20) >= 0x60 || c == '"' || c == '\\';
 }
 
-/* Escapes @len bytes that are valid UTF-8. */
+/* Escapes the one ASCII byte @c. */
 static void
-append_escaped (GString *out, const char *s, gsize len)
+write_escape (FxsJsonWriter *w, guchar c)
 {
   static const char hex[] = "0123456789abcdef";
-  gsize run = 0;
-  for (gsize i = 0; i < len; i++)
+  switch (c)
     {
-      guchar c = (guchar) s[i];
-      if (c >= 0x20 && c != '"' && c != '\\')
-        continue;
-      g_string_append_len (out, s + run, (gssize) (i - run));
-      run = i + 1;
-      switch (c)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        default:
-          {
-            char esc[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], '\0' };
-            g_string_append (out, esc);
-          }
-        }
+    case '"': fxs_json_write_literal (w, "\\\""); break;
+    case '\\': fxs_json_write_literal (w, "\\\\"); break;
+    case '\n': fxs_json_write_literal (w, "\\n"); break;
+    case '\r': fxs_json_write_literal (w, "\\r"); break;
+    case '\t': fxs_json_write_literal (w, "\\t"); break;
+    case '\b': fxs_json_write_literal (w, "\\b"); break;
+    case '\f': fxs_json_write_literal (w, "\\f"); break;
+    default:
+      {
+        char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+        fxs_json_write_bytes (w, esc, sizeof esc);
+      }
     }
-  g_string_append_len (out, s + run, (gssize) (len - run));
+}
+
+/* Whether any of the 8 bytes at @s needs care: the usual "has a zero
+ * byte" bit trick, applied to the bytes below 0x20, equal to '"' or '\\',
+ * and with the high bit set.  Names and targets are mostly plain ASCII, so
+ * this skips 8 bytes at a time. */
+static inline gboolean
+word_needs_care (const char *s)
+{
+  const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  guint64 x;
+  memcpy (&x, s, sizeof x);
+  guint64 quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+  guint64 below_space = (x - ones * 0x20) & ~x;
+  guint64 is_quote = (quote - ones) & ~quote;
+  guint64 is_backslash = (backslash - ones) & ~backslash;
+  return ((below_space | is_quote | is_backslash | x) & highs) != 0;
 }
 
 void
 fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
 {
-  GString *out = w->buf;
-  g_string_append_c (out, '"');
-  while (len > 0)
+  const guchar *p = (const guchar *) s;
+  gsize run = 0;   /* start of the bytes not yet written */
+  fxs_json_write_char (w, '"');
+  for (gsize i = 0; i < len;)
     {
+      if (i + 8 <= len && !word_needs_care (s + i))
+        {
+          i += 8;
+          continue;
+        }
+      guchar c = p[i];
+      if (G_LIKELY (!needs_care (c)))
+        {
+          i++;
+          continue;
+        }
+      fxs_json_write_bytes (w, s + run, i - run);
+      if (c < 0x80)
+        {
+          write_escape (w, c);
+          run = ++i;
+          continue;
+        }
+      /* A multi-byte sequence: kept when it is valid UTF-8 (GLib's check,
+       * the same the loader applies), otherwise U+FFFD for its first byte. */
       const char *end;
-      g_utf8_validate_len (s, len, &end);
-      gsize valid = (gsize) (end - s);
-      append_escaped (out, s, valid);
-      if (valid == len)
-        break;
-      /* GLib's validator stops at NUL, which JSON holds as \u0000; any
-       * other stop is a byte that is not UTF-8 and cannot be written */
-      g_string_append (out, s[valid] == '\0' ? "\\u0000" : "\\ufffd");
-      s += valid + 1;
-      len -= valid + 1;
+      gsize rest = len - i;
+      g_utf8_validate_len (s + i, MIN (rest, 4), &end);
+      gsize valid = (gsize) (end - (s + i));
+      gsize seq = g_utf8_skip[c];
+      if (valid >= seq && seq > 1)
+        {
+          fxs_json_write_bytes (w, s + i, seq);
+          i += seq;
+        }
+      else
+        {
+          fxs_json_write_literal (w, "\\ufffd");
+          i++;
+        }
+      run = i;
     }
-  g_string_append_c (out, '"');
-  maybe_flush (w);
+  fxs_json_write_bytes (w, s + run, len - run);
+  fxs_json_write_char (w, '"');
 }
 
 void
@@ -131,8 +162,7 @@ fxs_json_write_int (FxsJsonWriter *w, gint64 v)
   while ((u /= 10) != 0);
   if (v < 0)
     *--p = '-';
-  g_string_append_len (w->buf, p, buf + sizeof buf - p);
-  maybe_flush (w);
+  fxs_json_write_bytes (w, p, (gsize) (buf + sizeof buf - p));
 }
 
 void
@@ -141,8 +171,11 @@ fxs_json_write_float (FxsJsonWriter *w, double v)
   char buf[32];
   fxs_format_float (v, buf);
   if (isfinite (v))
-    g_string_append (w->buf, buf);
+    fxs_json_write_raw (w, buf);
   else
-    g_string_append_printf (w->buf, "{\"float\": \"%s\"}", buf);
-  maybe_flush (w);
+    {
+      fxs_json_write_literal (w, "{\"float\": \"");
+      fxs_json_write_raw (w, buf);
+      fxs_json_write_literal (w, "\"}");
+    }
 }

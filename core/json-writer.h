@@ -1,25 +1,75 @@
 /* Writing graph files: a small JSON emitter that targets either a GString or
- * a FILE* (through a bounded buffer, so a 180 MB file is never held in
- * memory), and the pieces of the graph file format shared by the graph and
- * split-result writers. */
+ * a FILE* through a fixed buffer (so a 200 MB file is never held in memory),
+ * and the pieces of the graph file format shared by the graph and
+ * split-result writers.  Appends are inline memcpy's into the buffer: this
+ * writer's speed is most of `fxsplit split`'s output time. */
 #ifndef FXS_JSON_WRITER_H
 #define FXS_JSON_WRITER_H
 
 #include <stdio.h>
+#include <string.h>
 #include <glib.h>
 #include <fxsplit/graph.h>
 
+/* Bytes buffered before they go to the GString or the file.  A single
+ * append longer than this goes straight through. */
+#define FXS_JSON_WRITER_BUFFER (256u * 1024)
+
 typedef struct {
-  GString *buf;
-  FILE *file;               /* NULL: buf is the output itself */
+  char *buf;                /* FXS_JSON_WRITER_BUFFER bytes */
+  gsize len;
+  GString *string;          /* string mode: where the bytes go */
+  FILE *file;               /* file mode: where the bytes go */
 } FxsJsonWriter;
 
 void fxs_json_writer_init_string (FxsJsonWriter *w, GString *out);
 void fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file);
-/* Writes out what is buffered (file mode) and frees the buffer. */
+/* Writes out what is buffered and frees the buffer.  File write errors
+ * stay in the stream's error flag, which the caller checks. */
 void fxs_json_writer_finish (FxsJsonWriter *w);
 
-void fxs_json_write_raw (FxsJsonWriter *w, const char *text);
+/* Hands the buffered bytes on and empties the buffer (internal). */
+void fxs_json_writer_drain (FxsJsonWriter *w);
+
+static inline void
+fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
+{
+  if (G_UNLIKELY (w->len + len > FXS_JSON_WRITER_BUFFER))
+    {
+      fxs_json_writer_drain (w);
+      if (len > FXS_JSON_WRITER_BUFFER)
+        {
+          if (w->file)
+            {
+              if (fwrite (bytes, 1, len, w->file) != len)
+                { /* reported by ferror() at commit */ }
+            }
+          else
+            g_string_append_len (w->string, bytes, (gssize) len);
+          return;
+        }
+    }
+  memcpy (w->buf + w->len, bytes, len);
+  w->len += len;
+}
+
+static inline void
+fxs_json_write_char (FxsJsonWriter *w, char c)
+{
+  if (G_UNLIKELY (w->len == FXS_JSON_WRITER_BUFFER))
+    fxs_json_writer_drain (w);
+  w->buf[w->len++] = c;
+}
+
+static inline void
+fxs_json_write_raw (FxsJsonWriter *w, const char *text)
+{
+  fxs_json_write_bytes (w, text, strlen (text));
+}
+
+/* A string literal, its length known at compile time. */
+#define fxs_json_write_literal(w, lit) fxs_json_write_bytes ((w), "" lit, sizeof (lit) - 1)
+
 /* A JSON string: quotes, backslashes and control characters escaped,
  * UTF-8 kept as it is; bytes that are not UTF-8 become U+FFFD. */
 void fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len);

@@ -13,14 +13,14 @@ static void
 write_node_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt at)
 {
   fxs_json_write_raw (w, key);
-  fxs_json_write_raw (w, ": [");
+  fxs_json_write_literal (w, ": [");
   for (guint i = 0; i < n; i++)
     {
       if (i)
-        fxs_json_write_raw (w, ", ");
+        fxs_json_write_literal (w, ", ");
       fxs_json_write_cstring (w, fxs_node_name (at (p, i)));
     }
-  fxs_json_write_raw (w, "]");
+  fxs_json_write_literal (w, "]");
 }
 
 static void
@@ -28,24 +28,24 @@ write_partition_names (FxsJsonWriter *w, const char *key, const FxsPartition *p,
                        PartitionAt at)
 {
   fxs_json_write_raw (w, key);
-  fxs_json_write_raw (w, ": [");
+  fxs_json_write_literal (w, ": [");
   for (guint i = 0; i < n; i++)
     {
       if (i)
-        fxs_json_write_raw (w, ", ");
+        fxs_json_write_literal (w, ", ");
       fxs_json_write_cstring (w, fxs_partition_name (at (p, i)));
     }
-  fxs_json_write_raw (w, "]");
+  fxs_json_write_literal (w, "]");
 }
 
 static void
 write_partition (FxsJsonWriter *w, const FxsPartition *p)
 {
-  fxs_json_write_raw (w, "{\"name\": ");
+  fxs_json_write_literal (w, "{\"name\": ");
   fxs_json_write_cstring (w, fxs_partition_name (p));
-  fxs_json_write_raw (w, ", \"id\": ");
+  fxs_json_write_literal (w, ", \"id\": ");
   fxs_json_write_int (w, fxs_partition_id (p));
-  fxs_json_write_raw (w, ", \"submodule\": ");
+  fxs_json_write_literal (w, ", \"submodule\": ");
   fxs_json_write_cstring (w, fxs_partition_submod_name (p));
   write_node_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node);
   write_node_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input);
@@ -54,7 +54,7 @@ write_partition (FxsJsonWriter *w, const FxsPartition *p)
                          fxs_partition_dependency);
   write_partition_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p),
                          fxs_partition_dependent);
-  fxs_json_write_raw (w, "}");
+  fxs_json_write_literal (w, "}");
 }
 
 static void
@@ -62,18 +62,18 @@ write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
 {
   guint n = fxs_split_result_n_partitions (result);
   fxs_graph_write_header (w);
-  fxs_json_write_raw (w, ",\n");
+  fxs_json_write_literal (w, ",\n");
   fxs_graph_write_members (w, fxs_split_result_top (result), "  ");
 
-  fxs_json_write_raw (w, ",\n  \"submodules\": [");
+  fxs_json_write_literal (w, ",\n  \"submodules\": [");
   for (guint i = 0; i < n; i++)
     {
       const FxsPartition *p = fxs_split_result_partition (result, i);
       fxs_json_write_raw (w, i ? ",\n    {\n      \"name\": " : "\n    {\n      \"name\": ");
       fxs_json_write_cstring (w, fxs_partition_submod_name (p));
-      fxs_json_write_raw (w, ",\n");
+      fxs_json_write_literal (w, ",\n");
       fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
-      fxs_json_write_raw (w, "\n    }");
+      fxs_json_write_literal (w, "\n    }");
     }
   fxs_json_write_raw (w, n ? "\n  ],\n  \"partitions\": [" : "],\n  \"partitions\": [");
   for (guint i = 0; i < n; i++)
@@ -89,7 +89,7 @@ write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
       fxs_split_result_qualname (result, i, &new_name, &old_name);
       fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
       fxs_json_write_cstring (w, new_name);
-      fxs_json_write_raw (w, ": ");
+      fxs_json_write_literal (w, ": ");
       fxs_json_write_cstring (w, old_name);
     }
   fxs_json_write_raw (w, nq ? "\n  }\n}\n" : "}\n}\n");

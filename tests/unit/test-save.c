@@ -322,6 +322,76 @@ test_invalid_utf8 (void)
   fxs_graph_unref (g);
 }
 
+/* The JSON text of a graph whose output is the one string @s. */
+static GString *
+json_of_string (const char *s, gsize len)
+{
+  FxsGraph *g = fxs_graph_new ();
+  GError *error = NULL;
+  const FxsValue *v = fxs_value_new_string_len (g, s, len);
+  fxs_graph_add_node (g, FXS_OP_OUTPUT, "output", "output",
+                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &v, 1), NULL, &error);
+  g_assert_no_error (error);
+  GString *text = g_string_new (NULL);
+  fxs_graph_to_json (g, text);
+  fxs_graph_unref (g);
+  return text;
+}
+
+static void
+test_escapes_at_every_offset (void)
+{
+  /* The writer skips plain ASCII 8 bytes at a time: each byte that needs
+   * care must be found wherever it falls within or across such a word. */
+  static const struct { const char *raw; gsize len; const char *json; } cases[] = {
+    { "\"", 1, "\\\"" }, { "\\", 1, "\\\\" }, { "\n", 1, "\\n" },
+    { "\x01", 1, "\\u0001" }, { "\x1f", 1, "\\u001f" }, { "\0", 1, "\\u0000" },
+    { "\x7f", 1, "\x7f" }, { " ", 1, " " }, { "\xc3\xa9", 2, "\xc3\xa9" },
+    { "\xf0\x9f\x98\x80", 4, "\xf0\x9f\x98\x80" }, { "\xff", 1, "\\ufffd" },
+    { "\xc3", 1, "\\ufffd" }, { "\xed\xa0\x80", 3, "\\ufffd\\ufffd\\ufffd" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint at = 0; at < 20; at++)
+      {
+        GString *raw = g_string_new (NULL), *want = g_string_new ("\"");
+        for (guint i = 0; i < at; i++)
+          g_string_append_c (raw, (char) ('a' + i % 26));
+        g_string_append (want, raw->str);
+        g_string_append_len (raw, cases[c].raw, (gssize) cases[c].len);
+        g_string_append (want, cases[c].json);
+        g_string_append (raw, "0123456789");
+        g_string_append (want, "0123456789\"");
+        GString *text = json_of_string (raw->str, raw->len);
+        if (!strstr (text->str, want->str))
+          {
+            fprintf (stderr, "case %u at %u: expected %s in\n%s\n", c, at, want->str, text->str);
+            CU_FAIL ("string escape");
+          }
+        g_string_free (text, TRUE);
+        g_string_free (raw, TRUE);
+        g_string_free (want, TRUE);
+      }
+}
+
+static void
+test_string_longer_than_buffer (void)
+{
+  /* longer than the writer's buffer, with escapes near both ends */
+  gsize len = 700 * 1024;
+  char *s = g_malloc (len);
+  memset (s, 'x', len);
+  s[3] = '"';
+  s[len - 2] = '\n';
+  GString *text = json_of_string (s, len);
+  GString *want = g_string_new ("\"xxx\\\"");
+  g_string_append_len (want, s + 4, (gssize) (len - 6));
+  g_string_append (want, "\\nx\"");
+  CU_ASSERT_PTR_NOT_NULL (strstr (text->str, want->str));
+  g_string_free (want, TRUE);
+  g_string_free (text, TRUE);
+  g_free (s);
+}
+
 static guint
 count_entries (const char *dir)
 {
@@ -500,6 +570,8 @@ register_tests (void)
     FXS_TEST (test_round_trip),
     FXS_TEST (test_text),
     FXS_TEST (test_invalid_utf8),
+    FXS_TEST (test_escapes_at_every_offset),
+    FXS_TEST (test_string_longer_than_buffer),
     FXS_TEST (test_save_file),
     FXS_TEST (test_torch_export_round_trip),
     FXS_TEST (test_split_result),

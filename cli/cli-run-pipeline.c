@@ -74,6 +74,20 @@ report_outputs (const FxsPipeline *pipeline)
     }
 }
 
+/* Where the time went, from the step start times @at (microseconds). */
+static void
+report_times (FxsPipeline *pipeline, const gint64 at[5])
+{
+  const FxsGraph *graph = fxs_pipeline_graph (pipeline);
+  const FxsSplitResult *result = fxs_pipeline_result (pipeline);
+  fprintf (stderr,
+           "fxsplit: times: prepare %.3f s, load %.3f s (%u nodes), split %.3f s "
+           "(%u partitions), write %.3f s, total %.3f s\n",
+           (at[1] - at[0]) / 1e6, (at[2] - at[1]) / 1e6, graph ? fxs_graph_n_nodes (graph) : 0,
+           (at[3] - at[2]) / 1e6, result ? fxs_split_result_n_partitions (result) : 0,
+           (at[4] - at[3]) / 1e6, (at[4] - at[0]) / 1e6);
+}
+
 CliExit
 cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
 {
@@ -84,14 +98,17 @@ cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
 
   GError *error = NULL;
   CliExit code = CLI_EXIT_OK;
+  /* step start times, for -v: prepare, load, split, write, end */
+  gint64 at[5] = { g_get_monotonic_time (), 0, 0, 0, 0 };
   if (!fxs_pipeline_prepare (pipeline, &error))
     code = prepare_exit (error);
-  else if (!fxs_pipeline_load_graph (pipeline, &error))
+  else if (at[1] = g_get_monotonic_time (), !fxs_pipeline_load_graph (pipeline, &error))
     code = CLI_EXIT_GRAPH;
-  else if (!fxs_pipeline_split (pipeline, &error))
+  else if (at[2] = g_get_monotonic_time (), !fxs_pipeline_split (pipeline, &error))
     code = split_exit (error);
-  else if (!fxs_pipeline_write (pipeline, &error))
+  else if (at[3] = g_get_monotonic_time (), !fxs_pipeline_write (pipeline, &error))
     code = write_exit (error);
+  at[4] = g_get_monotonic_time ();
   cli_progress_free (progress);
   fxs_pipeline_set_log_func (pipeline, NULL, NULL);
   fxs_pipeline_set_progress_func (pipeline, NULL, NULL);
@@ -99,5 +116,7 @@ cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
     return cli_fail_error (code, error);
   if (!common->quiet)
     report_outputs (pipeline);
+  if (common->verbose >= 1 && !common->quiet)
+    report_times (pipeline, at);
   return CLI_EXIT_OK;
 }

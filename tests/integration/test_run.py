@@ -76,6 +76,11 @@ class TestConfPipelines(FxsplitTestCase):
         r, _ = self.run_conf("json.ini", "--verbose")
         self.assert_ok(r)
         self.assertIn("fxsplit: [output readable] json: 3 partitions written to ", r.stderr)
+        # and where the time went, one line
+        self.assertRegex(r.stderr, r"fxsplit: times: prepare [0-9.]+ s, load [0-9.]+ s \(\d+ nodes\), "
+                                   r"split [0-9.]+ s \(3 partitions\), write [0-9.]+ s, total [0-9.]+ s\n")
+        r, _ = self.run_conf("json.ini")
+        self.assertNotIn("times:", r.stderr)
 
 
 class TestSplitCommand(FxsplitTestCase):

@@ -74,6 +74,19 @@ def time_command(cmd):
     return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, proc.returncode, err
 
 
+STEPS_RE = re.compile(r"fxsplit: times: prepare ([0-9.]+) s, load ([0-9.]+) s \(\d+ nodes\), "
+                      r"split ([0-9.]+) s \(\d+ partitions\), write ([0-9.]+) s")
+
+
+def command_steps(stderr):
+    """The step times `fxsplit split --verbose` prints on its "times:" line."""
+    m = STEPS_RE.search(stderr)
+    if not m:
+        return {}
+    return {f"{step}_seconds": float(v) for step, v in zip(("prepare", "load", "split", "write"),
+                                                             m.groups())}
+
+
 def wait_for_quiet_machine(max_load, max_wait, log):
     """Waits (up to @max_wait s) until the 1-minute load average is below @max_load."""
     waited = 0
@@ -121,7 +134,8 @@ def bench_size(args, n, record, log):
             record({"size": n, "load_average_before": load_avg, **line})
         log(f"{n}: bench-split done")
 
-        cmd = [args.fxsplit, "split", "--quiet", "--plugin-dir", args.plugin_dir, path,
+        # --verbose: the command says how long each of its steps took
+        cmd = [args.fxsplit, "split", "--verbose", "--plugin-dir", args.plugin_dir, path,
                "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
         for run in range(repeat):
             seconds, cpu, rss, code, err = time_command(cmd)
@@ -129,7 +143,8 @@ def bench_size(args, n, record, log):
                 raise BenchError(f"{' '.join(cmd)}: exit {code}: {err[:500]}")
             record({"size": n, "tool": "fxsplit", "phase": "command", "run": run,
                     "seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6), "peak_rss_bytes": rss,
-                    "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd)})
+                    "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd),
+                    **command_steps(err)})
             os.unlink(out_path)
         if not big:
             # PyTorch's docstring partitioning through the command: the time to
@@ -279,6 +294,11 @@ def fxsplit_rows(records, sizes):
             "cmd_min": min(r["seconds"] for r in cmd) if cmd else None,
             "cmd_rss": max(r["peak_rss_bytes"] for r in cmd) if cmd else None,
         }
+        first = one(records, n, tool="bench-split", phase="split", mode="contiguous", run=0)
+        row["t_split_first"] = first["seconds"] if first else None
+        for step in ("load", "split", "write"):
+            times = [r[f"{step}_seconds"] for r in cmd if f"{step}_seconds" in r]
+            row[f"cmd_{step}"] = statistics.median(times) if times else None
         row["peak"] = max(load["peak_rss_bytes"], split["split_peak_rss_bytes"])
         # Bytes per node of what the graph and the split add to the process.
         row["per_node"] = (row["peak"] - load.get("rss_at_start_bytes", 0)) / n
@@ -317,6 +337,16 @@ def report(records, sizes):
             f"| {fmt_seconds(r['t_cmd'])} ({fmt_seconds(r['c_cmd'])}) "
             f"| {fmt_bytes(r['peak'])} ({r['per_node']:.0f}) | {fmt_bytes(r['cmd_rss'])} "
             f"| {r['growth']} |")
+
+    lines += ["", "Where the command's time goes (medians of the steps `fxsplit split --verbose` "
+              "reports), and the engine's first run in a fresh process (bench-split's run 0, which "
+              "is what the command does; the engine column above is the median of warm runs):", "",
+              "| nodes | command: load | command: partition + split | command: write json "
+              "| engine, first run |",
+              "|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {fmt_count(r['n'])} | {fmt_seconds(r['cmd_load'])} | {fmt_seconds(r['cmd_split'])} "
+                     f"| {fmt_seconds(r['cmd_write'])} | {fmt_seconds(r['t_split_first'])} |")
 
     torch = {naming: torch_times(records, sizes, naming) for naming in ("1.13", "linear")}
     lines += ["", "Against PyTorch's split_module on the same graph and partitions (medians of wall "

@@ -73,6 +73,17 @@ extern FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner;
 FXS_PLUGIN_EXPORT gboolean split_callback (const FxsNode *node, gpointer state,
                                            gint64 *partition, GError **error);
 
+/* For partitioners that compute every node's id in prepare() into an array
+ * indexed by fxs_node_index() (@n_ids entries): their split_callback can be
+ *
+ *   return fxs_partitioner_precomputed_id (st->ids, st->n_ids, node, partition, error);
+ *
+ * Stores ids[index of @node] in *@partition, or sets FXS_ERROR_PLUGIN_FAILED
+ * when @ids is NULL or the node lies beyond it (a graph prepare() did not
+ * see).  Exported by libfxsplit. */
+gboolean fxs_partitioner_precomputed_id (const gint64 *ids, guint n_ids, const FxsNode *node,
+                                         gint64 *partition, GError **error);
+
 G_END_DECLS
 
 #endif

@@ -4,6 +4,7 @@
  * directories and FXSPLIT_NO_DEFAULT_PLUGIN_DIR=1. */
 #include <fxsplit/fxsplit.h>
 #include <fxsplit/pipeline.h>
+#include <fxsplit/partitioner.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -262,6 +263,33 @@ test_options_set (void)
 }
 
 static void
+test_precomputed_id (void)
+{
+  /* the split_callback body of partitioners that decide in prepare() */
+  FxsGraph *g = fxs_graph_new ();
+  GError *error = NULL;
+  FxsNode *x = fxs_graph_add_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, NULL, &error);
+  FxsNode *y = fxs_graph_add_node (g, FXS_OP_PLACEHOLDER, "y", "y", NULL, NULL, &error);
+  g_assert_no_error (error);
+  const gint64 ids[] = { G_MININT64, 7 };
+  gint64 id = 0;
+  CU_ASSERT_TRUE (fxs_partitioner_precomputed_id (ids, 2, y, &id, &error));
+  CU_ASSERT_EQUAL (id, 7);
+  CU_ASSERT_TRUE (fxs_partitioner_precomputed_id (ids, 2, x, &id, &error));
+  CU_ASSERT_EQUAL (id, G_MININT64);
+  /* a node beyond the prepared graph, or nothing prepared */
+  CU_ASSERT_FALSE (fxs_partitioner_precomputed_id (ids, 1, y, &id, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED));
+  CU_ASSERT_STRING_EQUAL (error ? error->message : "", "called for a graph it was not prepared for");
+  g_clear_error (&error);
+  CU_ASSERT_FALSE (fxs_partitioner_precomputed_id (NULL, 0, x, &id, &error));
+  CU_ASSERT_PTR_NOT_NULL (error);
+  g_clear_error (&error);
+  CU_ASSERT_EQUAL (id, G_MININT64);
+  fxs_graph_unref (g);
+}
+
+static void
 register_tests (void)
 {
   static const FxsTestCase registry[] = {
@@ -269,7 +297,8 @@ register_tests (void)
     FXS_TEST (test_list_modules), FXS_TEST (test_unknown_name), { NULL, NULL },
   };
   static const FxsTestCase loading[] = {
-    FXS_TEST (test_broken_plugins), FXS_TEST (test_not_a_shared_object), { NULL, NULL },
+    FXS_TEST (test_broken_plugins), FXS_TEST (test_not_a_shared_object),
+    FXS_TEST (test_precomputed_id), { NULL, NULL },
   };
   static const FxsTestCase options[] = {
     FXS_TEST (test_option_parse), FXS_TEST (test_options_set), { NULL, NULL },

@@ -94,14 +94,6 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
 FXS_PLUGIN_EXPORT gboolean
 split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError **error)
 {
-  Balanced *b = state;
-  guint i = fxs_node_index (node);
-  if (!b->ids || i >= b->n_nodes)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
-                   "called for a graph it was not prepared for");
-      return FALSE;
-    }
-  *partition = b->ids[i];
-  return TRUE;
+  const Balanced *b = state;
+  return fxs_partitioner_precomputed_id (b->ids, b->n_nodes, node, partition, error);
 }

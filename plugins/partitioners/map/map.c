@@ -14,6 +14,7 @@ typedef struct {
   gint64 default_id;
   GHashTable *by_name;    /* from the file */
   gint64 *ids;            /* by node index, for the prepared graph */
+  guint n_nodes;          /* of ids */
 } Map;
 
 static const FxsOptionSpec map_options[] = {
@@ -105,6 +106,7 @@ map_prepare (FxsPluginContext *ctx, gpointer state, const FxsGraph *graph, GErro
   guint n = fxs_graph_n_nodes (graph);
   g_free (m->ids);
   m->ids = g_new0 (gint64, n ? n : 1);
+  m->n_nodes = n;
   GString *missing = g_string_new (NULL);
   guint n_missing = 0, n_used = 0;
   for (guint i = 0; i < n; i++)
@@ -162,7 +164,6 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
 FXS_PLUGIN_EXPORT gboolean
 split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError **error)
 {
-  (void) error;
-  *partition = ((const Map *) state)->ids[fxs_node_index (node)];
-  return TRUE;
+  const Map *m = state;
+  return fxs_partitioner_precomputed_id (m->ids, m->n_nodes, node, partition, error);
 }

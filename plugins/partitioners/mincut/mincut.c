@@ -168,14 +168,6 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
 FXS_PLUGIN_EXPORT gboolean
 split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError **error)
 {
-  Mincut *m = state;
-  guint i = fxs_node_index (node);
-  if (!m->ids || i >= m->n_nodes)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
-                   "called for a graph it was not prepared for");
-      return FALSE;
-    }
-  *partition = m->ids[i];
-  return TRUE;
+  const Mincut *m = state;
+  return fxs_partitioner_precomputed_id (m->ids, m->n_nodes, node, partition, error);
 }

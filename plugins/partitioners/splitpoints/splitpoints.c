@@ -90,14 +90,6 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
 FXS_PLUGIN_EXPORT gboolean
 split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError **error)
 {
-  SplitPointsPlugin *p = state;
-  guint i = fxs_node_index (node);
-  if (!p->ids || i >= p->n_nodes)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
-                   "called for a graph it was not prepared for");
-      return FALSE;
-    }
-  *partition = p->ids[i];
-  return TRUE;
+  const SplitPointsPlugin *p = state;
+  return fxs_partitioner_precomputed_id (p->ids, p->n_nodes, node, partition, error);
 }

@@ -1,17 +1,65 @@
 #include "arena.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #define BLOCK_SIZE (64 * 1024)
 /* A graph's blocks grow from this size to BLOCK_SIZE: the engine makes one
  * graph per partition, most of them a few nodes, and 10^7 partitions with
  * a 64 KiB block each would not fit in memory (tests/hostile). */
 #define FIRST_BLOCK_SIZE 256
+/* A big graph (this much arena memory) takes whole huge pages at a time:
+ * loading 10^6 nodes took 60,000 page faults (a quarter of its time), and
+ * the last block wastes at most an eighth. */
+#define HUGE_PAGE (2u << 20)
+#define HUGE_AFTER (8 * (gsize) HUGE_PAGE)
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
   gsize size;   /* of the data, which follows 16-byte aligned */
 };
+
+/* ---- big allocations -------------------------------------------------------- */
+
+gpointer
+fxs_big_alloc0 (gsize size)
+{
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+  if (size >= HUGE_PAGE)
+    {
+      /* aligned to a huge page, so that the kernel can back it with them */
+      gsize len = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
+      char *raw = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw == MAP_FAILED)
+        g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, len);
+      char *p = (char *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+      if (p > raw)
+        munmap (raw, (gsize) (p - raw));
+      munmap (p + len, HUGE_PAGE - (gsize) (p - raw));
+      madvise (p, len, MADV_HUGEPAGE);
+      return p;
+    }
+#endif
+  return g_malloc0 (size);
+}
+
+void
+fxs_big_free (gpointer p, G_GNUC_UNUSED gsize size)
+{
+  if (!p)
+    return;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+  if (size >= HUGE_PAGE)
+    {
+      munmap (p, (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1));
+      return;
+    }
+#endif
+  g_free (p);
+}
+
+/* ---- the arena ------------------------------------------------------------------ */
 
 void
 fxs_arena_init (FxsArena *arena)
@@ -26,10 +74,45 @@ fxs_arena_clear (FxsArena *arena)
   while (b)
     {
       FxsArenaBlock *next = b->next;
-      g_free (b);
+      fxs_big_free (b, sizeof *b + b->size);
       b = next;
     }
   fxs_arena_init (arena);
+}
+
+/* Makes room for @size more bytes (a multiple of 8): a new current block,
+ * or for a large object a block of its own, returned. */
+static gpointer
+arena_grow (FxsArena *arena, gsize size)
+{
+  /* Large objects get a block of their own so the current block's
+   * remainder is not wasted. */
+  gboolean big = size > BLOCK_SIZE / 4;
+  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
+  if (arena->total >= HUGE_AFTER)
+    next = HUGE_PAGE - sizeof (FxsArenaBlock);
+  gsize block = big ? size : MAX (next, size);
+  FxsArenaBlock *b = fxs_big_alloc0 (sizeof (FxsArenaBlock) + block);
+  b->size = block;
+  arena->total += block;
+  char *data = (char *) (b + 1);
+  if (big)
+    {
+      /* keep the current block as the cursor; link the big one after */
+      if (arena->blocks)
+        {
+          b->next = arena->blocks->next;
+          arena->blocks->next = b;
+        }
+      else
+        arena->blocks = b;
+      return data;
+    }
+  b->next = arena->blocks;
+  arena->blocks = b;
+  arena->cursor = data;
+  arena->left = block;
+  return NULL;
 }
 
 gpointer
@@ -38,32 +121,11 @@ fxs_arena_alloc (FxsArena *arena, gsize size)
   size = (size + 7) & ~(gsize) 7;
   if (size == 0)
     size = 8;
-  if (size > arena->left)
+  if (G_UNLIKELY (size > arena->left))
     {
-      /* Large objects get a block of their own so the current block's
-       * remainder is not wasted. */
-      gboolean big = size > BLOCK_SIZE / 4;
-      gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
-      gsize block = big ? size : MAX (next, size);
-      FxsArenaBlock *b = g_malloc0 (sizeof (FxsArenaBlock) + block);
-      b->size = block;
-      char *data = (char *) (b + 1);
-      if (big)
-        {
-          /* keep the current block as the cursor; link the big one after */
-          if (arena->blocks)
-            {
-              b->next = arena->blocks->next;
-              arena->blocks->next = b;
-            }
-          else
-            arena->blocks = b;
-          return data;
-        }
-      b->next = arena->blocks;
-      arena->blocks = b;
-      arena->cursor = data;
-      arena->left = block;
+      gpointer own = arena_grow (arena, size);
+      if (own)
+        return own;
     }
   gpointer p = arena->cursor;
   arena->cursor += size;
@@ -83,7 +145,17 @@ fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 char *
 fxs_arena_strndup (FxsArena *arena, const char *s, gsize len)
 {
-  char *p = fxs_arena_alloc (arena, len + 1);
+  char *p;
+  if (G_UNLIKELY (len + 1 > arena->left))
+    p = arena_grow (arena, (len + 1 + 7) & ~(gsize) 7);
+  else
+    p = NULL;
+  if (!p)
+    {
+      /* from the back of the block: the cursor stays aligned */
+      arena->left -= len + 1;
+      p = arena->cursor + arena->left;
+    }
   memcpy (p, s, len);
   p[len] = '\0';
   return p;

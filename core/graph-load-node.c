@@ -390,15 +390,19 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
   return fxs_load_check_text (c, f->target, &pt, "\"target\"");
 }
 
+/* @name_hash: the hash of the node's name, computed here. */
 static gboolean
-check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op)
+check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 *name_hash)
 {
   FxsGraph *g = c->graph;
-  const FxsNode *same = fxs_graph_find_node (g, c->node_name->u.s);
+  const FxsJson *name = c->node_name;
+  *name_hash = fxs_load_hash (name->u.s, name->n);
+  gint64 same = fxs_load_names_find (&c->loader->node_names, g->nodes, name->u.s, name->n,
+                                     *name_hash);
   FxsJsonPath pn = { NULL, "name", 4, 0 };
-  if (same)
+  if (same >= 0)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
-                          "duplicate node name (the first is nodes[%u])", same->index);
+                          "duplicate node name (the first is nodes[%u])", (guint) same);
   if (g->output)
     {
       char *q = fxs_load_quoted (g->output->name, strlen (g->output->name));
@@ -463,8 +467,9 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
       return FALSE;
     }
   FxsOp op;
+  guint32 name_hash;
   if (!split_node_fields (&c, obj, &f) || !check_node_head (&c, obj, &f, &op)
-      || !check_node_rules (&c, obj, op))
+      || !check_node_rules (&c, obj, op, &name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };
   const FxsNodeMeta *meta = NULL;
@@ -476,14 +481,15 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
     return FALSE;
   if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
-  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op,
-                                                   fxs_graph_strdup (l->graph, f.name->u.s),
+  const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
+  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_intern (&c, f.target),
                                                    &args, &kwargs);
   if (f.type && f.type->type == FXS_JSON_STRING)
     node->type_expr = fxs_load_intern (&c, f.type);
   node->meta = meta;
-  l->recent[g_str_hash (node->name) % G_N_ELEMENTS (l->recent)] = node;
+  fxs_load_names_add (&l->node_names, l->graph->nodes, name_hash);
+  l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
 }
 
@@ -528,7 +534,10 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
                              "an attribute name must be non-empty and without NUL");
   /* the reader leaves duplicate keys of a built table to the table itself */
-  if (build && fxs_graph_lookup_attr (c->graph, item->key))
+  FxsLoadNames *names = &c->loader->attr_names;
+  guint32 name_hash = build ? fxs_load_hash (item->key, item->key_len) : 0;
+  if (build && fxs_load_names_find (names, c->graph->attrs, item->key, item->key_len,
+                                    name_hash) >= 0)
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
   for (guint i = 0; i < obj->n; i++)
     {
@@ -571,12 +580,9 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   const FxsTensorMeta *t = NULL;
   if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
     return FALSE;
-  GError *error = NULL;
-  if (!fxs_graph_add_attr (c->graph, item->key, k, cls ? cls->u.s : NULL, t, &error))
-    {
-      fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "%s", error->message);
-      g_error_free (error);
-      return FALSE;
-    }
+  /* unique: checked above */
+  fxs_graph_append_attr_unchecked (c->graph, item->key, k, cls ? fxs_load_intern (c, cls) : NULL,
+                                   t);
+  fxs_load_names_add (names, c->graph->attrs, name_hash);
   return TRUE;
 }

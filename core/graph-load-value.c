@@ -108,7 +108,7 @@ fxs_load_check_text (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, 
 gboolean
 fxs_load_is_integer (const FxsJson *j)
 {
-  return strpbrk (j->u.s, ".eE") == NULL;
+  return (j->flags & FXS_JSON_INTEGER) != 0;
 }
 
 /* JSON integer text (already checked by yajl) to a gint64; FALSE when it
@@ -164,19 +164,17 @@ fxs_load_copy_text (FxsGraph *g, const FxsJson *j)
   return fxs_arena_strndup (&g->arena, j->u.s, j->n);
 }
 
-/* fxs_graph_intern() of a string without NUL, through the loader's cache. */
+/* A string without NUL interned in the graph being built. */
 const char *
 fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 {
-  guint32 h = 2166136261u;
-  for (guint32 i = 0; i < j->n; i++)
-    h = (h ^ (guchar) j->u.s[i]) * 16777619u;
+  guint32 h = fxs_load_hash (j->u.s, j->n);
   FxsLoader *l = c->loader;
-  guint slot = (h ^ (h >> 16)) % G_N_ELEMENTS (l->interned);
+  guint slot = h % G_N_ELEMENTS (l->interned);
   if (l->interned[slot].text && l->interned[slot].len == j->n
       && memcmp (l->interned[slot].text, j->u.s, j->n) == 0)
     return l->interned[slot].text;
-  const char *text = fxs_graph_intern (c->graph, j->u.s);
+  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
   l->interned[slot].text = text;
   l->interned[slot].len = j->n;
   return text;
@@ -245,10 +243,14 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
   if (!is_text (ref))
     return fxs_load_fail (c, FXS_ERROR_FORMAT, ref, path,
                           "a node reference must be a node's name (a string without NUL)");
-  guint slot = g_str_hash (ref->u.s) % G_N_ELEMENTS (c->loader->recent);
-  const FxsNode *node = c->loader->recent[slot];
+  FxsLoader *l = c->loader;
+  guint32 hash = fxs_load_hash (ref->u.s, ref->n);
+  const FxsNode *node = l->recent[hash % G_N_ELEMENTS (l->recent)];
   if (!node || strcmp (node->name, ref->u.s) != 0)
-    node = fxs_graph_find_node (c->graph, ref->u.s);
+    {
+      gint64 index = fxs_load_names_find (&l->node_names, c->graph->nodes, ref->u.s, ref->n, hash);
+      node = index >= 0 ? c->graph->nodes->pdata[index] : NULL;
+    }
   if (node)
     {
       out->kind = FXS_VALUE_NODE;

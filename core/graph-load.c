@@ -266,6 +266,7 @@ forget_graph_caches (FxsLoader *l)
 {
   memset (l->recent, 0, sizeof l->recent);
   memset (l->interned, 0, sizeof l->interned);
+  /* the name tables follow the graph themselves */
   g_hash_table_remove_all (l->tensors);
   g_hash_table_remove_all (l->single_metas);
   l->last_tensor = NULL;
@@ -430,6 +431,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l.submodule_list = g_ptr_array_new_with_free_func (g_free);
   l.tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
   l.single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
+  fxs_load_names_init (&l.node_names, G_STRUCT_OFFSET (FxsNode, name));
+  fxs_load_names_init (&l.attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, &l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
@@ -438,6 +441,9 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_ptr_array_unref (l.submodule_list);
   g_hash_table_unref (l.tensors);
   g_hash_table_unref (l.single_metas);
+  fxs_load_names_clear (&l.node_names);
+  fxs_load_names_clear (&l.attr_names);
+  fxs_load_strings_clear (&l.strings);
   g_free (l.forward.name);
   if (l.forward.message)
     g_string_free (l.forward.message, TRUE);

@@ -508,6 +508,17 @@ is_strict_utf8 (const guchar *s, gsize len)
 {
   for (gsize i = 0; i < len;)
     {
+      /* most text is ASCII: eight bytes at a time */
+      if (len - i >= 8)
+        {
+          guint64 w;
+          memcpy (&w, s + i, 8);
+          if ((w & 0x8080808080808080u) == 0)
+            {
+              i += 8;
+              continue;
+            }
+        }
       guchar c = s[i];
       if (c < 0x80)
         {
@@ -539,6 +550,40 @@ is_strict_utf8 (const guchar *s, gsize len)
   return TRUE;
 }
 
+/* Copies @len bytes of text into the scratch arena, NUL-terminated, and
+ * tells whether they hold a byte >= 0x80 (*@high) or a NUL (the flag).
+ * Most strings are short ASCII names: the copy is zero-padded to whole
+ * words and scanned a word at a time. */
+static inline char *
+copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
+{
+  gsize words = len / 8 + 1;
+  char *copy = scratch_alloc (&r->scratch, 8 * words);
+  memset (copy + 8 * (words - 1), 0, 8);
+  memcpy (copy, s, len);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  guint64 any = 0, zero = 0;
+  for (gsize i = 0; i < words; i++)
+    {
+      guint64 w;
+      memcpy (&w, copy + 8 * i, 8);
+      any |= w;
+      if (i == words - 1)
+        w |= ~(guint64) 0 << (8 * (len % 8)); /* the padding is no NUL of the text */
+      zero |= (w - ones) & ~w & tops;
+    }
+  *high = (any & tops) != 0;
+  *flags = zero ? FXS_JSON_HAS_NUL : 0;
+#else
+  *high = FALSE;
+  for (gsize i = 0; i < len; i++)
+    *high |= (guchar) s[i] >= 0x80;
+  *flags = memchr (s, 0, len) ? FXS_JSON_HAS_NUL : 0;
+#endif
+  return copy;
+}
+
 static gboolean
 check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 {
@@ -562,12 +607,19 @@ scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gin
                             G_GSIZE_FORMAT, len, r->max_string);
       return 0;
     }
-  if (type == FXS_JSON_STRING && !check_utf8 (r, s, len, pos))
+  gboolean high;
+  guint8 flags;
+  char *copy = copy_text (r, s, len, &high, &flags);
+  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos))
     return 0;
-  char *copy = scratch_alloc (&r->scratch, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  FxsJson v = { .type = type, .n = (guint32) len, .pos = pos, .u.s = copy };
+  if (type == FXS_JSON_NUMBER)
+    {
+      flags = FXS_JSON_INTEGER;
+      for (gsize i = 0; i < len; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
+          flags = 0;
+    }
+  FxsJson v = { .type = type, .flags = flags, .n = (guint32) len, .pos = pos, .u.s = copy };
   return on_scalar (r, &v);
 }
 
@@ -701,17 +753,20 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
                             G_GSIZE_FORMAT, (gsize) len, r->max_string);
       return 0;
     }
-  if (!check_utf8 (r, (const char *) s, len, pos))
-    return 0;
   if (!f->streamed)
     {
-      char *copy = scratch_alloc (&r->scratch, len + 1);
-      memcpy (copy, s, len);
-      copy[len] = '\0';
-      FxsJson key = { .type = FXS_JSON_STRING, .n = (guint32) len, .pos = pos, .u.s = copy };
+      gboolean high;
+      guint8 flags;
+      char *copy = copy_text (r, (const char *) s, len, &high, &flags);
+      if (high && !check_utf8 (r, copy, len, pos))
+        return 0;
+      FxsJson key = { .type = FXS_JSON_STRING, .flags = flags, .n = (guint32) len, .pos = pos,
+                      .u.s = copy };
       push_pending (r, &key);
       return 1;
     }
+  if (!check_utf8 (r, (const char *) s, len, pos))
+    return 0;
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, (const char *) s, len);
   f->key_pos = pos;

@@ -38,9 +38,16 @@ typedef enum {
 
 /* One value of a collected tree.  Lives until the consumer's callback
  * returns. */
+/* FxsJson.flags, found while the reader copies the text */
+enum {
+  FXS_JSON_HAS_NUL = 1,     /* a string (or key) holds a NUL byte */
+  FXS_JSON_INTEGER = 2,     /* a number without fraction or exponent */
+};
+
 typedef struct FxsJson FxsJson;
 struct FxsJson {
   guint8 type;              /* FxsJsonType */
+  guint8 flags;             /* FXS_JSON_HAS_NUL, FXS_JSON_INTEGER */
   guint32 n;                /* string / number: bytes; array: items; object: members */
   gint64 pos;               /* where the value is: see fxs_json_reader_fail() */
   union {

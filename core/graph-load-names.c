@@ -136,6 +136,13 @@ fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s, gsize len
 }
 
 void
+fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items, guint32 hash)
+{
+  if (t->items == items && t->slots)
+    __builtin_prefetch (&t->slots[2 * (hash & t->mask)]);
+}
+
+void
 fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash)
 {
   g_assert (t->items == items && t->n_indexed < items->len);

@@ -390,15 +390,13 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
   return fxs_load_check_text (c, f->target, &pt, "\"target\"");
 }
 
-/* @name_hash: the hash of the node's name, computed here. */
 static gboolean
-check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 *name_hash)
+check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 name_hash)
 {
   FxsGraph *g = c->graph;
   const FxsJson *name = c->node_name;
-  *name_hash = fxs_load_hash (name->u.s, name->n);
   gint64 same = fxs_load_names_find (&c->loader->node_names, g->nodes, name->u.s, name->n,
-                                     *name_hash);
+                                     name_hash);
   FxsJsonPath pn = { NULL, "name", 4, 0 };
   if (same >= 0)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
@@ -467,9 +465,12 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
       return FALSE;
     }
   FxsOp op;
-  guint32 name_hash;
-  if (!split_node_fields (&c, obj, &f) || !check_node_head (&c, obj, &f, &op)
-      || !check_node_rules (&c, obj, op, &name_hash))
+  if (!split_node_fields (&c, obj, &f))
+    return FALSE;
+  /* the name table is big: its slot is fetched while the head is checked */
+  guint32 name_hash = fxs_load_hash (f.name->u.s, f.name->n);
+  fxs_load_names_prefetch (&l->node_names, l->graph->nodes, name_hash);
+  if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };
   const FxsNodeMeta *meta = NULL;
@@ -535,7 +536,7 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
                              "an attribute name must be non-empty and without NUL");
   /* the reader leaves duplicate keys of a built table to the table itself */
   FxsLoadNames *names = &c->loader->attr_names;
-  guint32 name_hash = build ? fxs_load_hash (item->key, item->key_len) : 0;
+  guint32 name_hash = build ? c->loader->attr_hash : 0;
   if (build && fxs_load_names_find (names, c->graph->attrs, item->key, item->key_len,
                                     name_hash) >= 0)
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");

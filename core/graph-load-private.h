@@ -56,6 +56,10 @@ G_GNUC_INTERNAL void fxs_load_names_clear (FxsLoadNames *t);
 /* The index in @items of the item named @s (@len bytes, no NUL), or -1. */
 G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s,
                                             gsize len, guint32 hash);
+/* Starts fetching the slot of @hash into the cache, for a look-up that
+ * comes a little later (the table is far bigger than the cache). */
+G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items,
+                                              guint32 hash);
 /* Adds the last item of @items, whose name has @hash and was not found. */
 G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash);
 
@@ -99,6 +103,7 @@ typedef struct {
   /* names of the graph being built */
   FxsLoadNames node_names;
   FxsLoadNames attr_names;
+  guint32 attr_hash;        /* of the attribute being read (its key) */
   /* strings interned in it, and those interned lately by a hash of their
    * text (targets, dtypes and keys repeat): a small table in cache */
   FxsLoadStrings strings;

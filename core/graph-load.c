@@ -213,6 +213,12 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
     case TAG_TOP:
       return begin_top_member (l, reader, item, tag);
     case TAG_ATTRS:
+      if (item->parent_tag & TAG_BUILD)
+        {
+          /* its duplicate check comes once the object is read */
+          l->attr_hash = fxs_load_hash (item->key, item->key_len);
+          fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->attr_hash);
+        }
       return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
       return expect_type (reader, item, FXS_JSON_OBJECT, "a node", FXS_JSON_COLLECT);

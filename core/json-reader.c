@@ -792,11 +792,23 @@ find_duplicate_key (const FxsJson *members, gsize n)
 {
   if (n <= 16)
     {
+      /* keys are copied zero-padded to whole words (copy_text): most
+       * differ in their length or first word */
       for (gsize i = 1; i < n; i++)
-        for (gsize j = 0; j < i; j++)
-          if (members[2 * i].n == members[2 * j].n
-              && memcmp (members[2 * i].u.s, members[2 * j].u.s, members[2 * i].n) == 0)
-            return &members[2 * i];
+        {
+          const FxsJson *a = &members[2 * i];
+          guint64 wa;
+          memcpy (&wa, a->u.s, 8);
+          for (gsize j = 0; j < i; j++)
+            {
+              const FxsJson *b = &members[2 * j];
+              guint64 wb;
+              memcpy (&wb, b->u.s, 8);
+              if (a->n == b->n && wa == wb
+                  && (a->n < 8 || memcmp (a->u.s, b->u.s, a->n) == 0))
+                return a;
+            }
+        }
       return NULL;
     }
   /* many members: a hash set of length-prefixed copies */

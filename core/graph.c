@@ -96,7 +96,9 @@ fxs_graph_unref (FxsGraph *graph)
 const char *
 fxs_graph_strdup (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert (graph->strings, s) : NULL;
+  /* the arena packs strings too, in blocks that grow (a GStringChunk's
+   * stay at 256 bytes: a malloc and a list cell every few names) */
+  return s ? fxs_arena_strndup (&graph->arena, s, strlen (s)) : NULL;
 }
 
 const char *

@@ -81,18 +81,20 @@ static const FxsTensorMeta *
 intern_tensor (FxsLoadConv *c, const FxsTensorMeta *t)
 {
   FxsLoader *l = c->loader;
-  if (l->last_tensor && fxs_load_tensor_equal (l->last_tensor, t))
-    return l->last_tensor;
-  const FxsTensorMeta *known = g_hash_table_lookup (l->tensors, t);
+  guint slot = fxs_load_tensor_hash (t) % G_N_ELEMENTS (l->recent_tensors);
+  const FxsTensorMeta *known = l->recent_tensors[slot];
+  if (known && fxs_load_tensor_equal (known, t))
+    return known;
+  known = g_hash_table_lookup (l->tensors, t);
   if (known)
-    return l->last_tensor = known;
+    return l->recent_tensors[slot] = known;
   FxsArena *arena = &c->graph->arena;
   FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
   copy->dims = t->rank ? fxs_arena_memdup (arena, t->dims, t->rank * sizeof *t->dims) : NULL;
   if (t->symbols)
     copy->symbols = fxs_arena_memdup (arena, t->symbols, t->rank * sizeof *t->symbols);
   g_hash_table_add (l->tensors, copy);
-  return l->last_tensor = copy;
+  return l->recent_tensors[slot] = copy;
 }
 
 /* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
@@ -244,7 +246,11 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJ
 static const FxsNodeMeta *
 single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
 {
-  FxsNodeMeta *m = g_hash_table_lookup (c->loader->single_metas, t);
+  FxsLoader *l = c->loader;
+  guint slot = ((guintptr) t / 8) % G_N_ELEMENTS (l->recent_single);
+  if (l->recent_single[slot].tensor == t)
+    return l->recent_single[slot].meta;
+  FxsNodeMeta *m = g_hash_table_lookup (l->single_metas, t);
   if (!m)
     {
       const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
@@ -252,8 +258,10 @@ single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
       m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
       m->tensors = one;
       m->n_tensors = 1;
-      g_hash_table_insert (c->loader->single_metas, (gpointer) t, m);
+      g_hash_table_insert (l->single_metas, (gpointer) t, m);
     }
+  l->recent_single[slot].tensor = t;
+  l->recent_single[slot].meta = m;
   return m;
 }
 
@@ -365,6 +373,24 @@ split_node_fields (FxsLoadConv *c, const FxsJson *obj, NodeFields *f)
   return fxs_load_check_text (c, f->name, &(FxsJsonPath) { NULL, "name", 4, 0 }, "\"name\"");
 }
 
+/* fxs_op_from_string() by length first: one comparison per node. */
+static gboolean
+op_from_json (const FxsJson *j, FxsOp *op)
+{
+  static const struct { const char *name; FxsOp op; } ops[] = {
+    { "placeholder", FXS_OP_PLACEHOLDER }, { "get_attr", FXS_OP_GET_ATTR },
+    { "call_function", FXS_OP_CALL_FUNCTION }, { "call_method", FXS_OP_CALL_METHOD },
+    { "call_module", FXS_OP_CALL_MODULE }, { "output", FXS_OP_OUTPUT },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (is_key (j, ops[i].name))
+      {
+        *op = ops[i].op;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The parts every node needs, checked for nodes that are built and nodes
  * that are only checked for shape alike. */
 static gboolean
@@ -378,7 +404,7 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
   FxsJsonPath pop = { NULL, "op", 2, 0 }, pt = { NULL, "target", 6, 0 };
   if (!fxs_load_check_text (c, f->op, &pop, "\"op\""))
     return FALSE;
-  if (!fxs_op_from_string (f->op->u.s, op))
+  if (!op_from_json (f->op, op))
     {
       char *q = fxs_load_quoted (f->op->u.s, f->op->n);
       fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,

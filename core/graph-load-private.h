@@ -110,8 +110,11 @@ typedef struct {
   struct { const char *text; gsize len; } interned[256];
   /* metadata stored once per distinct value (see intern_tensor) */
   GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
-  const FxsTensorMeta *last_tensor; /* neighbours usually share a shape */
+  /* tensors met lately, by their hash: a graph has a few shapes, and
+   * neighbours alternate between them */
+  const FxsTensorMeta *recent_tensors[64];
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+  struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;

@@ -275,7 +275,8 @@ forget_graph_caches (FxsLoader *l)
   /* the name tables follow the graph themselves */
   g_hash_table_remove_all (l->tensors);
   g_hash_table_remove_all (l->single_metas);
-  l->last_tensor = NULL;
+  memset (l->recent_tensors, 0, sizeof l->recent_tensors);
+  memset (l->recent_single, 0, sizeof l->recent_single);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */

@@ -32,7 +32,7 @@ convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserv
       items[2 * k].kind = FXS_VALUE_STRING;
       items[2 * k].n = key->n;
       /* keys repeat from node to node: share them unless they hold a NUL */
-      items[2 * k].u.s = is_text (key) ? fxs_load_intern (c, key)
+      items[2 * k].u.s = is_text (key) ? fxs_load_share (c, key)
                                         : fxs_load_copy_text (c->graph, key);
       if (!fxs_load_value (c, key + 1, &items[2 * k + 1], &p))
         return FALSE;
@@ -510,10 +510,10 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
-                                                   fxs_load_intern (&c, f.target),
+                                                   fxs_load_share (&c, f.target),
                                                    &args, &kwargs);
   if (f.type && f.type->type == FXS_JSON_STRING)
-    node->type_expr = fxs_load_intern (&c, f.type);
+    node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;
   fxs_load_names_add (&l->node_names, l->graph->nodes, name_hash);
   l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
@@ -608,7 +608,7 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
     return FALSE;
   /* unique: checked above */
-  fxs_graph_append_attr_unchecked (c->graph, item->key, k, cls ? fxs_load_intern (c, cls) : NULL,
+  fxs_graph_append_attr_unchecked (c->graph, item->key, k, cls ? fxs_load_share (c, cls) : NULL,
                                    t);
   fxs_load_names_add (names, c->graph->attrs, name_hash);
   return TRUE;

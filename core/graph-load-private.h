@@ -82,6 +82,14 @@ G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
 G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
                                                      const char *s, gsize len, guint32 hash);
 
+/* A string in a cache of the loader: valid while @generation is the
+ * loader's (it changes with the graph being built). */
+typedef struct {
+  const char *text;
+  guint32 len;
+  guint32 generation;
+} FxsLoadCached;
+
 /* One load: where the file is and what is built. */
 typedef struct {
   const char *want;         /* the submodule to load, or NULL for the top graph */
@@ -98,16 +106,20 @@ typedef struct {
   gboolean entry_has_nodes;
   FxsForwardRef forward;
   /* nodes added lately, by a hash of their name: most references are to
-   * recent nodes, and this stays in cache where node_by_name does not */
+   * recent nodes, and this stays in cache where a table of all does not
+   * (entries of another graph are told by node->graph) */
   const FxsNode *recent[4096];
   /* names of the graph being built */
   FxsLoadNames node_names;
   FxsLoadNames attr_names;
   guint32 attr_hash;        /* of the attribute being read (its key) */
-  /* strings interned in it, and those interned lately by a hash of their
-   * text (targets, dtypes and keys repeat): a small table in cache */
+  /* strings interned in it (dtypes and symbols: few, compared by
+   * pointer), and those interned lately by a hash of their text */
   FxsLoadStrings strings;
-  struct { const char *text; gsize len; } interned[256];
+  FxsLoadCached interned[256];
+  /* strings shared lately (targets, keys, types), by a hash of their text */
+  FxsLoadCached shared[4096];
+  guint32 generation;       /* of the graph being built, for the caches above */
   /* metadata stored once per distinct value (see intern_tensor) */
   GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
   /* tensors met lately, by their hash: a graph has a few shapes, and
@@ -198,6 +210,9 @@ G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
 /* A string without NUL interned in the graph being built (see
  * FxsLoadStrings); equal strings give equal pointers. */
 G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
+/* A copy of a string without NUL in the graph being built, shared with an
+ * equal one met lately (not always: equal strings may differ in pointer). */
+G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,

@@ -170,13 +170,28 @@ fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 {
   guint32 h = fxs_load_hash (j->u.s, j->n);
   FxsLoader *l = c->loader;
-  guint slot = h % G_N_ELEMENTS (l->interned);
-  if (l->interned[slot].text && l->interned[slot].len == j->n
-      && memcmp (l->interned[slot].text, j->u.s, j->n) == 0)
-    return l->interned[slot].text;
+  FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
+  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+    return e->text;
   const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
-  l->interned[slot].text = text;
-  l->interned[slot].len = j->n;
+  *e = (FxsLoadCached) { text, j->n, l->generation };
+  return text;
+}
+
+/* A string without NUL in the graph being built, shared with an equal one
+ * met lately.  Targets, keys and types repeat close together, if at all:
+ * call_module and get_attr targets mostly differ from node to node, and
+ * interning them all took a table too big for the cache. */
+const char *
+fxs_load_share (FxsLoadConv *c, const FxsJson *j)
+{
+  guint32 h = fxs_load_hash (j->u.s, j->n);
+  FxsLoader *l = c->loader;
+  FxsLoadCached *e = &l->shared[h % G_N_ELEMENTS (l->shared)];
+  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+    return e->text;
+  const char *text = fxs_arena_strndup (&c->graph->arena, j->u.s, j->n);
+  *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }
 
@@ -246,7 +261,7 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
   FxsLoader *l = c->loader;
   guint32 hash = fxs_load_hash (ref->u.s, ref->n);
   const FxsNode *node = l->recent[hash % G_N_ELEMENTS (l->recent)];
-  if (!node || strcmp (node->name, ref->u.s) != 0)
+  if (!node || node->graph != c->graph || strcmp (node->name, ref->u.s) != 0)
     {
       gint64 index = fxs_load_names_find (&l->node_names, c->graph->nodes, ref->u.s, ref->n, hash);
       node = index >= 0 ? c->graph->nodes->pdata[index] : NULL;
@@ -299,9 +314,9 @@ convert_opaque (FxsLoadConv *c, const FxsJson *obj, FxsValue *out, const FxsJson
     return FALSE;
   FxsValue *items = fxs_arena_alloc (&c->graph->arena, 2 * sizeof *items);
   items[0].kind = items[1].kind = FXS_VALUE_STRING;
-  items[0].u.s = fxs_load_intern (c, type);
+  items[0].u.s = fxs_load_share (c, type);
   items[0].n = type->n;
-  items[1].u.s = fxs_load_intern (c, repr);
+  items[1].u.s = fxs_load_share (c, repr);
   items[1].n = repr->n;
   out->kind = FXS_VALUE_OPAQUE;
   out->n = 2;

@@ -270,9 +270,10 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
 static void
 forget_graph_caches (FxsLoader *l)
 {
-  memset (l->recent, 0, sizeof l->recent);
-  memset (l->interned, 0, sizeof l->interned);
-  /* the name tables follow the graph themselves */
+  /* recent nodes are told by their graph, strings by the generation, and
+   * the name tables follow the graph themselves: a split result may have
+   * millions of submodules */
+  l->generation++;
   g_hash_table_remove_all (l->tensors);
   g_hash_table_remove_all (l->single_metas);
   memset (l->recent_tensors, 0, sizeof l->recent_tensors);
@@ -428,44 +429,48 @@ static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
       const char *want, FxsLoadSplit *all, GError **error)
 {
-  FxsLoader l = { 0 };
-  l.want = want;
-  l.all = all;
-  l.graph = want ? NULL : fxs_graph_new ();
+  /* big (its caches): not on the stack */
+  FxsLoader *l = g_new0 (FxsLoader, 1);
+  l->generation = 1;
+  l->want = want;
+  l->all = all;
+  l->graph = want ? NULL : fxs_graph_new ();
   if (all)
-    all->top = l.graph;
-  l.submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
-  l.submodule_list = g_ptr_array_new_with_free_func (g_free);
-  l.tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
-  l.single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
-  fxs_load_names_init (&l.node_names, G_STRUCT_OFFSET (FxsNode, name));
-  fxs_load_names_init (&l.attr_names, G_STRUCT_OFFSET (FxsAttr, name));
-  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, &l);
+    all->top = l->graph;
+  l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
+  l->submodule_list = g_ptr_array_new_with_free_func (g_free);
+  l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
+  l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
+  fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
+  fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
+  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
-  g_hash_table_unref (l.submodule_names);
-  g_ptr_array_unref (l.submodule_list);
-  g_hash_table_unref (l.tensors);
-  g_hash_table_unref (l.single_metas);
-  fxs_load_names_clear (&l.node_names);
-  fxs_load_names_clear (&l.attr_names);
-  fxs_load_strings_clear (&l.strings);
-  g_free (l.forward.name);
-  if (l.forward.message)
-    g_string_free (l.forward.message, TRUE);
+  g_hash_table_unref (l->submodule_names);
+  g_ptr_array_unref (l->submodule_list);
+  g_hash_table_unref (l->tensors);
+  g_hash_table_unref (l->single_metas);
+  fxs_load_names_clear (&l->node_names);
+  fxs_load_names_clear (&l->attr_names);
+  fxs_load_strings_clear (&l->strings);
+  g_free (l->forward.name);
+  if (l->forward.message)
+    g_string_free (l->forward.message, TRUE);
   if (all)
     {
       /* the submodule being read when it failed is in all->submodules */
-      l.graph = all->top;
+      l->graph = all->top;
       all->top = NULL;
     }
+  FxsGraph *graph = l->graph;
+  g_free (l);
   if (!ok)
     {
-      fxs_graph_unref (l.graph);
+      fxs_graph_unref (graph);
       return NULL;
     }
-  return l.graph;
+  return graph;
 }
 
 FxsGraph *

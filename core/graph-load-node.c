@@ -493,9 +493,11 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   FxsOp op;
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
-  /* the name table is big: its slot is fetched while the head is checked */
-  guint32 name_hash = fxs_load_hash (f.name->u.s, f.name->n);
-  fxs_load_names_prefetch (&l->node_names, l->graph->nodes, name_hash);
+  /* the name table is big: its slot was fetched when the name was read
+   * (on_peek; the pointer tells that it was this very string) */
+  guint32 name_hash = f.name->u.s == l->peeked_name ? l->peeked_hash
+                                                    : fxs_load_hash (f.name->u.s, f.name->n);
+  l->peeked_name = NULL;
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };

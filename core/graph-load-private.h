@@ -113,6 +113,8 @@ typedef struct {
   FxsLoadNames node_names;
   FxsLoadNames attr_names;
   guint32 attr_hash;        /* of the attribute being read (its key) */
+  const char *peeked_name;  /* the name of the node being read, seen early */
+  guint32 peeked_hash;      /* and its hash */
   /* strings interned in it (dtypes and symbols: few, compared by
    * pointer), and those interned lately by a hash of their text */
   FxsLoadStrings strings;

@@ -421,7 +421,22 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
     }
 }
 
-static const FxsJsonHandler handler = { on_begin, on_value, on_end };
+/* A node's name, as soon as it is read: its slot in the name table is
+ * fetched into the cache while the rest of the node is read. */
+static void
+on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *key,
+         const FxsJson *v)
+{
+  FxsLoader *l = data;
+  (void) reader;
+  if (parent_tag != (TAG_NODES | TAG_BUILD) || !is_key (key, "name") || v->type != FXS_JSON_STRING)
+    return;
+  l->peeked_name = v->u.s;
+  l->peeked_hash = fxs_load_hash (v->u.s, v->n);
+  fxs_load_names_prefetch (&l->node_names, l->graph->nodes, l->peeked_hash);
+}
+
+static const FxsJsonHandler handler = { on_begin, on_value, on_end, on_peek };
 
 /* ---- entry points ---------------------------------------------------------------- */
 

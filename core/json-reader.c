@@ -487,6 +487,10 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 {
   if (r->n_collecting > 0)
     {
+      if (r->n_collecting == 1 && r->handler.peek && r->depth >= 2
+          && r->frames[r->depth - 1].type == FXS_JSON_OBJECT)
+        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag,
+                         &r->pending[r->n_pending - 1], v);
       push_pending (r, v);
       return 1;
     }

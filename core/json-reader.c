@@ -554,10 +554,11 @@ is_strict_utf8 (const guchar *s, gsize len)
   return TRUE;
 }
 
-/* Copies @len bytes of text into the scratch arena, NUL-terminated, and
- * tells whether they hold a byte >= 0x80 (*@high) or a NUL (the flag).
- * Most strings are short ASCII names: the copy is zero-padded to whole
- * words and scanned a word at a time. */
+/* Copies @len bytes of text into the scratch arena, NUL-terminated and
+ * zero-padded to whole words, and tells whether they hold a byte >= 0x80
+ * (*@high) or a NUL (the flag).  The source is scanned, a word at a time
+ * where it has whole words: reading the copy back right after memcpy()
+ * wrote it stalls (store forwarding). */
 static inline char *
 copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
 {
@@ -565,26 +566,35 @@ copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *f
   char *copy = scratch_alloc (&r->scratch, 8 * words);
   memset (copy + 8 * (words - 1), 0, 8);
   memcpy (copy, s, len);
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
   const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
-  guint64 any = 0, zero = 0;
-  for (gsize i = 0; i < words; i++)
+  guint64 any = 0, zero = 0, w;
+  if (len >= 8)
     {
-      guint64 w;
-      memcpy (&w, copy + 8 * i, 8);
-      any |= w;
-      if (i == words - 1)
-        w |= ~(guint64) 0 << (8 * (len % 8)); /* the padding is no NUL of the text */
-      zero |= (w - ones) & ~w & tops;
+      for (gsize i = 0; i + 8 <= len; i += 8)
+        {
+          memcpy (&w, s + i, 8);
+          any |= w;
+          zero |= (w - ones) & ~w & tops;
+        }
+      memcpy (&w, s + len - 8, 8); /* the tail, overlapping */
     }
+  else if (len >= 4)
+    {
+      guint32 head, tail;
+      memcpy (&head, s, 4);
+      memcpy (&tail, s + len - 4, 4);
+      w = head | (guint64) tail << 32;
+    }
+  else if (len > 0)
+    /* the other bytes: neither NUL nor high */
+    w = (guchar) s[0] | (guint64) (guchar) s[len / 2] << 8 | (guint64) (guchar) s[len - 1] << 16
+        | 0x0101010101000000u;
+  else
+    w = ones;
+  any |= w;
+  zero |= (w - ones) & ~w & tops;
   *high = (any & tops) != 0;
   *flags = zero ? FXS_JSON_HAS_NUL : 0;
-#else
-  *high = FALSE;
-  for (gsize i = 0; i < len; i++)
-    *high |= (guchar) s[i] >= 0x80;
-  *flags = memchr (s, 0, len) ? FXS_JSON_HAS_NUL : 0;
-#endif
   return copy;
 }
 

@@ -427,12 +427,24 @@ grow_pending (FxsJsonReader *r)
   r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
 }
 
-static inline void
-push_pending (FxsJsonReader *r, const FxsJson *v)
+/* A new pending value, filled in place by the caller: a value built on
+ * the stack and copied here was read back before its fields' stores had
+ * landed (a store-forwarding stall on every token). */
+static inline FxsJson *
+new_pending (FxsJsonReader *r)
 {
   if (G_UNLIKELY (r->n_pending == r->pending_alloc))
     grow_pending (r);
-  r->pending[r->n_pending++] = *v;
+  return &r->pending[r->n_pending++];
+}
+
+static inline void
+set_json (FxsJson *v, FxsJsonType type, guint8 flags, guint32 n, gint64 pos)
+{
+  v->type = type;
+  v->flags = flags;
+  v->n = n;
+  v->pos = pos;
 }
 
 static void
@@ -482,16 +494,24 @@ finish_member (FxsJsonReader *r)
     r->frames[r->depth - 1].count++;
 }
 
+/* Where a scalar goes: the pending values of the collected container it is
+ * in, or @tmp to be handed over by on_scalar(). */
+static inline FxsJson *
+scalar_slot (FxsJsonReader *r, FxsJson *tmp)
+{
+  return r->n_collecting > 0 ? new_pending (r) : tmp;
+}
+
+/* The scalar @v (from scalar_slot()) is complete. */
 static int
 on_scalar (FxsJsonReader *r, FxsJson *v)
 {
   if (r->n_collecting > 0)
     {
+      /* @v is pending already; its key before it */
       if (r->n_collecting == 1 && r->handler.peek && r->depth >= 2
           && r->frames[r->depth - 1].type == FXS_JSON_OBJECT)
-        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag,
-                         &r->pending[r->n_pending - 1], v);
-      push_pending (r, v);
+        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag, v - 1, v);
       return 1;
     }
   FxsJsonItem item;
@@ -633,24 +653,33 @@ scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gin
         if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
           flags = 0;
     }
-  FxsJson v = { .type = type, .flags = flags, .n = (guint32) len, .pos = pos, .u.s = copy };
-  return on_scalar (r, &v);
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, flags, (guint32) len, pos);
+  v->u.s = copy;
+  return on_scalar (r, v);
 }
 
 static int
 cb_null (void *ctx)
 {
   FxsJsonReader *r = ctx;
-  FxsJson v = { .type = FXS_JSON_NULL, .pos = next_token (r) };
-  return on_scalar (r, &v);
+  gint64 pos = next_token (r);
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_NULL, 0, 0, pos);
+  v->u.s = NULL;
+  return on_scalar (r, v);
 }
 
 static int
 cb_boolean (void *ctx, int b)
 {
   FxsJsonReader *r = ctx;
-  FxsJson v = { .type = FXS_JSON_BOOL, .pos = next_token (r), .u.b = !!b };
-  return on_scalar (r, &v);
+  gint64 pos = next_token (r);
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_BOOL, 0, 0, pos);
+  v->u.s = NULL;
+  v->u.b = !!b;
+  return on_scalar (r, v);
 }
 
 static int
@@ -774,9 +803,9 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
       char *copy = copy_text (r, (const char *) s, len, &high, &flags);
       if (high && !check_utf8 (r, copy, len, pos))
         return 0;
-      FxsJson key = { .type = FXS_JSON_STRING, .flags = flags, .n = (guint32) len, .pos = pos,
-                      .u.s = copy };
-      push_pending (r, &key);
+      FxsJson *key = new_pending (r);
+      set_json (key, FXS_JSON_STRING, flags, (guint32) len, pos);
+      key->u.s = copy;
       return 1;
     }
   if (!check_utf8 (r, (const char *) s, len, pos))
@@ -863,25 +892,22 @@ end_collected (FxsJsonReader *r)
           return 0;
         }
     }
-  FxsJson v = {
-    .type = f->type,
-    .n = (guint32) (f->type == FXS_JSON_OBJECT ? n / 2 : n),
-    .pos = f->pos,
-    .u.items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL,
-  };
+  FxsJson *items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
   if (n)
-    memcpy ((FxsJson *) v.u.items, children, n * sizeof (FxsJson));
+    memcpy (items, children, n * sizeof (FxsJson));
+  FxsJsonType type = f->type;
+  gint64 pos = f->pos;
   r->n_pending = f->start;
   r->depth--;
   r->n_collecting--;
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, 0, (guint32) (type == FXS_JSON_OBJECT ? n / 2 : n), pos);
+  v->u.items = items;
   if (r->n_collecting > 0)
-    {
-      push_pending (r, &v);
-      return 1;
-    }
+    return 1;
   FxsJsonItem item;
-  current_item (r, &item, v.type, v.pos);
-  if (!call_value (r, &item, &v))
+  current_item (r, &item, v->type, v->pos);
+  if (!call_value (r, &item, v))
     return 0;
   finish_member (r);
   return 1;

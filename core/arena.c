@@ -74,7 +74,11 @@ fxs_arena_clear (FxsArena *arena)
   while (b)
     {
       FxsArenaBlock *next = b->next;
-      fxs_big_free (b, sizeof *b + b->size);
+      gsize total = sizeof *b + b->size;
+      if (total >= HUGE_PAGE)
+        fxs_big_free (b, total);
+      else
+        g_free (b);
       b = next;
     }
   fxs_arena_init (arena);
@@ -92,7 +96,10 @@ arena_grow (FxsArena *arena, gsize size)
   if (arena->total >= HUGE_AFTER)
     next = HUGE_PAGE - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);
-  FxsArenaBlock *b = fxs_big_alloc0 (sizeof (FxsArenaBlock) + block);
+  /* not zeroed here: each object is as it is handed out, while it is in
+   * the cache anyway, and strings need not be */
+  gsize total = sizeof (FxsArenaBlock) + block;
+  FxsArenaBlock *b = total >= HUGE_PAGE ? fxs_big_alloc0 (total) : g_malloc (total);
   b->size = block;
   arena->total += block;
   char *data = (char *) (b + 1);
@@ -115,28 +122,40 @@ arena_grow (FxsArena *arena, gsize size)
   return NULL;
 }
 
-gpointer
-fxs_arena_alloc (FxsArena *arena, gsize size)
+/* @size bytes, 8-byte aligned, not zeroed. */
+static inline gpointer
+arena_take (FxsArena *arena, gsize size)
 {
   size = (size + 7) & ~(gsize) 7;
   if (size == 0)
     size = 8;
-  if (G_UNLIKELY (size > arena->left))
-    {
-      gpointer own = arena_grow (arena, size);
-      if (own)
-        return own;
-    }
-  gpointer p = arena->cursor;
+  gpointer p;
+  if (G_UNLIKELY (size > arena->left) && (p = arena_grow (arena, size)) != NULL)
+    return p;
+  p = arena->cursor;
   arena->cursor += size;
   arena->left -= size;
   return p;
 }
 
 gpointer
+fxs_arena_alloc (FxsArena *arena, gsize size)
+{
+  gpointer p = arena_take (arena, size);
+  gsize rounded = size ? (size + 7) & ~(gsize) 7 : 8;
+  /* small objects: a few word stores, no call */
+  if (rounded <= 128)
+    for (gsize i = 0; i < rounded; i += 8)
+      memset ((char *) p + i, 0, 8);
+  else
+    memset (p, 0, rounded);
+  return p;
+}
+
+gpointer
 fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 {
-  gpointer p = fxs_arena_alloc (arena, size);
+  gpointer p = arena_take (arena, size);
   if (size)
     memcpy (p, data, size);
   return p;

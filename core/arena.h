@@ -19,6 +19,8 @@ void     fxs_arena_init (FxsArena *arena);
 void     fxs_arena_clear (FxsArena *arena);
 /* Zero-filled, 8-byte aligned memory that lives until fxs_arena_clear(). */
 gpointer fxs_arena_alloc (FxsArena *arena, gsize size);
+/* A copy of @size bytes, 8-byte aligned (the padding up to a multiple of 8
+ * is not zeroed). */
 gpointer fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size);
 /* @len bytes of @s and a NUL, unaligned. */
 char    *fxs_arena_strndup (FxsArena *arena, const char *s, gsize len);

@@ -9,10 +9,13 @@
  * a 64 KiB block each would not fit in memory (tests/hostile). */
 #define FIRST_BLOCK_SIZE 256
 /* A big graph (this much arena memory) takes whole huge pages at a time:
- * loading 10^6 nodes took 60,000 page faults (a quarter of its time), and
- * the last block wastes at most an eighth. */
+ * loading 10^6 nodes took 60,000 page faults (a quarter of its time; a
+ * page fault is dear in a virtual machine), and the last block wastes at
+ * most a third. */
 #define HUGE_PAGE (2u << 20)
-#define HUGE_AFTER (8 * (gsize) HUGE_PAGE)
+#define HUGE_AFTER (2 * (gsize) HUGE_PAGE)
+/* Big allocations from this size on are huge pages (rounded up). */
+#define HUGE_FROM (HUGE_PAGE / 2)
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
@@ -25,7 +28,7 @@ gpointer
 fxs_big_alloc0 (gsize size)
 {
 #if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-  if (size >= HUGE_PAGE)
+  if (size >= HUGE_FROM)
     {
       /* aligned to a huge page, so that the kernel can back it with them */
       gsize len = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
@@ -50,7 +53,7 @@ fxs_big_free (gpointer p, G_GNUC_UNUSED gsize size)
   if (!p)
     return;
 #if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-  if (size >= HUGE_PAGE)
+  if (size >= HUGE_FROM)
     {
       munmap (p, (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1));
       return;
@@ -75,7 +78,7 @@ fxs_arena_clear (FxsArena *arena)
     {
       FxsArenaBlock *next = b->next;
       gsize total = sizeof *b + b->size;
-      if (total >= HUGE_PAGE)
+      if (total >= HUGE_FROM)
         fxs_big_free (b, total);
       else
         g_free (b);
@@ -99,7 +102,7 @@ arena_grow (FxsArena *arena, gsize size)
   /* not zeroed here: each object is as it is handed out, while it is in
    * the cache anyway, and strings need not be */
   gsize total = sizeof (FxsArenaBlock) + block;
-  FxsArenaBlock *b = total >= HUGE_PAGE ? fxs_big_alloc0 (total) : g_malloc (total);
+  FxsArenaBlock *b = total >= HUGE_FROM ? fxs_big_alloc0 (total) : g_malloc (total);
   b->size = block;
   arena->total += block;
   char *data = (char *) (b + 1);

@@ -1,43 +1,68 @@
 #include "arena.h"
-#include "hugemem.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
-/* A graph's blocks grow from FIRST_BLOCK_SIZE to SMALL_BLOCK_MAX from the
- * heap: the engine makes one graph per partition, most of them a few nodes,
- * and 10^7 partitions with a 64 KiB block each would not fit in memory
- * (tests/hostile).  A graph that outgrows that gets huge-page blocks
- * (hugemem.h), which cost one page fault per 2 MiB instead of 512. */
+#define BLOCK_SIZE (64 * 1024)
+/* A graph's blocks grow from this size to BLOCK_SIZE: the engine makes one
+ * graph per partition, most of them a few nodes, and 10^7 partitions with
+ * a 64 KiB block each would not fit in memory (tests/hostile). */
 #define FIRST_BLOCK_SIZE 256
-#define SMALL_BLOCK_MAX (64 * 1024)
-#define BLOCK_SIZE (FXS_HUGEMEM_PAGE - sizeof (FxsArenaBlock))
+/* A big graph (this much arena memory) takes whole huge pages at a time:
+ * loading 10^6 nodes took 60,000 page faults (a quarter of its time; a
+ * page fault is dear in a virtual machine), and the last block wastes at
+ * most a third. */
+#define HUGE_PAGE (2u << 20)
+#define HUGE_AFTER (2 * (gsize) HUGE_PAGE)
+/* Big allocations from this size on are huge pages (rounded up). */
+#define HUGE_FROM (HUGE_PAGE / 2)
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
-  gsize size;     /* of data */
-  gboolean huge;  /* from fxs_hugemem_alloc0(), else g_malloc0() */
-  _Alignas (16) char data[];
+  gsize size;   /* of the data, which follows 16-byte aligned */
 };
 
-static FxsArenaBlock *
-new_block (gsize size)
+/* ---- big allocations -------------------------------------------------------- */
+
+gpointer
+fxs_big_alloc0 (gsize size)
 {
-  gboolean huge = size + sizeof (FxsArenaBlock) >= FXS_HUGEMEM_PAGE;
-  FxsArenaBlock *b = huge ? fxs_hugemem_alloc0 (sizeof (FxsArenaBlock) + size)
-                          : g_malloc0 (sizeof (FxsArenaBlock) + size);
-  b->size = size;
-  b->huge = huge;
-  return b;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+  if (size >= HUGE_FROM)
+    {
+      /* aligned to a huge page, so that the kernel can back it with them */
+      gsize len = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
+      char *raw = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw == MAP_FAILED)
+        g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, len);
+      char *p = (char *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+      if (p > raw)
+        munmap (raw, (gsize) (p - raw));
+      munmap (p + len, HUGE_PAGE - (gsize) (p - raw));
+      madvise (p, len, MADV_HUGEPAGE);
+      return p;
+    }
+#endif
+  return g_malloc0 (size);
 }
 
-static void
-free_block (FxsArenaBlock *b)
+void
+fxs_big_free (gpointer p, G_GNUC_UNUSED gsize size)
 {
-  if (b->huge)
-    fxs_hugemem_free (b, sizeof (FxsArenaBlock) + b->size);
-  else
-    g_free (b);
+  if (!p)
+    return;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+  if (size >= HUGE_FROM)
+    {
+      munmap (p, (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1));
+      return;
+    }
+#endif
+  g_free (p);
 }
+
+/* ---- the arena ------------------------------------------------------------------ */
 
 void
 fxs_arena_init (FxsArena *arena)
@@ -52,56 +77,88 @@ fxs_arena_clear (FxsArena *arena)
   while (b)
     {
       FxsArenaBlock *next = b->next;
-      free_block (b);
+      gsize total = sizeof *b + b->size;
+      if (total >= HUGE_FROM)
+        fxs_big_free (b, total);
+      else
+        g_free (b);
       b = next;
     }
   fxs_arena_init (arena);
 }
 
-gpointer
-fxs_arena_alloc (FxsArena *arena, gsize size)
+/* Makes room for @size more bytes (a multiple of 8): a new current block,
+ * or for a large object a block of its own, returned. */
+static gpointer
+arena_grow (FxsArena *arena, gsize size)
+{
+  /* Large objects get a block of their own so the current block's
+   * remainder is not wasted. */
+  gboolean big = size > BLOCK_SIZE / 4;
+  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
+  if (arena->total >= HUGE_AFTER)
+    next = HUGE_PAGE - sizeof (FxsArenaBlock);
+  gsize block = big ? size : MAX (next, size);
+  /* not zeroed here: each object is as it is handed out, while it is in
+   * the cache anyway, and strings need not be */
+  gsize total = sizeof (FxsArenaBlock) + block;
+  FxsArenaBlock *b = total >= HUGE_FROM ? fxs_big_alloc0 (total) : g_malloc (total);
+  b->size = block;
+  arena->total += block;
+  char *data = (char *) (b + 1);
+  if (big)
+    {
+      /* keep the current block as the cursor; link the big one after */
+      if (arena->blocks)
+        {
+          b->next = arena->blocks->next;
+          arena->blocks->next = b;
+        }
+      else
+        arena->blocks = b;
+      return data;
+    }
+  b->next = arena->blocks;
+  arena->blocks = b;
+  arena->cursor = data;
+  arena->left = block;
+  return NULL;
+}
+
+/* @size bytes, 8-byte aligned, not zeroed. */
+static inline gpointer
+arena_take (FxsArena *arena, gsize size)
 {
   size = (size + 7) & ~(gsize) 7;
   if (size == 0)
     size = 8;
-  if (size > arena->left)
-    {
-      /* Large objects get a block of their own so the current block's
-       * remainder is not wasted. */
-      gboolean big = size > BLOCK_SIZE / 4;
-      gsize next = FIRST_BLOCK_SIZE;
-      if (arena->blocks)
-        next = arena->blocks->size >= SMALL_BLOCK_MAX ? BLOCK_SIZE : 2 * arena->blocks->size;
-      gsize block = big ? size : MAX (next, size);
-      FxsArenaBlock *b = new_block (block);
-      char *data = b->data;
-      if (big)
-        {
-          /* keep the current block as the cursor; link the big one after */
-          if (arena->blocks)
-            {
-              b->next = arena->blocks->next;
-              arena->blocks->next = b;
-            }
-          else
-            arena->blocks = b;
-          return data;
-        }
-      b->next = arena->blocks;
-      arena->blocks = b;
-      arena->cursor = data;
-      arena->left = block;
-    }
-  gpointer p = arena->cursor;
+  gpointer p;
+  if (G_UNLIKELY (size > arena->left) && (p = arena_grow (arena, size)) != NULL)
+    return p;
+  p = arena->cursor;
   arena->cursor += size;
   arena->left -= size;
   return p;
 }
 
 gpointer
+fxs_arena_alloc (FxsArena *arena, gsize size)
+{
+  gpointer p = arena_take (arena, size);
+  gsize rounded = size ? (size + 7) & ~(gsize) 7 : 8;
+  /* small objects: a few word stores, no call */
+  if (rounded <= 128)
+    for (gsize i = 0; i < rounded; i += 8)
+      memset ((char *) p + i, 0, 8);
+  else
+    memset (p, 0, rounded);
+  return p;
+}
+
+gpointer
 fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 {
-  gpointer p = fxs_arena_alloc (arena, size);
+  gpointer p = arena_take (arena, size);
   if (size)
     memcpy (p, data, size);
   return p;
@@ -110,7 +167,17 @@ fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 char *
 fxs_arena_strndup (FxsArena *arena, const char *s, gsize len)
 {
-  char *p = fxs_arena_alloc (arena, len + 1);
+  char *p;
+  if (G_UNLIKELY (len + 1 > arena->left))
+    p = arena_grow (arena, (len + 1 + 7) & ~(gsize) 7);
+  else
+    p = NULL;
+  if (!p)
+    {
+      /* from the back of the block: the cursor stays aligned */
+      arena->left -= len + 1;
+      p = arena->cursor + arena->left;
+    }
   memcpy (p, s, len);
   p[len] = '\0';
   return p;

@@ -6,17 +6,29 @@
 
 typedef struct FxsArenaBlock FxsArenaBlock;
 
+/* Objects are taken from the front of the current block (8-byte aligned),
+ * strings from its back (unaligned), so names waste no padding. */
 typedef struct {
   FxsArenaBlock *blocks;
   char *cursor;
   gsize left;
+  gsize total;              /* bytes of all blocks */
 } FxsArena;
 
 void     fxs_arena_init (FxsArena *arena);
 void     fxs_arena_clear (FxsArena *arena);
 /* Zero-filled, 8-byte aligned memory that lives until fxs_arena_clear(). */
 gpointer fxs_arena_alloc (FxsArena *arena, gsize size);
+/* A copy of @size bytes, 8-byte aligned (the padding up to a multiple of 8
+ * is not zeroed). */
 gpointer fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size);
+/* @len bytes of @s and a NUL, unaligned. */
 char    *fxs_arena_strndup (FxsArena *arena, const char *s, gsize len);
+
+/* Zero-filled memory for a big block or table: from 1 MiB on, whole 2 MiB
+ * huge pages where the system allows (fewer page faults and TLB misses).
+ * Free with the same size. */
+gpointer fxs_big_alloc0 (gsize size);
+void     fxs_big_free (gpointer p, gsize size);
 
 #endif

@@ -32,7 +32,7 @@ convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserv
       items[2 * k].kind = FXS_VALUE_STRING;
       items[2 * k].n = key->n;
       /* keys repeat from node to node: share them unless they hold a NUL */
-      items[2 * k].u.s = is_text (key) ? fxs_load_intern (c, key)
+      items[2 * k].u.s = is_text (key) ? fxs_load_share (c, key)
                                         : fxs_load_copy_text (c->graph, key);
       if (!fxs_load_value (c, key + 1, &items[2 * k + 1], &p))
         return FALSE;
@@ -81,18 +81,20 @@ static const FxsTensorMeta *
 intern_tensor (FxsLoadConv *c, const FxsTensorMeta *t)
 {
   FxsLoader *l = c->loader;
-  if (l->last_tensor && fxs_load_tensor_equal (l->last_tensor, t))
-    return l->last_tensor;
-  const FxsTensorMeta *known = g_hash_table_lookup (l->tensors, t);
+  guint slot = fxs_load_tensor_hash (t) % G_N_ELEMENTS (l->recent_tensors);
+  const FxsTensorMeta *known = l->recent_tensors[slot];
+  if (known && fxs_load_tensor_equal (known, t))
+    return known;
+  known = g_hash_table_lookup (l->tensors, t);
   if (known)
-    return l->last_tensor = known;
+    return l->recent_tensors[slot] = known;
   FxsArena *arena = &c->graph->arena;
   FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
   copy->dims = t->rank ? fxs_arena_memdup (arena, t->dims, t->rank * sizeof *t->dims) : NULL;
   if (t->symbols)
     copy->symbols = fxs_arena_memdup (arena, t->symbols, t->rank * sizeof *t->symbols);
   g_hash_table_add (l->tensors, copy);
-  return l->last_tensor = copy;
+  return l->recent_tensors[slot] = copy;
 }
 
 /* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
@@ -244,7 +246,11 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJ
 static const FxsNodeMeta *
 single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
 {
-  FxsNodeMeta *m = g_hash_table_lookup (c->loader->single_metas, t);
+  FxsLoader *l = c->loader;
+  guint slot = ((guintptr) t / 8) % G_N_ELEMENTS (l->recent_single);
+  if (l->recent_single[slot].tensor == t)
+    return l->recent_single[slot].meta;
+  FxsNodeMeta *m = g_hash_table_lookup (l->single_metas, t);
   if (!m)
     {
       const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
@@ -252,8 +258,10 @@ single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
       m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
       m->tensors = one;
       m->n_tensors = 1;
-      g_hash_table_insert (c->loader->single_metas, (gpointer) t, m);
+      g_hash_table_insert (l->single_metas, (gpointer) t, m);
     }
+  l->recent_single[slot].tensor = t;
+  l->recent_single[slot].meta = m;
   return m;
 }
 
@@ -365,6 +373,24 @@ split_node_fields (FxsLoadConv *c, const FxsJson *obj, NodeFields *f)
   return fxs_load_check_text (c, f->name, &(FxsJsonPath) { NULL, "name", 4, 0 }, "\"name\"");
 }
 
+/* fxs_op_from_string() by length first: one comparison per node. */
+static gboolean
+op_from_json (const FxsJson *j, FxsOp *op)
+{
+  static const struct { const char *name; FxsOp op; } ops[] = {
+    { "placeholder", FXS_OP_PLACEHOLDER }, { "get_attr", FXS_OP_GET_ATTR },
+    { "call_function", FXS_OP_CALL_FUNCTION }, { "call_method", FXS_OP_CALL_METHOD },
+    { "call_module", FXS_OP_CALL_MODULE }, { "output", FXS_OP_OUTPUT },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (is_key (j, ops[i].name))
+      {
+        *op = ops[i].op;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The parts every node needs, checked for nodes that are built and nodes
  * that are only checked for shape alike. */
 static gboolean
@@ -378,7 +404,7 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
   FxsJsonPath pop = { NULL, "op", 2, 0 }, pt = { NULL, "target", 6, 0 };
   if (!fxs_load_check_text (c, f->op, &pop, "\"op\""))
     return FALSE;
-  if (!fxs_op_from_string (f->op->u.s, op))
+  if (!op_from_json (f->op, op))
     {
       char *q = fxs_load_quoted (f->op->u.s, f->op->n);
       fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
@@ -391,14 +417,16 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
 }
 
 static gboolean
-check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op)
+check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 name_hash)
 {
   FxsGraph *g = c->graph;
-  const FxsNode *same = fxs_graph_find_node (g, c->node_name->u.s);
+  const FxsJson *name = c->node_name;
+  gint64 same = fxs_load_names_find (&c->loader->node_names, g->nodes, name->u.s, name->n,
+                                     name_hash);
   FxsJsonPath pn = { NULL, "name", 4, 0 };
-  if (same)
+  if (same >= 0)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
-                          "duplicate node name (the first is nodes[%u])", same->index);
+                          "duplicate node name (the first is nodes[%u])", (guint) same);
   if (g->output)
     {
       char *q = fxs_load_quoted (g->output->name, strlen (g->output->name));
@@ -463,8 +491,14 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
       return FALSE;
     }
   FxsOp op;
-  if (!split_node_fields (&c, obj, &f) || !check_node_head (&c, obj, &f, &op)
-      || !check_node_rules (&c, obj, op))
+  if (!split_node_fields (&c, obj, &f))
+    return FALSE;
+  /* the name table is big: its slot was fetched when the name was read
+   * (on_peek; the pointer tells that it was this very string) */
+  guint32 name_hash = f.name->u.s == l->peeked_name ? l->peeked_hash
+                                                    : fxs_load_hash (f.name->u.s, f.name->n);
+  l->peeked_name = NULL;
+  if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };
   const FxsNodeMeta *meta = NULL;
@@ -476,14 +510,15 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
     return FALSE;
   if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
-  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op,
-                                                   fxs_graph_strdup (l->graph, f.name->u.s),
-                                                   fxs_load_intern (&c, f.target),
+  const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
+  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
+                                                   fxs_load_share (&c, f.target),
                                                    &args, &kwargs);
   if (f.type && f.type->type == FXS_JSON_STRING)
-    node->type_expr = fxs_load_intern (&c, f.type);
+    node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;
-  l->recent[g_str_hash (node->name) % G_N_ELEMENTS (l->recent)] = node;
+  fxs_load_names_add (&l->node_names, l->graph->nodes, name_hash);
+  l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
 }
 
@@ -528,7 +563,10 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
                              "an attribute name must be non-empty and without NUL");
   /* the reader leaves duplicate keys of a built table to the table itself */
-  if (build && fxs_graph_lookup_attr (c->graph, item->key))
+  FxsLoadNames *names = &c->loader->attr_names;
+  guint32 name_hash = build ? c->loader->attr_hash : 0;
+  if (build && fxs_load_names_find (names, c->graph->attrs, item->key, item->key_len,
+                                    name_hash) >= 0)
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
   for (guint i = 0; i < obj->n; i++)
     {
@@ -571,12 +609,9 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   const FxsTensorMeta *t = NULL;
   if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
     return FALSE;
-  GError *error = NULL;
-  if (!fxs_graph_add_attr (c->graph, item->key, k, cls ? cls->u.s : NULL, t, &error))
-    {
-      fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "%s", error->message);
-      g_error_free (error);
-      return FALSE;
-    }
+  /* unique: checked above */
+  fxs_graph_append_attr_unchecked (c->graph, item->key, k, cls ? fxs_load_share (c, cls) : NULL,
+                                   t);
+  fxs_load_names_add (names, c->graph->attrs, name_hash);
   return TRUE;
 }

@@ -34,6 +34,62 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
                                          const char *display_name, FxsLoadSplit *out,
                                          GError **error);
 
+/* ---- name tables (graph-load-names.c) ------------------------------------- */
+
+/* A hash of @len bytes, for the tables below and the loader's caches. */
+G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
+
+/* Names of the items (FxsNode*, FxsAttr*) of a GPtrArray of the graph being
+ * built: an open-addressing table of (hash, index + 1) pairs.  It follows
+ * the array it was last used with, indexing what others added to it and
+ * starting over for another array, so it never goes stale. */
+typedef struct {
+  GPtrArray *items;
+  gsize name_offset;        /* of the item's const char *name */
+  guint32 *slots;
+  guint32 mask;
+  guint32 n_indexed;        /* items[0..n) are in the table */
+} FxsLoadNames;
+
+G_GNUC_INTERNAL void fxs_load_names_init (FxsLoadNames *t, gsize name_offset);
+G_GNUC_INTERNAL void fxs_load_names_clear (FxsLoadNames *t);
+/* The index in @items of the item named @s (@len bytes, no NUL), or -1. */
+G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s,
+                                            gsize len, guint32 hash);
+/* Starts fetching the slot of @hash into the cache, for a look-up that
+ * comes a little later (the table is far bigger than the cache). */
+G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items,
+                                              guint32 hash);
+/* Adds the last item of @items, whose name has @hash and was not found. */
+G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash);
+
+/* Strings interned in one graph's arena: equal ones share memory, and
+ * pointers compare them (tensor metadata is shared by content). */
+typedef struct {
+  const char *text;
+  guint32 hash;
+  guint32 len;
+} FxsLoadString;
+
+typedef struct {
+  FxsGraph *graph;
+  FxsLoadString *slots;
+  guint32 mask;
+  guint32 used;
+} FxsLoadStrings;
+
+G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
+G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
+                                                     const char *s, gsize len, guint32 hash);
+
+/* A string in a cache of the loader: valid while @generation is the
+ * loader's (it changes with the graph being built). */
+typedef struct {
+  const char *text;
+  guint32 len;
+  guint32 generation;
+} FxsLoadCached;
+
 /* One load: where the file is and what is built. */
 typedef struct {
   const char *want;         /* the submodule to load, or NULL for the top graph */
@@ -50,15 +106,29 @@ typedef struct {
   gboolean entry_has_nodes;
   FxsForwardRef forward;
   /* nodes added lately, by a hash of their name: most references are to
-   * recent nodes, and this stays in cache where node_by_name does not */
+   * recent nodes, and this stays in cache where a table of all does not
+   * (entries of another graph are told by node->graph) */
   const FxsNode *recent[4096];
-  /* strings interned lately, by a hash of their text: targets, dtypes and
-   * keys repeat, and GLib's interning costs far more than this look-up */
-  struct { const char *text; gsize len; } interned[256];
+  /* names of the graph being built */
+  FxsLoadNames node_names;
+  FxsLoadNames attr_names;
+  guint32 attr_hash;        /* of the attribute being read (its key) */
+  const char *peeked_name;  /* the name of the node being read, seen early */
+  guint32 peeked_hash;      /* and its hash */
+  /* strings interned in it (dtypes and symbols: few, compared by
+   * pointer), and those interned lately by a hash of their text */
+  FxsLoadStrings strings;
+  FxsLoadCached interned[256];
+  /* strings shared lately (targets, keys, types), by a hash of their text */
+  FxsLoadCached shared[4096];
+  guint32 generation;       /* of the graph being built, for the caches above */
   /* metadata stored once per distinct value (see intern_tensor) */
   GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
-  const FxsTensorMeta *last_tensor; /* neighbours usually share a shape */
+  /* tensors met lately, by their hash: a graph has a few shapes, and
+   * neighbours alternate between them */
+  const FxsTensorMeta *recent_tensors[64];
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+  struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;
@@ -78,7 +148,7 @@ typedef struct {
 static inline gboolean
 is_text (const FxsJson *j)
 {
-  return j->type == FXS_JSON_STRING && strlen (j->u.s) == j->n;
+  return j->type == FXS_JSON_STRING && !(j->flags & FXS_JSON_HAS_NUL);
 }
 
 /* Comparisons with names the format defines count the length: strings
@@ -139,8 +209,12 @@ G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
                                            const FxsJsonPath *path, gint64 *out);
 /* A copy of string @j (NULs and all) in the graph's memory. */
 G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
-/* fxs_graph_intern() of a string without NUL, through the loader's cache. */
+/* A string without NUL interned in the graph being built (see
+ * FxsLoadStrings); equal strings give equal pointers. */
 G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
+/* A copy of a string without NUL in the graph being built, shared with an
+ * equal one met lately (not always: equal strings may differ in pointer). */
+G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,

@@ -108,7 +108,7 @@ fxs_load_check_text (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, 
 gboolean
 fxs_load_is_integer (const FxsJson *j)
 {
-  return strpbrk (j->u.s, ".eE") == NULL;
+  return (j->flags & FXS_JSON_INTEGER) != 0;
 }
 
 /* JSON integer text (already checked by yajl) to a gint64; FALSE when it
@@ -164,21 +164,34 @@ fxs_load_copy_text (FxsGraph *g, const FxsJson *j)
   return fxs_arena_strndup (&g->arena, j->u.s, j->n);
 }
 
-/* fxs_graph_intern() of a string without NUL, through the loader's cache. */
+/* A string without NUL interned in the graph being built. */
 const char *
 fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 {
-  guint32 h = 2166136261u;
-  for (guint32 i = 0; i < j->n; i++)
-    h = (h ^ (guchar) j->u.s[i]) * 16777619u;
+  guint32 h = fxs_load_hash (j->u.s, j->n);
   FxsLoader *l = c->loader;
-  guint slot = (h ^ (h >> 16)) % G_N_ELEMENTS (l->interned);
-  if (l->interned[slot].text && l->interned[slot].len == j->n
-      && memcmp (l->interned[slot].text, j->u.s, j->n) == 0)
-    return l->interned[slot].text;
-  const char *text = fxs_graph_intern (c->graph, j->u.s);
-  l->interned[slot].text = text;
-  l->interned[slot].len = j->n;
+  FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
+  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+    return e->text;
+  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
+  *e = (FxsLoadCached) { text, j->n, l->generation };
+  return text;
+}
+
+/* A string without NUL in the graph being built, shared with an equal one
+ * met lately.  Targets, keys and types repeat close together, if at all:
+ * call_module and get_attr targets mostly differ from node to node, and
+ * interning them all took a table too big for the cache. */
+const char *
+fxs_load_share (FxsLoadConv *c, const FxsJson *j)
+{
+  guint32 h = fxs_load_hash (j->u.s, j->n);
+  FxsLoader *l = c->loader;
+  FxsLoadCached *e = &l->shared[h % G_N_ELEMENTS (l->shared)];
+  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+    return e->text;
+  const char *text = fxs_arena_strndup (&c->graph->arena, j->u.s, j->n);
+  *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }
 
@@ -245,10 +258,14 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
   if (!is_text (ref))
     return fxs_load_fail (c, FXS_ERROR_FORMAT, ref, path,
                           "a node reference must be a node's name (a string without NUL)");
-  guint slot = g_str_hash (ref->u.s) % G_N_ELEMENTS (c->loader->recent);
-  const FxsNode *node = c->loader->recent[slot];
-  if (!node || strcmp (node->name, ref->u.s) != 0)
-    node = fxs_graph_find_node (c->graph, ref->u.s);
+  FxsLoader *l = c->loader;
+  guint32 hash = fxs_load_hash (ref->u.s, ref->n);
+  const FxsNode *node = l->recent[hash % G_N_ELEMENTS (l->recent)];
+  if (!node || node->graph != c->graph || strcmp (node->name, ref->u.s) != 0)
+    {
+      gint64 index = fxs_load_names_find (&l->node_names, c->graph->nodes, ref->u.s, ref->n, hash);
+      node = index >= 0 ? c->graph->nodes->pdata[index] : NULL;
+    }
   if (node)
     {
       out->kind = FXS_VALUE_NODE;
@@ -297,9 +314,9 @@ convert_opaque (FxsLoadConv *c, const FxsJson *obj, FxsValue *out, const FxsJson
     return FALSE;
   FxsValue *items = fxs_arena_alloc (&c->graph->arena, 2 * sizeof *items);
   items[0].kind = items[1].kind = FXS_VALUE_STRING;
-  items[0].u.s = fxs_load_intern (c, type);
+  items[0].u.s = fxs_load_share (c, type);
   items[0].n = type->n;
-  items[1].u.s = fxs_load_intern (c, repr);
+  items[1].u.s = fxs_load_share (c, repr);
   items[1].n = repr->n;
   out->kind = FXS_VALUE_OPAQUE;
   out->n = 2;

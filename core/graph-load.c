@@ -213,6 +213,12 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
     case TAG_TOP:
       return begin_top_member (l, reader, item, tag);
     case TAG_ATTRS:
+      if (item->parent_tag & TAG_BUILD)
+        {
+          /* its duplicate check comes once the object is read */
+          l->attr_hash = fxs_load_hash (item->key, item->key_len);
+          fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->attr_hash);
+        }
       return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
       return expect_type (reader, item, FXS_JSON_OBJECT, "a node", FXS_JSON_COLLECT);
@@ -264,11 +270,14 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
 static void
 forget_graph_caches (FxsLoader *l)
 {
-  memset (l->recent, 0, sizeof l->recent);
-  memset (l->interned, 0, sizeof l->interned);
+  /* recent nodes are told by their graph, strings by the generation, and
+   * the name tables follow the graph themselves: a split result may have
+   * millions of submodules */
+  l->generation++;
   g_hash_table_remove_all (l->tensors);
   g_hash_table_remove_all (l->single_metas);
-  l->last_tensor = NULL;
+  memset (l->recent_tensors, 0, sizeof l->recent_tensors);
+  memset (l->recent_single, 0, sizeof l->recent_single);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -412,7 +421,22 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
     }
 }
 
-static const FxsJsonHandler handler = { on_begin, on_value, on_end };
+/* A node's name, as soon as it is read: its slot in the name table is
+ * fetched into the cache while the rest of the node is read. */
+static void
+on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *key,
+         const FxsJson *v)
+{
+  FxsLoader *l = data;
+  (void) reader;
+  if (parent_tag != (TAG_NODES | TAG_BUILD) || !is_key (key, "name") || v->type != FXS_JSON_STRING)
+    return;
+  l->peeked_name = v->u.s;
+  l->peeked_hash = fxs_load_hash (v->u.s, v->n);
+  fxs_load_names_prefetch (&l->node_names, l->graph->nodes, l->peeked_hash);
+}
+
+static const FxsJsonHandler handler = { on_begin, on_value, on_end, on_peek };
 
 /* ---- entry points ---------------------------------------------------------------- */
 
@@ -420,39 +444,48 @@ static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
       const char *want, FxsLoadSplit *all, GError **error)
 {
-  FxsLoader l = { 0 };
-  l.want = want;
-  l.all = all;
-  l.graph = want ? NULL : fxs_graph_new ();
+  /* big (its caches): not on the stack */
+  FxsLoader *l = g_new0 (FxsLoader, 1);
+  l->generation = 1;
+  l->want = want;
+  l->all = all;
+  l->graph = want ? NULL : fxs_graph_new ();
   if (all)
-    all->top = l.graph;
-  l.submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
-  l.submodule_list = g_ptr_array_new_with_free_func (g_free);
-  l.tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
-  l.single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
-  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, &l);
+    all->top = l->graph;
+  l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
+  l->submodule_list = g_ptr_array_new_with_free_func (g_free);
+  l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
+  l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
+  fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
+  fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
+  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
-  g_hash_table_unref (l.submodule_names);
-  g_ptr_array_unref (l.submodule_list);
-  g_hash_table_unref (l.tensors);
-  g_hash_table_unref (l.single_metas);
-  g_free (l.forward.name);
-  if (l.forward.message)
-    g_string_free (l.forward.message, TRUE);
+  g_hash_table_unref (l->submodule_names);
+  g_ptr_array_unref (l->submodule_list);
+  g_hash_table_unref (l->tensors);
+  g_hash_table_unref (l->single_metas);
+  fxs_load_names_clear (&l->node_names);
+  fxs_load_names_clear (&l->attr_names);
+  fxs_load_strings_clear (&l->strings);
+  g_free (l->forward.name);
+  if (l->forward.message)
+    g_string_free (l->forward.message, TRUE);
   if (all)
     {
       /* the submodule being read when it failed is in all->submodules */
-      l.graph = all->top;
+      l->graph = all->top;
       all->top = NULL;
     }
+  FxsGraph *graph = l->graph;
+  g_free (l);
   if (!ok)
     {
-      fxs_graph_unref (l.graph);
+      fxs_graph_unref (graph);
       return NULL;
     }
-  return l.graph;
+  return graph;
 }
 
 FxsGraph *

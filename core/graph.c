@@ -96,7 +96,9 @@ fxs_graph_unref (FxsGraph *graph)
 const char *
 fxs_graph_strdup (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert (graph->strings, s) : NULL;
+  /* the arena packs strings too, in blocks that grow (a GStringChunk's
+   * stay at 256 bytes: a malloc and a list cell every few names) */
+  return s ? fxs_arena_strndup (&graph->arena, s, strlen (s)) : NULL;
 }
 
 const char *
@@ -131,21 +133,36 @@ fxs_graph_node (const FxsGraph *graph, guint index)
   return graph->nodes->pdata[index];
 }
 
-/* Brings the name tables up to date with the nodes and attributes added
- * since the last lookup.  The first of two equal names wins, as the
+/* Adds items[from..] (FxsNode* or FxsAttr*, whose name is at
+ * @name_offset) to @table.  The first of two equal names wins, as the
  * checked builders never let a second one in. */
+static void
+index_names (GHashTable *table, const GPtrArray *items, guint32 from, gsize name_offset)
+{
+  gboolean empty = g_hash_table_size (table) == 0;
+  for (guint32 k = from; k < items->len; k++)
+    {
+      /* into an empty table backwards, so that the first of equal names is
+       * inserted last and wins: one hash per name (a loaded graph's first
+       * lookup indexes all of it at once) */
+      guint32 i = empty ? items->len - 1 - (k - from) : k;
+      gpointer item = items->pdata[i];
+      const char *name = *(const char *const *) ((const char *) item + name_offset);
+      if (empty || !g_hash_table_contains (table, name))
+        g_hash_table_insert (table, (gpointer) name, item);
+    }
+}
+
+/* Brings the name tables up to date with the nodes and attributes added
+ * since the last lookup. */
 static void
 index_nodes (FxsGraph *graph)
 {
   /* made on first use too: most of a split's graphs are never looked up */
   if (!graph->node_by_name)
     graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint32 i = graph->n_nodes_indexed; i < graph->nodes->len; i++)
-    {
-      FxsNode *node = graph->nodes->pdata[i];
-      if (!g_hash_table_contains (graph->node_by_name, node->name))
-        g_hash_table_insert (graph->node_by_name, (gpointer) node->name, node);
-    }
+  index_names (graph->node_by_name, graph->nodes, graph->n_nodes_indexed,
+               G_STRUCT_OFFSET (FxsNode, name));
   graph->n_nodes_indexed = graph->nodes->len;
 }
 
@@ -154,12 +171,8 @@ index_attrs (FxsGraph *graph)
 {
   if (!graph->attr_by_name)
     graph->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint32 i = graph->n_attrs_indexed; i < graph->attrs->len; i++)
-    {
-      FxsAttr *attr = graph->attrs->pdata[i];
-      if (!g_hash_table_contains (graph->attr_by_name, attr->name))
-        g_hash_table_insert (graph->attr_by_name, (gpointer) attr->name, attr);
-    }
+  index_names (graph->attr_by_name, graph->attrs, graph->n_attrs_indexed,
+               G_STRUCT_OFFSET (FxsAttr, name));
   graph->n_attrs_indexed = graph->attrs->len;
 }
 

@@ -427,12 +427,24 @@ grow_pending (FxsJsonReader *r)
   r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
 }
 
-static inline void
-push_pending (FxsJsonReader *r, const FxsJson *v)
+/* A new pending value, filled in place by the caller: a value built on
+ * the stack and copied here was read back before its fields' stores had
+ * landed (a store-forwarding stall on every token). */
+static inline FxsJson *
+new_pending (FxsJsonReader *r)
 {
   if (G_UNLIKELY (r->n_pending == r->pending_alloc))
     grow_pending (r);
-  r->pending[r->n_pending++] = *v;
+  return &r->pending[r->n_pending++];
+}
+
+static inline void
+set_json (FxsJson *v, FxsJsonType type, guint8 flags, guint32 n, gint64 pos)
+{
+  v->type = type;
+  v->flags = flags;
+  v->n = n;
+  v->pos = pos;
 }
 
 static void
@@ -482,12 +494,24 @@ finish_member (FxsJsonReader *r)
     r->frames[r->depth - 1].count++;
 }
 
+/* Where a scalar goes: the pending values of the collected container it is
+ * in, or @tmp to be handed over by on_scalar(). */
+static inline FxsJson *
+scalar_slot (FxsJsonReader *r, FxsJson *tmp)
+{
+  return r->n_collecting > 0 ? new_pending (r) : tmp;
+}
+
+/* The scalar @v (from scalar_slot()) is complete. */
 static int
 on_scalar (FxsJsonReader *r, FxsJson *v)
 {
   if (r->n_collecting > 0)
     {
-      push_pending (r, v);
+      /* @v is pending already; its key before it */
+      if (r->n_collecting == 1 && r->handler.peek && r->depth >= 2
+          && r->frames[r->depth - 1].type == FXS_JSON_OBJECT)
+        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag, v - 1, v);
       return 1;
     }
   FxsJsonItem item;
@@ -508,6 +532,17 @@ is_strict_utf8 (const guchar *s, gsize len)
 {
   for (gsize i = 0; i < len;)
     {
+      /* most text is ASCII: eight bytes at a time */
+      if (len - i >= 8)
+        {
+          guint64 w;
+          memcpy (&w, s + i, 8);
+          if ((w & 0x8080808080808080u) == 0)
+            {
+              i += 8;
+              continue;
+            }
+        }
       guchar c = s[i];
       if (c < 0x80)
         {
@@ -539,6 +574,50 @@ is_strict_utf8 (const guchar *s, gsize len)
   return TRUE;
 }
 
+/* Copies @len bytes of text into the scratch arena, NUL-terminated and
+ * zero-padded to whole words, and tells whether they hold a byte >= 0x80
+ * (*@high) or a NUL (the flag).  The source is scanned, a word at a time
+ * where it has whole words: reading the copy back right after memcpy()
+ * wrote it stalls (store forwarding). */
+static inline char *
+copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
+{
+  gsize words = len / 8 + 1;
+  char *copy = scratch_alloc (&r->scratch, 8 * words);
+  memset (copy + 8 * (words - 1), 0, 8);
+  memcpy (copy, s, len);
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  guint64 any = 0, zero = 0, w;
+  if (len >= 8)
+    {
+      for (gsize i = 0; i + 8 <= len; i += 8)
+        {
+          memcpy (&w, s + i, 8);
+          any |= w;
+          zero |= (w - ones) & ~w & tops;
+        }
+      memcpy (&w, s + len - 8, 8); /* the tail, overlapping */
+    }
+  else if (len >= 4)
+    {
+      guint32 head, tail;
+      memcpy (&head, s, 4);
+      memcpy (&tail, s + len - 4, 4);
+      w = head | (guint64) tail << 32;
+    }
+  else if (len > 0)
+    /* the other bytes: neither NUL nor high */
+    w = (guchar) s[0] | (guint64) (guchar) s[len / 2] << 8 | (guint64) (guchar) s[len - 1] << 16
+        | 0x0101010101000000u;
+  else
+    w = ones;
+  any |= w;
+  zero |= (w - ones) & ~w & tops;
+  *high = (any & tops) != 0;
+  *flags = zero ? FXS_JSON_HAS_NUL : 0;
+  return copy;
+}
+
 static gboolean
 check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 {
@@ -562,29 +641,45 @@ scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gin
                             G_GSIZE_FORMAT, len, r->max_string);
       return 0;
     }
-  if (type == FXS_JSON_STRING && !check_utf8 (r, s, len, pos))
+  gboolean high;
+  guint8 flags;
+  char *copy = copy_text (r, s, len, &high, &flags);
+  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos))
     return 0;
-  char *copy = scratch_alloc (&r->scratch, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  FxsJson v = { .type = type, .n = (guint32) len, .pos = pos, .u.s = copy };
-  return on_scalar (r, &v);
+  if (type == FXS_JSON_NUMBER)
+    {
+      flags = FXS_JSON_INTEGER;
+      for (gsize i = 0; i < len; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
+          flags = 0;
+    }
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, flags, (guint32) len, pos);
+  v->u.s = copy;
+  return on_scalar (r, v);
 }
 
 static int
 cb_null (void *ctx)
 {
   FxsJsonReader *r = ctx;
-  FxsJson v = { .type = FXS_JSON_NULL, .pos = next_token (r) };
-  return on_scalar (r, &v);
+  gint64 pos = next_token (r);
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_NULL, 0, 0, pos);
+  v->u.s = NULL;
+  return on_scalar (r, v);
 }
 
 static int
 cb_boolean (void *ctx, int b)
 {
   FxsJsonReader *r = ctx;
-  FxsJson v = { .type = FXS_JSON_BOOL, .pos = next_token (r), .u.b = !!b };
-  return on_scalar (r, &v);
+  gint64 pos = next_token (r);
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_BOOL, 0, 0, pos);
+  v->u.s = NULL;
+  v->u.b = !!b;
+  return on_scalar (r, v);
 }
 
 static int
@@ -701,17 +796,20 @@ cb_map_key (void *ctx, const unsigned char *s, size_t len)
                             G_GSIZE_FORMAT, (gsize) len, r->max_string);
       return 0;
     }
-  if (!check_utf8 (r, (const char *) s, len, pos))
-    return 0;
   if (!f->streamed)
     {
-      char *copy = scratch_alloc (&r->scratch, len + 1);
-      memcpy (copy, s, len);
-      copy[len] = '\0';
-      FxsJson key = { .type = FXS_JSON_STRING, .n = (guint32) len, .pos = pos, .u.s = copy };
-      push_pending (r, &key);
+      gboolean high;
+      guint8 flags;
+      char *copy = copy_text (r, (const char *) s, len, &high, &flags);
+      if (high && !check_utf8 (r, copy, len, pos))
+        return 0;
+      FxsJson *key = new_pending (r);
+      set_json (key, FXS_JSON_STRING, flags, (guint32) len, pos);
+      key->u.s = copy;
       return 1;
     }
+  if (!check_utf8 (r, (const char *) s, len, pos))
+    return 0;
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, (const char *) s, len);
   f->key_pos = pos;
@@ -737,11 +835,23 @@ find_duplicate_key (const FxsJson *members, gsize n)
 {
   if (n <= 16)
     {
+      /* keys are copied zero-padded to whole words (copy_text): most
+       * differ in their length or first word */
       for (gsize i = 1; i < n; i++)
-        for (gsize j = 0; j < i; j++)
-          if (members[2 * i].n == members[2 * j].n
-              && memcmp (members[2 * i].u.s, members[2 * j].u.s, members[2 * i].n) == 0)
-            return &members[2 * i];
+        {
+          const FxsJson *a = &members[2 * i];
+          guint64 wa;
+          memcpy (&wa, a->u.s, 8);
+          for (gsize j = 0; j < i; j++)
+            {
+              const FxsJson *b = &members[2 * j];
+              guint64 wb;
+              memcpy (&wb, b->u.s, 8);
+              if (a->n == b->n && wa == wb
+                  && (a->n < 8 || memcmp (a->u.s, b->u.s, a->n) == 0))
+                return a;
+            }
+        }
       return NULL;
     }
   /* many members: a hash set of length-prefixed copies */
@@ -782,25 +892,22 @@ end_collected (FxsJsonReader *r)
           return 0;
         }
     }
-  FxsJson v = {
-    .type = f->type,
-    .n = (guint32) (f->type == FXS_JSON_OBJECT ? n / 2 : n),
-    .pos = f->pos,
-    .u.items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL,
-  };
+  FxsJson *items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
   if (n)
-    memcpy ((FxsJson *) v.u.items, children, n * sizeof (FxsJson));
+    memcpy (items, children, n * sizeof (FxsJson));
+  FxsJsonType type = f->type;
+  gint64 pos = f->pos;
   r->n_pending = f->start;
   r->depth--;
   r->n_collecting--;
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, 0, (guint32) (type == FXS_JSON_OBJECT ? n / 2 : n), pos);
+  v->u.items = items;
   if (r->n_collecting > 0)
-    {
-      push_pending (r, &v);
-      return 1;
-    }
+    return 1;
   FxsJsonItem item;
-  current_item (r, &item, v.type, v.pos);
-  if (!call_value (r, &item, &v))
+  current_item (r, &item, v->type, v->pos);
+  if (!call_value (r, &item, v))
     return 0;
   finish_member (r);
   return 1;

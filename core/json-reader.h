@@ -38,9 +38,16 @@ typedef enum {
 
 /* One value of a collected tree.  Lives until the consumer's callback
  * returns. */
+/* FxsJson.flags, found while the reader copies the text */
+enum {
+  FXS_JSON_HAS_NUL = 1,     /* a string (or key) holds a NUL byte */
+  FXS_JSON_INTEGER = 2,     /* a number without fraction or exponent */
+};
+
 typedef struct FxsJson FxsJson;
 struct FxsJson {
   guint8 type;              /* FxsJsonType */
+  guint8 flags;             /* FXS_JSON_HAS_NUL, FXS_JSON_INTEGER */
   guint32 n;                /* string / number: bytes; array: items; object: members */
   gint64 pos;               /* where the value is: see fxs_json_reader_fail() */
   union {
@@ -84,6 +91,12 @@ typedef struct {
   /* A streamed container with tag @tag ends at @pos after @n_members. */
   gboolean (*end) (FxsJsonReader *reader, gpointer user_data, int tag,
                    guint64 n_members, gint64 pos);
+  /* Optional (may be NULL): a scalar member @value, with key @key, of an
+   * object being collected right in a streamed container with tag
+   * @parent_tag, as soon as it is read.  Only a look ahead (to start work
+   * early, such as fetching memory): value() gets the whole object later. */
+  void (*peek) (FxsJsonReader *reader, gpointer user_data, int parent_tag,
+                const FxsJson *key, const FxsJson *value);
 } FxsJsonHandler;
 
 /* A path below the current item, for error messages; lives on the C stack

@@ -1,0 +1,202 @@
+/* Loading graph files: the loader's name tables.
+ *
+ * Node names (for duplicates and {"node": NAME} references), attribute
+ * names (duplicates) and interned strings are looked up by their bytes as
+ * the file holds them, with a hash computed once per string.  The graph's
+ * own name tables (GHashTables of C strings) are left to be made on first
+ * use: loading needs none of them, and most users of a loaded graph never
+ * search it by name.
+ */
+#include "graph-load-private.h"
+
+#include <string.h>
+
+guint32
+fxs_load_hash (const char *s, gsize len)
+{
+  guint64 h = 0x9e3779b97f4a7c15u ^ len;
+  while (len >= 8)
+    {
+      guint64 w;
+      memcpy (&w, s, 8);
+      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+      h ^= h >> 31;
+      s += 8;
+      len -= 8;
+    }
+  guint64 w = 0;
+  for (gsize i = 0; i < len; i++)
+    w |= (guint64) (guchar) s[i] << (8 * i);
+  h = (h ^ w) * 0x94d049bb133111ebu;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9u;
+  return (guint32) (h >> 32);
+}
+
+/* ---- names of nodes and attributes -------------------------------------- */
+
+void
+fxs_load_names_init (FxsLoadNames *t, gsize name_offset)
+{
+  memset (t, 0, sizeof *t);
+  t->name_offset = name_offset;
+}
+
+static gsize
+names_bytes (const FxsLoadNames *t)
+{
+  return 2 * sizeof (guint32) * ((gsize) t->mask + 1);
+}
+
+void
+fxs_load_names_clear (FxsLoadNames *t)
+{
+  if (t->slots)
+    fxs_big_free (t->slots, names_bytes (t));
+  gsize offset = t->name_offset;
+  fxs_load_names_init (t, offset);
+}
+
+static const char *
+name_at (const FxsLoadNames *t, guint32 index)
+{
+  return *(const char *const *) ((const char *) t->items->pdata[index] + t->name_offset);
+}
+
+static void
+insert_slot (FxsLoadNames *t, guint32 hash, guint32 index)
+{
+  guint32 i = hash & t->mask;
+  while (t->slots[2 * i + 1])
+    i = (i + 1) & t->mask;
+  t->slots[2 * i] = hash;
+  t->slots[2 * i + 1] = index + 1;
+}
+
+static void
+grow (FxsLoadNames *t)
+{
+  guint32 *old = t->slots;
+  gsize old_bytes = old ? names_bytes (t) : 0;
+  guint32 old_n = old ? t->mask + 1 : 0;
+  guint32 n = old_n ? 2 * old_n : 64;
+  t->mask = n - 1;
+  t->slots = fxs_big_alloc0 (names_bytes (t));
+  for (guint32 i = 0; i < old_n; i++)
+    if (old[2 * i + 1])
+      insert_slot (t, old[2 * i], old[2 * i + 1] - 1);
+  if (old)
+    fxs_big_free (old, old_bytes);
+}
+
+static gint64
+probe (const FxsLoadNames *t, const char *s, gsize len, guint32 hash)
+{
+  if (!t->slots)
+    return -1;
+  for (guint32 i = hash & t->mask; t->slots[2 * i + 1]; i = (i + 1) & t->mask)
+    if (t->slots[2 * i] == hash)
+      {
+        guint32 index = t->slots[2 * i + 1] - 1;
+        const char *name = name_at (t, index);
+        if (strncmp (name, s, len) == 0 && name[len] == '\0')
+          return index;
+      }
+  return -1;
+}
+
+/* Indexes the items added since the last call: after a switch of graphs
+ * (a split result's submodules), or items added by other code. */
+static void
+index_new_items (FxsLoadNames *t, GPtrArray *items)
+{
+  if (t->items != items)
+    {
+      fxs_load_names_clear (t);
+      t->items = items;
+    }
+  while (t->n_indexed < items->len)
+    {
+      const char *name = name_at (t, t->n_indexed);
+      gsize len = strlen (name);
+      guint32 hash = fxs_load_hash (name, len);
+      if (probe (t, name, len, hash) < 0)
+        fxs_load_names_add (t, items, hash);
+      else
+        t->n_indexed++; /* the first of two equal names wins */
+    }
+}
+
+gint64
+fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s, gsize len, guint32 hash)
+{
+  if (G_UNLIKELY (t->items != items || t->n_indexed != items->len))
+    index_new_items (t, items);
+  return probe (t, s, len, hash);
+}
+
+void
+fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items, guint32 hash)
+{
+  if (t->items == items && t->slots)
+    __builtin_prefetch (&t->slots[2 * (hash & t->mask)]);
+}
+
+void
+fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash)
+{
+  g_assert (t->items == items && t->n_indexed < items->len);
+  if (2 * ((gsize) t->n_indexed + 1) > (t->slots ? (gsize) t->mask + 1 : 0))
+    grow (t);
+  insert_slot (t, hash, t->n_indexed);
+  t->n_indexed++;
+}
+
+/* ---- interned strings ------------------------------------------------------ */
+
+void
+fxs_load_strings_clear (FxsLoadStrings *t)
+{
+  if (t->slots)
+    fxs_big_free (t->slots, sizeof (FxsLoadString) * ((gsize) t->mask + 1));
+  memset (t, 0, sizeof *t);
+}
+
+const char *
+fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph, const char *s, gsize len,
+                         guint32 hash)
+{
+  if (t->graph != graph)
+    {
+      fxs_load_strings_clear (t);
+      t->graph = graph;
+    }
+  if (2 * ((gsize) t->used + 1) > (t->slots ? (gsize) t->mask + 1 : 0))
+    {
+      FxsLoadString *old = t->slots;
+      guint32 old_n = old ? t->mask + 1 : 0;
+      guint32 n = old_n ? 2 * old_n : 64;
+      t->slots = fxs_big_alloc0 (sizeof (FxsLoadString) * (gsize) n);
+      t->mask = n - 1;
+      for (guint32 i = 0; i < old_n; i++)
+        if (old[i].text)
+          {
+            guint32 k = old[i].hash & t->mask;
+            while (t->slots[k].text)
+              k = (k + 1) & t->mask;
+            t->slots[k] = old[i];
+          }
+      if (old)
+        fxs_big_free (old, sizeof (FxsLoadString) * (gsize) old_n);
+    }
+  guint32 i = hash & t->mask;
+  for (; t->slots[i].text; i = (i + 1) & t->mask)
+    if (t->slots[i].hash == hash && t->slots[i].len == len
+        && memcmp (t->slots[i].text, s, len) == 0)
+      return t->slots[i].text;
+  t->slots[i].text = fxs_arena_strndup (&graph->arena, s, len);
+  t->slots[i].hash = hash;
+  t->slots[i].len = (guint32) len;
+  t->used++;
+  return t->slots[i].text;
+}

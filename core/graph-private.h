@@ -57,9 +57,12 @@ struct FxsAttr {
   guint8 kind;
 };
 
+typedef struct FxsBulkBlock FxsBulkBlock;
+
 struct FxsGraph {
   gint ref_count;
   FxsArena arena;
+  FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;
   GPtrArray *nodes;            /* FxsNode*, in graph order */
   GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed; NULL until then */
@@ -80,6 +83,17 @@ struct FxsGraph {
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
+/* Zero-filled memory straight from the kernel, for big blocks (MiBs):
+ * mapped on its own and, where the kernel gives them on request, backed by
+ * 2 MiB huge pages, which make the first touch of fresh memory much
+ * cheaper than 4 KiB page faults (several times so on virtual machines).
+ * fxs_bulk_free() takes the size given to fxs_bulk_alloc(). */
+gpointer fxs_bulk_alloc (gsize size);
+void     fxs_bulk_free (gpointer block, gsize size);
+
+/* fxs_bulk_alloc() memory that lives as long as @graph. */
+gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
+
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
@@ -89,6 +103,11 @@ void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
                                           const char *target, const FxsValue *args,
                                           const FxsValue *kwargs);
+/* The same with the node's memory from the caller: @node must live as
+ * long as @graph (in a graph it keeps alive, for instance). */
+FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
+                                   const char *target, const FxsValue *args,
+                                   const FxsValue *kwargs);
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 
@@ -98,6 +117,12 @@ FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
                                           FxsAttrKind kind, const char *class_name,
                                           const FxsTensorMeta *tensor);
+
+/* fxs_graph_append_attr_unchecked() without copying @qualname, which
+ * must live as long as @graph (or a graph it keeps alive). */
+FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
+                                       FxsAttrKind kind, const char *class_name,
+                                       const FxsTensorMeta *tensor);
 
 /* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
 static inline void

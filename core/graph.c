@@ -2,6 +2,9 @@
 #include "graph-private.h"
 
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 static const char *const op_names[] = {
   "placeholder", "get_attr", "call_function", "call_method", "call_module", "output",
@@ -49,6 +52,86 @@ fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
   return FALSE;
 }
 
+/* ---- bulk memory --------------------------------------------------------- */
+
+#define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+
+gpointer
+fxs_bulk_alloc (gsize size)
+{
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (size >= HUGE_PAGE_SIZE)
+    {
+      /* map a huge page more, then trim both ends to a 2 MiB boundary so
+       * that every huge page of the block can be backed as one */
+      gsize padded = size + HUGE_PAGE_SIZE;
+      char *raw = mmap (NULL, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw != MAP_FAILED)
+        {
+          char *start = (char *) (((guintptr) raw + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
+          gsize head = (gsize) (start - raw);
+          gsize mapped = (size + 4095) & ~(gsize) 4095;
+          if (head)
+            munmap (raw, head);
+          if (padded - head > mapped)
+            munmap (start + mapped, padded - head - mapped);
+#ifdef MADV_HUGEPAGE
+          madvise (start, mapped, MADV_HUGEPAGE);
+#endif
+          return start;
+        }
+    }
+#endif
+  return g_malloc0 (size);
+}
+
+void
+fxs_bulk_free (gpointer block, gsize size)
+{
+  if (!block)
+    return;
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (size >= HUGE_PAGE_SIZE)
+    {
+      /* fxs_bulk_alloc fell back to the heap only when mmap failed, which
+       * left the block unaligned */
+      if (((guintptr) block & (HUGE_PAGE_SIZE - 1)) == 0)
+        munmap (block, (size + 4095) & ~(gsize) 4095);
+      else
+        g_free (block);
+      return;
+    }
+#endif
+  g_free (block);
+}
+
+struct FxsBulkBlock {
+  FxsBulkBlock *next;
+  gsize size;             /* of the whole block, this header included */
+};
+
+gpointer
+fxs_graph_alloc_bulk (FxsGraph *graph, gsize size)
+{
+  gsize total = size + 16;
+  FxsBulkBlock *block = fxs_bulk_alloc (total);
+  block->size = total;
+  block->next = graph->bulk;
+  graph->bulk = block;
+  return (char *) block + 16;
+}
+
+static void
+free_bulk (FxsGraph *graph)
+{
+  while (graph->bulk)
+    {
+      FxsBulkBlock *next = graph->bulk->next;
+      fxs_bulk_free (graph->bulk, graph->bulk->size);
+      graph->bulk = next;
+    }
+}
+
 /* ---- graphs ------------------------------------------------------------- */
 
 FxsGraph *
@@ -90,6 +173,7 @@ fxs_graph_unref (FxsGraph *graph)
   g_free (graph->user_list);
   g_string_chunk_free (graph->strings);
   fxs_arena_clear (&graph->arena);
+  free_bulk (graph);
   g_free (graph);
 }
 
@@ -576,7 +660,15 @@ fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
                                  const char *target, const FxsValue *args,
                                  const FxsValue *kwargs)
 {
-  FxsNode *node = fxs_arena_alloc (&graph->arena, sizeof *node);
+  return fxs_graph_append_node_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsNode)), op,
+                                   name, target, args, kwargs);
+}
+
+FxsNode *
+fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
+                          const char *target, const FxsValue *args, const FxsValue *kwargs)
+{
+  *node = (FxsNode) { 0 };
   node->graph = graph;
   node->op = op;
   node->name = name;
@@ -769,8 +861,16 @@ FxsAttr *
 fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
                                  const char *class_name, const FxsTensorMeta *tensor)
 {
+  return fxs_graph_append_attr_shared (graph, fxs_graph_strdup (graph, qualname), kind,
+                                       class_name, tensor);
+}
+
+FxsAttr *
+fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
+                              const char *class_name, const FxsTensorMeta *tensor)
+{
   FxsAttr *a = fxs_arena_alloc (&graph->arena, sizeof *a);
-  a->name = fxs_graph_strdup (graph, qualname);
+  a->name = qualname;
   a->kind = kind;
   a->class_name = class_name;
   a->tensor = tensor;

@@ -9,6 +9,7 @@
 #include "names.h"
 #include "graph-private.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,10 +204,14 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
  * cursor (explicit names, or 0) sit in one sparse table with "next" links:
  * every number in [own, next) is taken.  Generated names (most of them)
  * only move a cursor and never touch a big table, which keeps this fast on
- * graphs of millions of nodes. */
+ * graphs of millions of nodes.
+ *
+ * Table slots carry the namespace's generation: fxs_namespace_reset()
+ * empties the tables by moving to the next one, so that a namespace reused
+ * for many small graphs costs nothing per graph. */
 
 typedef struct {
-  const char *name;
+  const char *name;          /* len bytes, not NUL-terminated */
   guint32 len;
   gboolean plain_taken;
   guint64 cursor;            /* >= 1 */
@@ -217,13 +222,15 @@ typedef struct {
 
 typedef struct {
   guint32 hash;
-  guint32 index;             /* base index + 1; 0: empty slot */
+  guint32 index;             /* base index */
+  guint32 generation;        /* live when the namespace's */
 } BaseSlot;
 
 typedef struct {
   guint64 number;
   guint64 next;
-  guint32 base;              /* base index + 1; 0: empty slot */
+  guint32 base;              /* base index */
+  guint32 generation;        /* live when the namespace's */
 } SparseSlot;
 
 /* A growable text buffer (cheaper than GString on this hot path). */
@@ -235,14 +242,16 @@ typedef struct {
 
 struct FxsNamespace {
   FxsGraph *graph;
+  guint32 generation;        /* >= 1 */
+  guint64 epoch;             /* unique per namespace and reset: candidates' hints */
   GArray *bases;             /* Base */
-  GStringChunk *base_names;
+  GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
   BaseSlot *base_slots;
   gsize base_mask;
   SparseSlot *sparse;
   gsize sparse_mask;
   gsize sparse_size;
-  GHashTable *big;           /* names with numbers beyond 64 bits */
+  GHashTable *big;           /* names with numbers beyond 64 bits, or NULL */
   Buffer candidate;
   Buffer name;
   SparseSlot **path;         /* sparse slots one search visited */
@@ -259,8 +268,8 @@ buffer_reserve (Buffer *b, gsize len)
     }
 }
 
-static guint32
-hash_bytes (const char *s, gsize len)
+guint32
+fxs_name_hash (const char *s, gsize len)
 {
   /* eight bytes at a time, multiply-xorshift mixed */
   const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
@@ -286,19 +295,46 @@ hash_number (guint32 base, guint64 number)
   return (gsize) (h ^ (h >> 31));
 }
 
+static guint64
+next_epoch (void)
+{
+  static _Atomic guint64 epochs = 1;
+  return atomic_fetch_add (&epochs, 1);
+}
+
 FxsNamespace *
 fxs_namespace_new (FxsGraph *graph)
 {
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
   ns->graph = graph;
+  ns->generation = 1;
+  ns->epoch = next_epoch ();
   ns->bases = g_array_new (FALSE, FALSE, sizeof (Base));
-  ns->base_names = g_string_chunk_new (1024);
   ns->base_mask = 15;
   ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
   ns->sparse_mask = 15;
   ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
-  ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   return ns;
+}
+
+void
+fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph)
+{
+  ns->graph = graph;
+  ns->epoch = next_epoch ();
+  g_array_set_size (ns->bases, 0);
+  if (ns->base_names)
+    g_string_chunk_clear (ns->base_names);
+  ns->sparse_size = 0;
+  if (ns->big)
+    g_hash_table_remove_all (ns->big);
+  if (++ns->generation == 0)
+    {
+      /* after 2^32 resets old stamps could come back: really empty the tables */
+      memset (ns->base_slots, 0, (ns->base_mask + 1) * sizeof (BaseSlot));
+      memset (ns->sparse, 0, (ns->sparse_mask + 1) * sizeof (SparseSlot));
+      ns->generation = 1;
+    }
 }
 
 void
@@ -307,14 +343,23 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   g_array_free (ns->bases, TRUE);
-  g_string_chunk_free (ns->base_names);
+  if (ns->base_names)
+    g_string_chunk_free (ns->base_names);
   g_free (ns->base_slots);
   g_free (ns->sparse);
-  g_hash_table_unref (ns->big);
+  if (ns->big)
+    g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
   g_free (ns->name.str);
   g_free (ns->path);
   g_free (ns);
+}
+
+/* A copy of @len bytes of @s that lives as long as the namespace's graph. */
+static const char *
+graph_strndup (FxsNamespace *ns, const char *s, gsize len)
+{
+  return fxs_arena_strndup (&ns->graph->arena, s, len);
 }
 
 /* ---- bases ---- */
@@ -325,16 +370,22 @@ base_at (const FxsNamespace *ns, guint32 index)
   return &g_array_index (ns->bases, Base, index);
 }
 
+static gboolean
+base_slot_live (const FxsNamespace *ns, const BaseSlot *slot)
+{
+  return slot->generation == ns->generation;
+}
+
 static void
 grow_bases (FxsNamespace *ns)
 {
   gsize cap = 2 * (ns->base_mask + 1);
   BaseSlot *slots = g_new0 (BaseSlot, cap);
   for (gsize i = 0; i <= ns->base_mask; i++)
-    if (ns->base_slots[i].index)
+    if (base_slot_live (ns, &ns->base_slots[i]))
       {
         gsize j = ns->base_slots[i].hash & (cap - 1);
-        while (slots[j].index)
+        while (slots[j].generation == ns->generation)
           j = (j + 1) & (cap - 1);
         slots[j] = ns->base_slots[i];
       }
@@ -343,23 +394,28 @@ grow_bases (FxsNamespace *ns)
   ns->base_mask = cap - 1;
 }
 
-/* The index of base @name, added when new. */
+/* The index of base @name (@len bytes, hashing to @hash), added when new;
+ * a new base keeps @name itself when @keep, else a copy. */
 static guint32
-find_base (FxsNamespace *ns, const char *name, gsize len)
+find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
-  guint32 hash = hash_bytes (name, len);
   gsize i = hash & ns->base_mask;
-  for (; ns->base_slots[i].index; i = (i + 1) & ns->base_mask)
+  for (; base_slot_live (ns, &ns->base_slots[i]); i = (i + 1) & ns->base_mask)
     {
       const BaseSlot *slot = &ns->base_slots[i];
-      const Base *b = base_at (ns, slot->index - 1);
+      const Base *b = base_at (ns, slot->index);
       if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
-        return slot->index - 1;
+        return slot->index;
     }
-  Base b = { g_string_chunk_insert_len (ns->base_names, name, (gssize) len), (guint32) len,
-             FALSE, 1, 0, "1", 1 };
+  if (!keep)
+    {
+      if (!ns->base_names)
+        ns->base_names = g_string_chunk_new (1024);
+      name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
+    }
+  Base b = { name, (guint32) len, FALSE, 1, 0, "1", 1 };
   g_array_append_val (ns->bases, b);
-  ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len };
+  ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len - 1, ns->generation };
   if (2 * ns->bases->len > ns->base_mask + 1)
     grow_bases (ns);
   return ns->bases->len - 1;
@@ -374,10 +430,16 @@ find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
   for (;;)
     {
       SparseSlot *s = &ns->sparse[i];
-      if (!s->base || (s->base == base + 1 && s->number == number))
+      if (s->generation != ns->generation || (s->base == base && s->number == number))
         return s;
       i = (i + 1) & ns->sparse_mask;
     }
+}
+
+static gboolean
+sparse_live (const FxsNamespace *ns, const SparseSlot *s)
+{
+  return s->generation == ns->generation;
 }
 
 static void
@@ -388,8 +450,8 @@ grow_sparse (FxsNamespace *ns)
   ns->sparse_mask = 2 * old_cap - 1;
   ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
   for (gsize i = 0; i < old_cap; i++)
-    if (old[i].base)
-      *find_sparse (ns, old[i].base - 1, old[i].number) = old[i];
+    if (sparse_live (ns, &old[i]))
+      *find_sparse (ns, old[i].base, old[i].number) = old[i];
   g_free (old);
 }
 
@@ -426,10 +488,17 @@ advance_cursor (Base *b)
 static guint64
 take_number (FxsNamespace *ns, guint32 base, guint64 start)
 {
+  Base *b = base_at (ns, base);
+  /* the usual case: the cursor, with nothing taken beyond it */
+  if (start <= b->cursor && start >= 1 && b->sparse_above == 0)
+    {
+      guint64 n = b->cursor;
+      advance_cursor (b);
+      return n;
+    }
   /* room first, so that the slots found below stay put */
   if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
     grow_sparse (ns);
-  Base *b = base_at (ns, base);
   guint64 n = start;
   gsize path_len = 0;
   SparseSlot *s;
@@ -443,7 +512,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
           break;
         }
       s = find_sparse (ns, base, n);
-      if (!s->base)
+      if (!sparse_live (ns, s))
         break;
       path_add (ns, &path_len, s);
       n = s->next > n ? s->next : n + 1;
@@ -456,7 +525,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
     {
       /* the cursor moves on, over numbers taken out of order before */
       advance_cursor (b);
-      while (b->sparse_above && find_sparse (ns, base, b->cursor)->base)
+      while (b->sparse_above && sparse_live (ns, find_sparse (ns, base, b->cursor)))
         {
           advance_cursor (b);
           b->sparse_above--;
@@ -465,7 +534,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
     }
   if (!s)
     s = find_sparse (ns, base, n);
-  *s = (SparseSlot) { n, n + 1, base + 1 };
+  *s = (SparseSlot) { n, n + 1, base, ns->generation };
   ns->sparse_size++;
   if (n > b->cursor)
     b->sparse_above++;
@@ -487,7 +556,7 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
   name->str[b->len] = '_';
   char *digits = name->str + b->len + 1;
   memcpy (digits, b->cursor_text, b->cursor_len);
-  digits[b->cursor_len] = '\0';
+  gsize len = b->len + 1 + b->cursor_len;
   guint64 cursor = b->cursor;
   guint64 n = take_number (ns, base, start);
   if (n != cursor)
@@ -499,9 +568,9 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
       while ((n /= 10) != 0);
       for (guint i = 0; i < k; i++)
         digits[i] = text[k - 1 - i];
-      digits[k] = '\0';
+      len = (gsize) (digits - name->str) + k;
     }
-  return fxs_graph_strdup (ns->graph, name->str);
+  return graph_strndup (ns, name->str, len);
 }
 
 /* Adds one to a decimal number held as text. */
@@ -523,6 +592,8 @@ decimal_increment (GString *digits)
 static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
+  if (!ns->big)
+    ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   GString *name = g_string_new (NULL);
   GString *num = g_string_new (digits);
   for (;;)
@@ -535,7 +606,7 @@ take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits
         break;
       decimal_increment (num);
     }
-  const char *taken = fxs_graph_strdup (ns->graph, name->str);
+  const char *taken = graph_strndup (ns, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
   g_string_free (num, TRUE);
@@ -548,13 +619,13 @@ is_identifier_char (char c)
   return g_ascii_isalnum (c) || c == '_';
 }
 
-const char *
-fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
+ * starts with a digit) into @c, "_unnamed" when empty; returns the length.
+ * Bytes work as well as code points: UTF-8 sequences consist of non-ASCII
+ * bytes only. */
+static gsize
+clean_candidate (const char *candidate, Buffer *c)
 {
-  Buffer *c = &ns->candidate;
-  /* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
-   * starts with a digit).  Bytes work as well as code points: UTF-8
-   * sequences consist of non-ASCII bytes only. */
   gsize in_len = strlen (candidate);
   buffer_reserve (c, MAX (in_len + 1, sizeof "_unnamed"));
   gsize len = 0;
@@ -574,30 +645,97 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
     }
   c->str[len] = '\0';
   c->len = len;
+  return len;
+}
 
+/* Splits the cleaned text of @c into base and number. */
+static void
+analyse_candidate (FxsNameCandidate *c)
+{
+  const char *text = c->text;
+  gsize len = c->len;
+  c->hint_epoch = 0;
+  c->number = 0;
+  c->digits = NULL;
+  c->reserved = FALSE;
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
   gsize d = len;
-  while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
+  while (d > 0 && g_ascii_isdigit (text[d - 1]))
     d--;
-  if (d == len || d == 0 || c->str[d - 1] != '_')
+  if (d == len || d == 0 || text[d - 1] != '_')
     {
-      guint32 base = find_base (ns, c->str, len);
-      Base *b = base_at (ns, base);
-      if (!b->plain_taken && !fxs_name_is_reserved (c->str))
-        {
-          b->plain_taken = TRUE;
-          return fxs_graph_strdup (ns->graph, c->str);
-        }
-      return take_numbered (ns, base, 1);
+      c->form = FXS_NAME_PLAIN;
+      c->base_len = (guint32) len;
+      c->reserved = fxs_name_is_reserved (text);
     }
+  else
+    {
+      c->base_len = (guint32) (d - 1);
+      const char *digits = text + d;
+      while (digits[0] == '0' && digits[1] != '\0')
+        digits++;                   /* int("007") == 7 */
+      c->digits = digits;
+      if (strlen (digits) > 19)
+        c->form = FXS_NAME_BIG;
+      else
+        {
+          c->form = FXS_NAME_NUMBERED;
+          c->number = g_ascii_strtoull (digits, NULL, 10);
+        }
+    }
+  c->hash = fxs_name_hash (text, c->base_len);
+}
 
-  gsize base_len = d - 1;
-  const char *digits = c->str + d;
-  while (digits[0] == '0' && digits[1] != '\0')
-    digits++;                   /* int("007") == 7 */
-  if (strlen (digits) > 19)
-    return take_big (ns, c->str, base_len, digits);
-  guint64 number = g_ascii_strtoull (digits, NULL, 10);
-  guint32 base = find_base (ns, c->str, base_len);
-  return take_numbered (ns, base, number);
+void
+fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena)
+{
+  Buffer b = { NULL, 0, 0 };
+  gsize len = clean_candidate (candidate, &b);
+  c->text = fxs_arena_strndup (arena, b.str, len);
+  c->len = (guint32) len;
+  g_free (b.str);
+  analyse_candidate (c);
+}
+
+/* create_name for an analysed candidate; a new base keeps pointing into
+ * the candidate's text when @keep_text, and a plain name is that text. */
+static const char *
+create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
+{
+  if (c->form == FXS_NAME_BIG)
+    return take_big (ns, c->text, c->base_len, c->digits);
+  guint32 base;
+  if (c->hint_epoch == ns->epoch)
+    base = c->hint_base;
+  else
+    {
+      base = find_base (ns, c->text, c->base_len, c->hash, keep_text);
+      c->hint_epoch = ns->epoch;
+      c->hint_base = base;
+    }
+  if (c->form == FXS_NAME_NUMBERED)
+    return take_numbered (ns, base, c->number);
+  Base *b = base_at (ns, base);
+  if (!b->plain_taken && !c->reserved)
+    {
+      b->plain_taken = TRUE;
+      return keep_text ? c->text : graph_strndup (ns, c->text, c->len);
+    }
+  return take_numbered (ns, base, 1);
+}
+
+const char *
+fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *candidate)
+{
+  return create_name (ns, candidate, TRUE);
+}
+
+const char *
+fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+{
+  FxsNameCandidate c;
+  c.len = (guint32) clean_candidate (candidate, &ns->candidate);
+  c.text = ns->candidate.str;
+  analyse_candidate (&c);
+  return create_name (ns, &c, FALSE);
 }

@@ -39,6 +39,8 @@ typedef struct {
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
+#define BULK_MIN ((gsize) 2 << 20)
+
 typedef struct {
   FxsSplitResult *r;
   const FxsSplitPlan *plan;
@@ -56,6 +58,12 @@ typedef struct {
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
+  /* big splits: nodes and their argument lists in bulk blocks of a graph
+   * every produced graph keeps alive (fewer, cheaper page faults) */
+  FxsGraph *bulk;
+  char *bulk_cursor;
+  gsize bulk_left;
+  gsize bulk_chunk;
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 } Builder;
 
@@ -119,6 +127,25 @@ attr_table_apply (AttrTable *t, FxsGraph *graph)
 
 /* ---- making values and nodes ------------------------------------------------ */
 
+/* Memory for the nodes of the graph being built and their arguments. */
+static gpointer
+node_memory (Builder *b, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (!b->bulk)
+    return fxs_arena_alloc (&b->graph->arena, size);
+  if (size > b->bulk_left)
+    {
+      gsize chunk = MAX (b->bulk_chunk, size);
+      b->bulk_cursor = fxs_graph_alloc_bulk (b->bulk, chunk);
+      b->bulk_left = chunk;
+    }
+  gpointer p = b->bulk_cursor;
+  b->bulk_cursor += size;
+  b->bulk_left -= size;
+  return p;
+}
+
 static FxsValue
 node_value (const FxsNode *node)
 {
@@ -127,19 +154,19 @@ node_value (const FxsNode *node)
 }
 
 static FxsValue
-tuple_value (FxsGraph *graph, guint n, FxsValue **items)
+tuple_value (Builder *b, guint n, FxsValue **items)
 {
-  *items = n ? fxs_arena_alloc (&graph->arena, n * sizeof (FxsValue)) : NULL;
+  *items = n ? node_memory (b, n * sizeof (FxsValue)) : NULL;
   FxsValue v = { .kind = FXS_VALUE_TUPLE, .n = n, .u.items = *items };
   return v;
 }
 
 /* (item,) */
 static FxsValue
-tuple1 (FxsGraph *graph, const FxsValue *item)
+tuple1 (Builder *b, const FxsValue *item)
 {
   FxsValue *items;
-  FxsValue v = tuple_value (graph, 1, &items);
+  FxsValue v = tuple_value (b, 1, &items);
   items[0] = *item;
   return v;
 }
@@ -201,7 +228,8 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
         continue;
       if (!items)
-        items = fxs_arena_memdup (&b->graph->arena, in->u.items, count * sizeof (FxsValue));
+        items = memcpy (node_memory (b, count * sizeof (FxsValue)), in->u.items,
+                        count * sizeof (FxsValue));
       items[k] = item;
     }
   if (!items)
@@ -289,7 +317,8 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
-  return fxs_graph_append_node_unchecked (b->graph, op, name, target, args, kwargs);
+  return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
+                                   args, kwargs);
 }
 
 /* A copy of @orig made for @orig: same type and metadata. */
@@ -326,6 +355,8 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   g_ptr_array_set_size (b->graph->nodes, n_nodes);
   g_ptr_array_set_size (b->graph->nodes, 0);
   fxs_graph_keep_alive (b->graph, b->orig);
+  if (b->bulk)
+    fxs_graph_keep_alive (b->graph, b->bulk);
   b->ns = fxs_namespace_new (b->graph);
   cache_clear (b);
   b->owner = owner;
@@ -435,7 +466,7 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &exit->args.u.items[0], &enter);
       if (!check_missing (b, exit, error))
         return FALSE;
-      args = tuple1 (b->graph, &enter);
+      args = tuple1 (b, &enter);
       add_copy (b, exit, (FxsOp) exit->op, name_for_target (b, (FxsOp) exit->op, exit->target),
                 exit->target, &args, NULL);
     }
@@ -453,11 +484,11 @@ add_partition_output (Builder *b, const FxsPartition *part)
     result = node_value (b->env[outputs[0]]);
   else
     {
-      result = tuple_value (b->graph, n, &items);
+      result = tuple_value (b, n, &items);
       for (guint k = 0; k < n; k++)
         items[k] = node_value (b->env[outputs[k]]);
     }
-  FxsValue args = tuple1 (b->graph, &result);
+  FxsValue args = tuple1 (b, &result);
   add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
             fxs_graph_intern (b->graph, "output"), &args, NULL);
 }
@@ -494,7 +525,7 @@ construct (Builder *b, guint32 i)
       const char *target = b->plan->keep_original_node_name ? orig->name : orig->target;
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
-        args = tuple1 (b->graph, &orig->args.u.items[0]);
+        args = tuple1 (b, &orig->args.u.items[0]);
       node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                        name_for_target (b, FXS_OP_PLACEHOLDER, target), target, &args, NULL);
     }
@@ -533,7 +564,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
 {
   const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
   FxsValue *items;
-  FxsValue args = tuple_value (b->graph, part->n_inputs, &items);
+  FxsValue args = tuple_value (b, part->n_inputs, &items);
   for (guint k = 0; k < part->n_inputs; k++)
     {
       FxsValue ref = node_value (original_node (b, inputs[k]));
@@ -555,7 +586,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   else
     for (guint k = 0; k < n; k++)
       {
-        FxsValue getitem_args = tuple_value (b->graph, 2, &items);
+        FxsValue getitem_args = tuple_value (b, 2, &items);
         items[0] = node_value (call);
         items[1] = (FxsValue) { .kind = FXS_VALUE_INT, .u.i = k };
         bind (b, outputs[k],
@@ -617,7 +648,7 @@ build_top (Builder *b, GError **error)
   gboolean ok = check_missing (b, out, error);
   if (ok)
     {
-      FxsValue args = tuple1 (b->graph, &result);
+      FxsValue args = tuple1 (b, &result);
       add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
                 fxs_graph_intern (b->graph, "output"), &args, NULL);
     }
@@ -666,16 +697,27 @@ gboolean
 fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
 {
   guint n = result->original->nodes->len;
+  gsize env_size = (n ? n : 1) * sizeof (FxsNode *), env_owner_size = (n ? n : 1) * sizeof (guint32);
   Builder b = {
     .r = result,
     .plan = plan,
     .orig = result->original,
-    .env = g_new (FxsNode *, n ? n : 1),
-    .env_owner = g_new (guint32, n ? n : 1),
+    .env = fxs_bulk_alloc (env_size),
+    .env_owner = fxs_bulk_alloc (env_owner_size),
     .top_owner = result->n_partitions,
     .candidate = g_string_new (NULL),
   };
-  memset (b.env_owner, 0xff, (n ? n : 1) * sizeof (guint32));
+  memset (b.env_owner, 0xff, env_owner_size);
+  /* a node and its arguments take about 128 bytes; a few MiB and more go
+   * to bulk blocks of 2 MiB to 32 MiB */
+  gsize estimate = (gsize) n * 128;
+  if (estimate >= BULK_MIN)
+    {
+      b.bulk = fxs_graph_new ();
+      gsize chunk = (estimate / 8 + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
+      /* whole huge pages: fxs_graph_alloc_bulk adds a 16-byte header */
+      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 16;
+    }
   gboolean ok = TRUE;
   for (guint k = 0; ok && k < result->n_partitions; k++)
     ok = build_partition (&b, &result->partitions[k], error);
@@ -684,8 +726,10 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
   if (ok)
     make_qualname_map (result);
   cache_clear (&b);
-  g_free (b.env);
-  g_free (b.env_owner);
+  fxs_bulk_free (b.env, env_size);
+  fxs_bulk_free (b.env_owner, env_owner_size);
+  if (b.bulk)
+    fxs_graph_unref (b.bulk);
   g_string_free (b.candidate, TRUE);
   return ok;
 }

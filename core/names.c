@@ -51,17 +51,48 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-static int
-compare_name (const void *key, const void *entry)
+/* reserved_names as an open-addressing set (power of two, at most half
+ * full), made on first use: one hash and one comparison per question. */
+#define RESERVED_SLOTS 512
+static const char *reserved_set[RESERVED_SLOTS];
+
+static const char *const *
+reserved_table (void)
 {
-  return strcmp (key, *(const char *const *) entry);
+  static gsize ready = 0;
+  if (g_once_init_enter (&ready))
+    {
+      G_STATIC_ASSERT (2 * G_N_ELEMENTS (reserved_names) <= RESERVED_SLOTS);
+      for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
+        {
+          const char *r = reserved_names[i];
+          gsize k = fxs_name_hash (r, strlen (r)) & (RESERVED_SLOTS - 1);
+          while (reserved_set[k])
+            k = (k + 1) & (RESERVED_SLOTS - 1);
+          reserved_set[k] = r;
+        }
+      g_once_init_leave (&ready, 1);
+    }
+  return reserved_set;
+}
+
+static gboolean
+is_reserved_len (const char *name, gsize len)
+{
+  if (len < 2 || len > 25)     /* the shortest ("as") and longest ones */
+    return FALSE;
+  const char *const *set = reserved_table ();
+  for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
+       k = (k + 1) & (RESERVED_SLOTS - 1))
+    if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
+      return TRUE;
+  return FALSE;
 }
 
 gboolean
 fxs_name_is_reserved (const char *name)
 {
-  return bsearch (name, reserved_names, G_N_ELEMENTS (reserved_names),
-                  sizeof reserved_names[0], compare_name) != NULL;
+  return is_reserved_len (name, strlen (name));
 }
 
 /* ---- _snake_case ---------------------------------------------------------- */
@@ -136,6 +167,28 @@ fxs_snake_case (const char *s, GString *out)
 {
   gboolean prev_lower = FALSE;
   const char *p = s;
+  /* ASCII, the usual case, straight into the buffer (at most one "_" per
+   * character) */
+  gsize ascii = 0;
+  while ((guchar) p[ascii] - 1u < 0x7fu)
+    ascii++;
+  if (ascii)
+    {
+      gsize start = out->len;
+      g_string_set_size (out, start + 2 * ascii);
+      char *o = out->str + start;
+      for (gsize i = 0; i < ascii; i++)
+        {
+          char a = p[i];
+          gboolean upper = a >= 'A' && a <= 'Z';
+          if (prev_lower && upper)
+            *o++ = '_';
+          *o++ = upper ? (char) (a + ('a' - 'A')) : a;
+          prev_lower = a >= 'a' && a <= 'z';
+        }
+      g_string_truncate (out, (gsize) (o - out->str));
+      p += ascii;
+    }
   while (*p)
     {
       if ((guchar) *p < 0x80)
@@ -624,28 +677,40 @@ is_identifier_char (char c)
  * Bytes work as well as code points: UTF-8 sequences consist of non-ASCII
  * bytes only. */
 static gsize
-clean_candidate (const char *candidate, Buffer *c)
+clean_into (const char *candidate, char *out)
 {
-  gsize in_len = strlen (candidate);
-  buffer_reserve (c, MAX (in_len + 1, sizeof "_unnamed"));
   gsize len = 0;
   if (g_ascii_isdigit (candidate[0]))
-    c->str[len++] = '_';
+    out[len++] = '_';
   for (const char *p = candidate; *p; p++)
     {
       if (is_identifier_char (*p))
-        c->str[len++] = *p;
+        out[len++] = *p;
       else if (p == candidate || is_identifier_char (p[-1]))
-        c->str[len++] = '_';
+        out[len++] = '_';
     }
   if (len == 0)
     {
-      memcpy (c->str, "_unnamed", sizeof "_unnamed");
+      memcpy (out, "_unnamed", sizeof "_unnamed");
       len = sizeof "_unnamed" - 1;
     }
-  c->str[len] = '\0';
-  c->len = len;
+  out[len] = '\0';
   return len;
+}
+
+/* Room clean_into() may need for @candidate of @len bytes. */
+static gsize
+clean_size (gsize len)
+{
+  return MAX (len + 2, sizeof "_unnamed");
+}
+
+static gsize
+clean_candidate (const char *candidate, Buffer *c)
+{
+  buffer_reserve (c, clean_size (strlen (candidate)));
+  c->len = clean_into (candidate, c->str);
+  return c->len;
 }
 
 /* Splits the cleaned text of @c into base and number. */
@@ -657,7 +722,6 @@ analyse_candidate (FxsNameCandidate *c)
   c->hint_epoch = 0;
   c->number = 0;
   c->digits = NULL;
-  c->reserved = FALSE;
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
   gsize d = len;
   while (d > 0 && g_ascii_isdigit (text[d - 1]))
@@ -666,7 +730,6 @@ analyse_candidate (FxsNameCandidate *c)
     {
       c->form = FXS_NAME_PLAIN;
       c->base_len = (guint32) len;
-      c->reserved = fxs_name_is_reserved (text);
     }
   else
     {
@@ -689,11 +752,9 @@ analyse_candidate (FxsNameCandidate *c)
 void
 fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena)
 {
-  Buffer b = { NULL, 0, 0 };
-  gsize len = clean_candidate (candidate, &b);
-  c->text = fxs_arena_strndup (arena, b.str, len);
-  c->len = (guint32) len;
-  g_free (b.str);
+  char *text = fxs_arena_alloc (arena, clean_size (strlen (candidate)));
+  c->len = (guint32) clean_into (candidate, text);
+  c->text = text;
   analyse_candidate (c);
 }
 
@@ -716,7 +777,7 @@ create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
   if (c->form == FXS_NAME_NUMBERED)
     return take_numbered (ns, base, c->number);
   Base *b = base_at (ns, base);
-  if (!b->plain_taken && !c->reserved)
+  if (!b->plain_taken && !is_reserved_len (c->text, c->len))
     {
       b->plain_taken = TRUE;
       return keep_text ? c->text : graph_strndup (ns, c->text, c->len);

@@ -28,7 +28,6 @@ typedef struct {
   guint32 base_len;    /* text[0..base_len) is the base */
   guint32 hash;        /* of the base */
   guint8 form;         /* FxsNameForm */
-  gboolean reserved;   /* plain and a keyword or builtin */
   guint64 number;      /* FXS_NAME_NUMBERED */
   const char *digits;  /* FXS_NAME_BIG: the number, in @text */
   guint64 hint_epoch;  /* the namespace state hint_base belongs to */

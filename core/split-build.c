@@ -22,8 +22,17 @@ typedef struct {
 } AttrEntry;
 
 typedef struct {
+  guint32 hash;
+  guint32 index;        /* entry index */
+  guint32 generation;   /* live when the table's */
+} AttrSlot;
+
+/* One table for all the graphs, emptied for each by a new generation. */
+typedef struct {
   GArray *entries;
-  GHashTable *index;   /* name -> entry index + 1 */
+  AttrSlot *slots;
+  gsize mask;
+  guint32 generation;
 } AttrTable;
 
 /* Name candidates repeat with the targets (and targets are interned), so
@@ -31,11 +40,12 @@ typedef struct {
 #define CANDIDATE_CACHE_SIZE 256
 
 typedef struct {
-  const char *target;     /* NULL: empty */
+  const char *target;
+  guint32 owner;          /* the graph it is for (Builder.owner); G_MAXUINT32: none */
   FxsOp op;
-  char *candidate;
+  FxsNameCandidate name;  /* its text in the graph */
   const char *flat;       /* call_module: the flattened target in this graph */
-  const FxsAttr *attr;    /* call_module: the original attribute */
+  const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
@@ -71,31 +81,70 @@ static void
 attr_table_init (AttrTable *t)
 {
   t->entries = g_array_new (FALSE, FALSE, sizeof (AttrEntry));
-  t->index = g_hash_table_new (g_str_hash, g_str_equal);
+  t->mask = 63;
+  t->slots = g_new0 (AttrSlot, t->mask + 1);
+  t->generation = 1;
 }
 
 static void
 attr_table_clear (AttrTable *t)
 {
-  g_clear_pointer (&t->entries, g_array_unref);
-  g_clear_pointer (&t->index, g_hash_table_unref);
+  g_array_free (t->entries, TRUE);
+  g_free (t->slots);
 }
 
-/* Returns the entry's position. */
+/* Empties the table for the next graph. */
+static void
+attr_table_reset (AttrTable *t)
+{
+  g_array_set_size (t->entries, 0);
+  if (++t->generation == 0)
+    {
+      memset (t->slots, 0, (t->mask + 1) * sizeof (AttrSlot));
+      t->generation = 1;
+    }
+}
+
+static void
+attr_table_grow (AttrTable *t)
+{
+  gsize cap = 2 * (t->mask + 1);
+  AttrSlot *slots = g_new0 (AttrSlot, cap);
+  for (gsize i = 0; i <= t->mask; i++)
+    if (t->slots[i].generation == t->generation)
+      {
+        gsize j = t->slots[i].hash & (cap - 1);
+        while (slots[j].generation == t->generation)
+          j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+      }
+  g_free (t->slots);
+  t->slots = slots;
+  t->mask = cap - 1;
+}
+
+/* Returns the entry's position.  @name must live as long as the graph. */
 static guint
 attr_table_set (AttrTable *t, const char *name, FxsAttrKind kind, const char *class_name,
                 const FxsTensorMeta *tensor, const FxsAttr *source)
 {
   AttrEntry e = { name, kind, class_name, tensor, source };
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (t->index, name));
-  if (i)
+  guint32 hash = fxs_name_hash (name, strlen (name));
+  gsize i = hash & t->mask;
+  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
     {
-      e.name = g_array_index (t->entries, AttrEntry, i - 1).name;
-      g_array_index (t->entries, AttrEntry, i - 1) = e;
-      return i - 1;
+      AttrEntry *old = &g_array_index (t->entries, AttrEntry, t->slots[i].index);
+      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
+        {
+          e.name = old->name;
+          *old = e;
+          return t->slots[i].index;
+        }
     }
   g_array_append_val (t->entries, e);
-  g_hash_table_insert (t->index, (gpointer) name, GUINT_TO_POINTER (t->entries->len));
+  t->slots[i] = (AttrSlot) { hash, t->entries->len - 1, t->generation };
+  if (2 * t->entries->len > t->mask + 1)
+    attr_table_grow (t);
   return t->entries->len - 1;
 }
 
@@ -113,16 +162,18 @@ attr_table_holds (const AttrTable *t, guint i, const FxsAttr *attr)
   return i < t->entries->len && g_array_index (t->entries, AttrEntry, i).source == attr;
 }
 
-/* Moves the entries into @graph's table (names are unique by now). */
+/* Moves the entries into @graph's table and empties it. */
 static void
 attr_table_apply (AttrTable *t, FxsGraph *graph)
 {
   for (guint i = 0; i < t->entries->len; i++)
     {
       const AttrEntry *e = &g_array_index (t->entries, AttrEntry, i);
-      /* names are unique here: the table was built as a dict */
-      fxs_graph_append_attr_unchecked (graph, e->name, e->kind, e->class_name, e->tensor);
+      /* names are unique here (the table was built as a dict) and live
+       * as long as the graph */
+      fxs_graph_append_attr_shared (graph, e->name, e->kind, e->class_name, e->tensor);
     }
+  attr_table_reset (t);
 }
 
 /* ---- making values and nodes ------------------------------------------------ */
@@ -259,13 +310,10 @@ cache_slot (FxsOp op, const char *target)
 }
 
 static void
-cache_clear (Builder *b)
+cache_init (Builder *b)
 {
   for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
-    {
-      g_free (b->cache[i].candidate);
-      b->cache[i] = (CachedCandidate) { NULL, 0, NULL, NULL, NULL, G_MAXUINT };
-    }
+    b->cache[i].owner = G_MAXUINT32;
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -289,20 +337,21 @@ lookup_target (Builder *b, FxsOp op, const char *target)
 {
   CachedCandidate *pair = &b->cache[cache_slot (op, target)];
   for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op)
+    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
       return &pair[k];
   /* replace the older entry; the newer one moves to the first slot */
-  g_free (pair[1].candidate);
   pair[1] = pair[0];
   CachedCandidate *e = &pair[0];
   e->target = target;
+  e->owner = b->owner;
   e->op = op;
-  e->attr = op == FXS_OP_CALL_MODULE ? fxs_graph_lookup_attr (b->orig, target) : NULL;
+  e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR
+              ? fxs_graph_lookup_attr (b->orig, target) : NULL;
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (op, e->flat, b->candidate);
-  e->candidate = g_strdup (b->candidate->str);
+  fxs_name_candidate_init (&e->name, b->candidate->str, &b->graph->arena);
   return e;
 }
 
@@ -310,7 +359,7 @@ lookup_target (Builder *b, FxsOp op, const char *target)
 static const char *
 name_for_target (Builder *b, FxsOp op, const char *target)
 {
-  return fxs_namespace_create_name (b->ns, lookup_target (b, op, target)->candidate);
+  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target)->name);
 }
 
 static FxsNode *
@@ -357,20 +406,14 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   fxs_graph_keep_alive (b->graph, b->orig);
   if (b->bulk)
     fxs_graph_keep_alive (b->graph, b->bulk);
-  b->ns = fxs_namespace_new (b->graph);
-  cache_clear (b);
+  fxs_namespace_reset (b->ns, b->graph);
   b->owner = owner;
-  attr_table_init (&b->attrs);
 }
 
 static void
 end_graph (Builder *b)
 {
-  if (b->attrs.entries)
-    attr_table_apply (&b->attrs, b->graph);
-  attr_table_clear (&b->attrs);
-  fxs_namespace_free (b->ns);
-  b->ns = NULL;
+  attr_table_apply (&b->attrs, b->graph);
   b->graph = NULL;
 }
 
@@ -386,8 +429,8 @@ add_inputs (Builder *b, FxsPartition *part)
   for (guint k = 0; k < n; k++)
     {
       const FxsNode *orig = original_node (b, inputs[k]);
-      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR ? fxs_graph_lookup_attr (b->orig, orig->target)
-                                                        : NULL;
+      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR
+                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target)->attr : NULL;
       FxsNode *node;
       if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
         {
@@ -431,8 +474,9 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       /* a dict assignment per call: the last module given a name wins */
       if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (&b->attrs, c->attr_index, c->attr))
         c->attr_index = attr_table_set_original (&b->attrs, target, c->attr);
-      const char *name = fxs_namespace_create_name (b->ns, b->plan->keep_original_node_name
-                                                             ? orig->name : c->candidate);
+      const char *name = b->plan->keep_original_node_name
+                           ? fxs_namespace_create_name (b->ns, orig->name)
+                           : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
   return TRUE;
@@ -534,7 +578,8 @@ construct (Builder *b, guint32 i)
       node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      attr_table_set_original (&b->attrs, orig->target, fxs_graph_lookup_attr (b->orig, orig->target));
+      attr_table_set_original (&b->attrs, orig->target,
+                               lookup_target (b, FXS_OP_GET_ATTR, orig->target)->attr);
     }
   bind (b, i, node);
 }
@@ -659,10 +704,18 @@ build_top (Builder *b, GError **error)
 /* ---- the qualname map -------------------------------------------------------- */
 
 /* "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
- * graph order (split_module fills it while copying nodes). */
+ * graph order (split_module fills it while copying nodes).  The keys are
+ * indexed here in a table of their own: (hash, pair index + 1). */
+typedef struct {
+  guint32 hash;
+  guint32 pair;
+} QualnameSlot;
+
 static void
 make_qualname_map (FxsSplitResult *r)
 {
+  gsize mask = 63, used = 0;
+  QualnameSlot *slots = g_new0 (QualnameSlot, mask + 1);
   GString *key = g_string_new (NULL);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (guint i = 0; i < r->original->nodes->len; i++)
@@ -674,23 +727,47 @@ make_qualname_map (FxsSplitResult *r)
         continue;
       last = node;
       const char *submod = r->by_dense[r->part_of[i]]->submod_name;
-      g_string_assign (key, submod);
-      g_string_append_c (key, '.');
-      g_string_append (key, node->target);
-      g_strdelimit (key->str + strlen (submod) + 1, ".", '_');
-      guint k = GPOINTER_TO_UINT (g_hash_table_lookup (r->qualname_index, key->str));
-      if (k)
+      gsize submod_len = strlen (submod), target_len = strlen (node->target);
+      g_string_set_size (key, submod_len + 1 + target_len);
+      memcpy (key->str, submod, submod_len);
+      key->str[submod_len] = '.';
+      char *flat = key->str + submod_len + 1;
+      for (gsize k = 0; k < target_len; k++)
+        flat[k] = node->target[k] == '.' ? '_' : node->target[k];
+      guint32 hash = fxs_name_hash (key->str, key->len);
+      gsize s = hash & mask;
+      for (; slots[s].pair; s = (s + 1) & mask)
+        if (slots[s].hash == hash && strcmp (r->qualnames->pdata[2 * (slots[s].pair - 1)],
+                                             key->str) == 0)
+          break;
+      if (slots[s].pair)
         {
-          r->qualnames->pdata[2 * (k - 1) + 1] = (gpointer) node->target;
+          r->qualnames->pdata[2 * (slots[s].pair - 1) + 1] = (gpointer) node->target;
           continue;
         }
-      const char *new_name = g_string_chunk_insert_const (r->strings, key->str);
+      const char *new_name = g_string_chunk_insert_len (r->strings, key->str, (gssize) key->len);
       g_ptr_array_add (r->qualnames, (gpointer) new_name);
       g_ptr_array_add (r->qualnames, (gpointer) node->target);
-      g_hash_table_insert (r->qualname_index, (gpointer) new_name,
-                           GUINT_TO_POINTER (r->qualnames->len / 2));
+      slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
+      if (2 * ++used > mask + 1)
+        {
+          gsize cap = 2 * (mask + 1);
+          QualnameSlot *bigger = g_new0 (QualnameSlot, cap);
+          for (gsize k = 0; k <= mask; k++)
+            if (slots[k].pair)
+              {
+                gsize j = slots[k].hash & (cap - 1);
+                while (bigger[j].pair)
+                  j = (j + 1) & (cap - 1);
+                bigger[j] = slots[k];
+              }
+          g_free (slots);
+          slots = bigger;
+          mask = cap - 1;
+        }
     }
   g_string_free (key, TRUE);
+  g_free (slots);
 }
 
 gboolean
@@ -708,6 +785,9 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     .candidate = g_string_new (NULL),
   };
   memset (b.env_owner, 0xff, env_owner_size);
+  cache_init (&b);
+  attr_table_init (&b.attrs);
+  b.ns = fxs_namespace_new (NULL);
   /* a node and its arguments take about 128 bytes; a few MiB and more go
    * to bulk blocks of 2 MiB to 32 MiB */
   gsize estimate = (gsize) n * 128;
@@ -725,7 +805,8 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     ok = build_top (&b, error);
   if (ok)
     make_qualname_map (result);
-  cache_clear (&b);
+  fxs_namespace_free (b.ns);
+  attr_table_clear (&b.attrs);
   fxs_bulk_free (b.env, env_size);
   fxs_bulk_free (b.env_owner, env_owner_size);
   if (b.bulk)

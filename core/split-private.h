@@ -85,7 +85,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   GPtrArray *qualnames;         /* new name, old name, new name, ... */
-  GHashTable *qualname_index;   /* new name -> pair index + 1 */
+  GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
 };
 

@@ -265,12 +265,10 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 
 typedef struct {
   const char *name;          /* len bytes, not NUL-terminated */
-  guint32 len;
-  gboolean plain_taken;
   guint64 cursor;            /* >= 1 */
-  guint64 sparse_above;      /* sparse entries of this base above the cursor */
-  char cursor_text[24];      /* the cursor in decimal, kept in step */
-  guint8 cursor_len;
+  guint32 len;
+  guint32 sparse_above;      /* sparse entries of this base above the cursor */
+  gboolean plain_taken;
 } Base;
 
 typedef struct {
@@ -295,6 +293,8 @@ typedef struct {
 
 struct FxsNamespace {
   FxsGraph *graph;
+  FxsNameAllocFunc alloc;    /* where names go; NULL: the graph's arena */
+  gpointer alloc_data;
   guint32 generation;        /* >= 1 */
   guint64 epoch;             /* unique per namespace and reset: candidates' hints */
   GArray *bases;             /* Base */
@@ -371,9 +371,12 @@ fxs_namespace_new (FxsGraph *graph)
 }
 
 void
-fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph)
+fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
+                     gpointer alloc_data)
 {
   ns->graph = graph;
+  ns->alloc = alloc;
+  ns->alloc_data = alloc_data;
   ns->epoch = next_epoch ();
   g_array_set_size (ns->bases, 0);
   if (ns->base_names)
@@ -408,11 +411,21 @@ fxs_namespace_free (FxsNamespace *ns)
   g_free (ns);
 }
 
+/* Memory for a name, as long-lived as the namespace's graph. */
+static char *
+name_memory (FxsNamespace *ns, gsize size)
+{
+  return ns->alloc ? ns->alloc (ns->alloc_data, size) : fxs_arena_alloc (&ns->graph->arena, size);
+}
+
 /* A copy of @len bytes of @s that lives as long as the namespace's graph. */
 static const char *
 graph_strndup (FxsNamespace *ns, const char *s, gsize len)
 {
-  return fxs_arena_strndup (&ns->graph->arena, s, len);
+  char *copy = name_memory (ns, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
 }
 
 /* ---- bases ---- */
@@ -466,7 +479,7 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
         ns->base_names = g_string_chunk_new (1024);
       name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
     }
-  Base b = { name, (guint32) len, FALSE, 1, 0, "1", 1 };
+  Base b = { name, 1, (guint32) len, 0, FALSE };
   g_array_append_val (ns->bases, b);
   ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len - 1, ns->generation };
   if (2 * ns->bases->len > ns->base_mask + 1)
@@ -519,22 +532,10 @@ path_add (FxsNamespace *ns, gsize *n, SparseSlot *slot)
   ns->path[(*n)++] = slot;
 }
 
-/* Moves the cursor on by one, in both forms. */
 static void
 advance_cursor (Base *b)
 {
   b->cursor++;
-  gint i = b->cursor_len - 1;
-  while (i >= 0 && b->cursor_text[i] == '9')
-    b->cursor_text[i--] = '0';
-  if (i >= 0)
-    b->cursor_text[i]++;
-  else
-    {
-      memmove (b->cursor_text + 1, b->cursor_text, b->cursor_len);
-      b->cursor_text[0] = '1';
-      b->cursor_len++;
-    }
 }
 
 /* Takes the first free number >= @start of @base and returns it. */
@@ -601,29 +602,21 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
 static const char *
 take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
 {
-  /* the usual case, the cursor, has its digits ready */
-  const Base *b = base_at (ns, base);
-  Buffer *name = &ns->name;
-  buffer_reserve (name, b->len + 21);
-  memcpy (name->str, b->name, b->len);
-  name->str[b->len] = '_';
-  char *digits = name->str + b->len + 1;
-  memcpy (digits, b->cursor_text, b->cursor_len);
-  gsize len = b->len + 1 + b->cursor_len;
-  guint64 cursor = b->cursor;
   guint64 n = take_number (ns, base, start);
-  if (n != cursor)
-    {
-      char text[20];
-      guint k = 0;
-      do
-        text[k++] = (char) ('0' + n % 10);
-      while ((n /= 10) != 0);
-      for (guint i = 0; i < k; i++)
-        digits[i] = text[k - 1 - i];
-      len = (gsize) (digits - name->str) + k;
-    }
-  return graph_strndup (ns, name->str, len);
+  char text[20];
+  guint k = 0;
+  do
+    text[k++] = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
+  /* written in place: the name's length is known now */
+  const Base *b = base_at (ns, base);
+  char *name = name_memory (ns, b->len + 1 + k + 1);
+  memcpy (name, b->name, b->len);
+  name[b->len] = '_';
+  for (guint i = 0; i < k; i++)
+    name[b->len + 1 + i] = text[k - 1 - i];
+  name[b->len + 1 + k] = '\0';
+  return name;
 }
 
 /* Adds one to a decimal number held as text. */
@@ -750,9 +743,10 @@ analyse_candidate (FxsNameCandidate *c)
 }
 
 void
-fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena)
+fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
+                         gpointer alloc_data)
 {
-  char *text = fxs_arena_alloc (arena, clean_size (strlen (candidate)));
+  char *text = alloc (alloc_data, clean_size (strlen (candidate)));
   c->len = (guint32) clean_into (candidate, text);
   c->text = text;
   analyse_candidate (c);

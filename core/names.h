@@ -12,6 +12,9 @@
 
 typedef struct FxsNamespace FxsNamespace;
 
+/* Memory for names: @size bytes that live as long as the graph named. */
+typedef gpointer (*FxsNameAllocFunc) (gpointer data, gsize size);
+
 typedef enum {
   FXS_NAME_PLAIN,      /* no "_<digits>" suffix */
   FXS_NAME_NUMBERED,   /* "<base>_<n>", n < 2^64 */
@@ -48,14 +51,17 @@ void          fxs_namespace_free (FxsNamespace *ns);
 const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate);
 
 /* Empties @ns for a new graph, keeping its memory (cheaper than a new one
- * per graph when there are many small graphs). */
-void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph);
+ * per graph when there are many small graphs).  Names are stored with
+ * @alloc (@alloc_data), or in @graph's arena when @alloc is NULL. */
+void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
+                                   gpointer alloc_data);
 
 /* A fast hash of @len bytes (the namespace's). */
 guint32 fxs_name_hash (const char *s, gsize len);
 
-/* Prepares @c for @candidate; its text lives in @arena. */
-void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena);
+/* Prepares @c for @candidate; its text is stored with @alloc. */
+void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
+                              FxsNameAllocFunc alloc, gpointer alloc_data);
 
 /* fxs_namespace_create_name() of a prepared candidate, which remembers
  * where its base is in @ns.  A plain name is the candidate's text itself,

@@ -178,7 +178,7 @@ attr_table_apply (AttrTable *t, FxsGraph *graph)
 
 /* ---- making values and nodes ------------------------------------------------ */
 
-/* Memory for the nodes of the graph being built and their arguments. */
+/* Memory for the graph being built: its nodes, their arguments and names. */
 static gpointer
 node_memory (Builder *b, gsize size)
 {
@@ -330,6 +330,12 @@ flat_target (Builder *b, const char *target)
   return flat;
 }
 
+static gpointer
+name_memory (gpointer builder, gsize size)
+{
+  return node_memory (builder, size);
+}
+
 /* torch.fx's name candidate for @target (and, for call_module, the
  * flattened target), remembered for the graph being built. */
 static CachedCandidate *
@@ -351,7 +357,7 @@ lookup_target (Builder *b, FxsOp op, const char *target)
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (op, e->flat, b->candidate);
-  fxs_name_candidate_init (&e->name, b->candidate->str, &b->graph->arena);
+  fxs_name_candidate_init (&e->name, b->candidate->str, name_memory, b);
   return e;
 }
 
@@ -406,7 +412,7 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   fxs_graph_keep_alive (b->graph, b->orig);
   if (b->bulk)
     fxs_graph_keep_alive (b->graph, b->bulk);
-  fxs_namespace_reset (b->ns, b->graph);
+  fxs_namespace_reset (b->ns, b->graph, name_memory, b);
   b->owner = owner;
 }
 

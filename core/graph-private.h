@@ -124,6 +124,22 @@ FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
                                        FxsAttrKind kind, const char *class_name,
                                        const FxsTensorMeta *tensor);
 
+/* The same with the attribute's memory from the caller (as long-lived as
+ * @graph). */
+FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
+                                   FxsAttrKind kind, const char *class_name,
+                                   const FxsTensorMeta *tensor);
+
+/* Changes what an attribute of a graph under construction says. */
+static inline void
+fxs_attr_assign (FxsAttr *attr, FxsAttrKind kind, const char *class_name,
+                 const FxsTensorMeta *tensor)
+{
+  attr->kind = kind;
+  attr->class_name = class_name;
+  attr->tensor = tensor;
+}
+
 /* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
 static inline void
 fxs_node_share_meta (FxsNode *node, const FxsNode *from)

@@ -869,7 +869,14 @@ FxsAttr *
 fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
                               const char *class_name, const FxsTensorMeta *tensor)
 {
-  FxsAttr *a = fxs_arena_alloc (&graph->arena, sizeof *a);
+  return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
+                                   qualname, kind, class_name, tensor);
+}
+
+FxsAttr *
+fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, FxsAttrKind kind,
+                          const char *class_name, const FxsTensorMeta *tensor)
+{
   a->name = qualname;
   a->kind = kind;
   a->class_name = class_name;

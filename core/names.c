@@ -271,6 +271,8 @@ typedef struct {
   gboolean plain_taken;
 } Base;
 
+#define BASE_CHUNK 512
+
 typedef struct {
   guint32 hash;
   guint32 index;             /* base index */
@@ -297,7 +299,11 @@ struct FxsNamespace {
   gpointer alloc_data;
   guint32 generation;        /* >= 1 */
   guint64 epoch;             /* unique per namespace and reset: candidates' hints */
-  GArray *bases;             /* Base */
+  /* bases in chunks of BASE_CHUNK (never moved: a growing array would
+   * copy, touching twice the memory) */
+  Base **base_chunks;
+  guint32 n_bases;
+  guint32 n_base_chunks;
   GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
   BaseSlot *base_slots;
   gsize base_mask;
@@ -362,7 +368,6 @@ fxs_namespace_new (FxsGraph *graph)
   ns->graph = graph;
   ns->generation = 1;
   ns->epoch = next_epoch ();
-  ns->bases = g_array_new (FALSE, FALSE, sizeof (Base));
   ns->base_mask = 15;
   ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
   ns->sparse_mask = 15;
@@ -378,7 +383,7 @@ fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
   ns->alloc = alloc;
   ns->alloc_data = alloc_data;
   ns->epoch = next_epoch ();
-  g_array_set_size (ns->bases, 0);
+  ns->n_bases = 0;
   if (ns->base_names)
     g_string_chunk_clear (ns->base_names);
   ns->sparse_size = 0;
@@ -398,7 +403,9 @@ fxs_namespace_free (FxsNamespace *ns)
 {
   if (!ns)
     return;
-  g_array_free (ns->bases, TRUE);
+  for (guint32 i = 0; i < ns->n_base_chunks; i++)
+    g_free (ns->base_chunks[i]);
+  g_free (ns->base_chunks);
   if (ns->base_names)
     g_string_chunk_free (ns->base_names);
   g_free (ns->base_slots);
@@ -433,7 +440,7 @@ graph_strndup (FxsNamespace *ns, const char *s, gsize len)
 static Base *
 base_at (const FxsNamespace *ns, guint32 index)
 {
-  return &g_array_index (ns->bases, Base, index);
+  return &ns->base_chunks[index / BASE_CHUNK][index % BASE_CHUNK];
 }
 
 static gboolean
@@ -480,11 +487,17 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
       name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
     }
   Base b = { name, 1, (guint32) len, 0, FALSE };
-  g_array_append_val (ns->bases, b);
-  ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len - 1, ns->generation };
-  if (2 * ns->bases->len > ns->base_mask + 1)
+  guint32 index = ns->n_bases++;
+  if (index / BASE_CHUNK == ns->n_base_chunks)
+    {
+      ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
+      ns->base_chunks[ns->n_base_chunks++] = g_new (Base, BASE_CHUNK);
+    }
+  *base_at (ns, index) = b;
+  ns->base_slots[i] = (BaseSlot) { hash, index, ns->generation };
+  if (2 * ns->n_bases > ns->base_mask + 1)
     grow_bases (ns);
-  return ns->bases->len - 1;
+  return index;
 }
 
 /* ---- numbers taken out of order ---- */

@@ -11,29 +11,23 @@
 
 #include <string.h>
 
-/* An attribute table under construction: a Python dict (a name set twice
- * keeps its first position and takes the second value). */
-typedef struct {
-  const char *name;
-  FxsAttrKind kind;
-  const char *class_name;
-  const FxsTensorMeta *tensor;
-  const FxsAttr *source;   /* the original entry it copies, or NULL */
-} AttrEntry;
-
+/* The attribute table of the graph being built is a Python dict: a name
+ * set twice keeps its first position and takes the second value.  Its
+ * entries go straight into the graph; this index finds them by name:
+ * (hash, position in the graph's attrs), one index for all the graphs,
+ * emptied for each by a new generation. */
 typedef struct {
   guint32 hash;
-  guint32 index;        /* entry index */
-  guint32 generation;   /* live when the table's */
+  guint32 index;        /* position in the graph's attrs */
+  guint32 generation;   /* live when the index's */
 } AttrSlot;
 
-/* One table for all the graphs, emptied for each by a new generation. */
 typedef struct {
-  GArray *entries;
   AttrSlot *slots;
   gsize mask;
+  gsize used;
   guint32 generation;
-} AttrTable;
+} AttrIndex;
 
 /* Name candidates repeat with the targets (and targets are interned), so
  * the builder remembers them by target pointer, per graph. */
@@ -64,7 +58,7 @@ typedef struct {
   guint32 top_owner;
   FxsGraph *graph;
   FxsNamespace *ns;
-  AttrTable attrs;
+  AttrIndex attr_index;
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
@@ -78,26 +72,25 @@ typedef struct {
 } Builder;
 
 static void
-attr_table_init (AttrTable *t)
+attr_index_init (AttrIndex *t)
 {
-  t->entries = g_array_new (FALSE, FALSE, sizeof (AttrEntry));
   t->mask = 63;
   t->slots = g_new0 (AttrSlot, t->mask + 1);
+  t->used = 0;
   t->generation = 1;
 }
 
 static void
-attr_table_clear (AttrTable *t)
+attr_index_clear (AttrIndex *t)
 {
-  g_array_free (t->entries, TRUE);
   g_free (t->slots);
 }
 
-/* Empties the table for the next graph. */
+/* Empties the index for the next graph. */
 static void
-attr_table_reset (AttrTable *t)
+attr_index_reset (AttrIndex *t)
 {
-  g_array_set_size (t->entries, 0);
+  t->used = 0;
   if (++t->generation == 0)
     {
       memset (t->slots, 0, (t->mask + 1) * sizeof (AttrSlot));
@@ -106,7 +99,7 @@ attr_table_reset (AttrTable *t)
 }
 
 static void
-attr_table_grow (AttrTable *t)
+attr_index_grow (AttrIndex *t)
 {
   gsize cap = 2 * (t->mask + 1);
   AttrSlot *slots = g_new0 (AttrSlot, cap);
@@ -121,59 +114,6 @@ attr_table_grow (AttrTable *t)
   g_free (t->slots);
   t->slots = slots;
   t->mask = cap - 1;
-}
-
-/* Returns the entry's position.  @name must live as long as the graph. */
-static guint
-attr_table_set (AttrTable *t, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor, const FxsAttr *source)
-{
-  AttrEntry e = { name, kind, class_name, tensor, source };
-  guint32 hash = fxs_name_hash (name, strlen (name));
-  gsize i = hash & t->mask;
-  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
-    {
-      AttrEntry *old = &g_array_index (t->entries, AttrEntry, t->slots[i].index);
-      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
-        {
-          e.name = old->name;
-          *old = e;
-          return t->slots[i].index;
-        }
-    }
-  g_array_append_val (t->entries, e);
-  t->slots[i] = (AttrSlot) { hash, t->entries->len - 1, t->generation };
-  if (2 * t->entries->len > t->mask + 1)
-    attr_table_grow (t);
-  return t->entries->len - 1;
-}
-
-static guint
-attr_table_set_original (AttrTable *t, const char *name, const FxsAttr *attr)
-{
-  return attr_table_set (t, name, fxs_attr_kind (attr), fxs_attr_class (attr),
-                         fxs_attr_tensor (attr), attr);
-}
-
-/* TRUE when entry @i holds @attr already. */
-static gboolean
-attr_table_holds (const AttrTable *t, guint i, const FxsAttr *attr)
-{
-  return i < t->entries->len && g_array_index (t->entries, AttrEntry, i).source == attr;
-}
-
-/* Moves the entries into @graph's table and empties it. */
-static void
-attr_table_apply (AttrTable *t, FxsGraph *graph)
-{
-  for (guint i = 0; i < t->entries->len; i++)
-    {
-      const AttrEntry *e = &g_array_index (t->entries, AttrEntry, i);
-      /* names are unique here (the table was built as a dict) and live
-       * as long as the graph */
-      fxs_graph_append_attr_shared (graph, e->name, e->kind, e->class_name, e->tensor);
-    }
-  attr_table_reset (t);
 }
 
 /* ---- making values and nodes ------------------------------------------------ */
@@ -195,6 +135,50 @@ node_memory (Builder *b, gsize size)
   b->bulk_cursor += size;
   b->bulk_left -= size;
   return p;
+}
+
+/* Sets the graph's attribute @name (which must live as long as the graph);
+ * returns its position. */
+static guint
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  AttrIndex *t = &b->attr_index;
+  GPtrArray *attrs = b->graph->attrs;
+  guint32 hash = fxs_name_hash (name, strlen (name));
+  gsize i = hash & t->mask;
+  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
+    {
+      FxsAttr *old = attrs->pdata[t->slots[i].index];
+      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
+        {
+          fxs_attr_assign (old, kind, class_name, tensor);
+          return t->slots[i].index;
+        }
+    }
+  fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
+                            tensor);
+  t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
+  if (2 * ++t->used > t->mask + 1)
+    attr_index_grow (t);
+  return attrs->len - 1;
+}
+
+static guint
+attr_table_set_original (Builder *b, const char *name, const FxsAttr *attr)
+{
+  return attr_table_set (b, name, fxs_attr_kind (attr), fxs_attr_class (attr),
+                         fxs_attr_tensor (attr));
+}
+
+/* TRUE when entry @i of the graph's table says what @attr says already. */
+static gboolean
+attr_table_holds (const Builder *b, guint i, const FxsAttr *attr)
+{
+  if (i >= b->graph->attrs->len)
+    return FALSE;
+  const FxsAttr *a = b->graph->attrs->pdata[i];
+  return a->kind == attr->kind && a->class_name == attr->class_name && a->tensor == attr->tensor;
 }
 
 static FxsValue
@@ -323,10 +307,10 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  char *flat = (char *) fxs_graph_strdup (b->graph, target);
-  for (char *p = flat; *p; p++)
-    if (*p == '.')
-      *p = '_';
+  gsize len = strlen (target);
+  char *flat = node_memory (b, len + 1);
+  for (gsize i = 0; i <= len; i++)
+    flat[i] = target[i] == '.' ? '_' : target[i];
   return flat;
 }
 
@@ -419,7 +403,7 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
 static void
 end_graph (Builder *b)
 {
-  attr_table_apply (&b->attrs, b->graph);
+  attr_index_reset (&b->attr_index);
   b->graph = NULL;
 }
 
@@ -443,7 +427,7 @@ add_inputs (Builder *b, FxsPartition *part)
           node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
                            orig->target, NULL, NULL);
           fxs_node_share_meta (node, orig);
-          attr_table_set_original (&b->attrs, orig->target, attr);
+          attr_table_set_original (b, orig->target, attr);
         }
       else
         {
@@ -478,8 +462,8 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
-      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (&b->attrs, c->attr_index, c->attr))
-        c->attr_index = attr_table_set_original (&b->attrs, target, c->attr);
+      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
+        c->attr_index = attr_table_set_original (b, target, c->attr);
       const char *name = b->plan->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
@@ -584,7 +568,7 @@ construct (Builder *b, guint32 i)
       node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      attr_table_set_original (&b->attrs, orig->target,
+      attr_table_set_original (b, orig->target,
                                lookup_target (b, FXS_OP_GET_ATTR, orig->target)->attr);
     }
   bind (b, i, node);
@@ -627,8 +611,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   const char *submod = fxs_graph_intern (b->graph, part->submod_name);
   FxsNode *call = add_node (b, FXS_OP_CALL_MODULE, name_for_target (b, FXS_OP_CALL_MODULE, submod),
                             submod, &args, NULL);
-  attr_table_set (&b->attrs, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL,
-                  NULL);
+  attr_table_set (b, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
 
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
@@ -792,7 +775,7 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
   };
   memset (b.env_owner, 0xff, env_owner_size);
   cache_init (&b);
-  attr_table_init (&b.attrs);
+  attr_index_init (&b.attr_index);
   b.ns = fxs_namespace_new (NULL);
   /* a node and its arguments take about 128 bytes; a few MiB and more go
    * to bulk blocks of 2 MiB to 32 MiB */
@@ -812,7 +795,7 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
   if (ok)
     make_qualname_map (result);
   fxs_namespace_free (b.ns);
-  attr_table_clear (&b.attrs);
+  attr_index_clear (&b.attr_index);
   fxs_bulk_free (b.env, env_size);
   fxs_bulk_free (b.env_owner, env_owner_size);
   if (b.bulk)

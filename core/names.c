@@ -807,3 +807,106 @@ fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
   analyse_candidate (&c);
   return create_name (ns, &c, FALSE);
 }
+
+typedef enum {
+  CHAR_OTHER,
+  CHAR_LOWER,
+  CHAR_UPPER,
+  CHAR_DIGIT,
+  CHAR_UNDERSCORE,
+} CharClass;
+
+#define RANGE_4(c, k) [c] = k, [c + 1] = k, [c + 2] = k, [c + 3] = k
+#define RANGE_8(c, k) RANGE_4 (c, k), RANGE_4 (c + 4, k)
+static const guint8 ascii_class[128] = {
+  RANGE_8 ('0', CHAR_DIGIT), ['8'] = CHAR_DIGIT, ['9'] = CHAR_DIGIT,
+  RANGE_8 ('a', CHAR_LOWER), RANGE_8 ('i', CHAR_LOWER), RANGE_8 ('q', CHAR_LOWER),
+  ['y'] = CHAR_LOWER, ['z'] = CHAR_LOWER,
+  RANGE_8 ('A', CHAR_UPPER), RANGE_8 ('I', CHAR_UPPER), RANGE_8 ('Q', CHAR_UPPER),
+  ['Y'] = CHAR_UPPER, ['Z'] = CHAR_UPPER,
+  ['_'] = CHAR_UNDERSCORE,
+};
+
+/* fxs_node_name_candidate() and its cleaning in one pass, for targets of
+ * ASCII only and of moderate length (the usual case); FALSE otherwise. */
+static gboolean
+candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsNameAllocFunc alloc,
+                         gpointer alloc_data)
+{
+  const char *s = target;
+  gsize len;
+  if (op == FXS_OP_CALL_FUNCTION)
+    {
+      const char *dot = strrchr (target, '.');
+      s = dot ? dot + 1 : target;
+      len = strlen (s);
+    }
+  else
+    {
+      len = strlen (s);
+      /* _target_to_str: op[2:-2] of a "__magic__" name */
+      if (len >= 2 && s[0] == '_' && s[1] == '_' && s[len - 2] == '_' && s[len - 1] == '_')
+        {
+          s += 2;
+          len = len > 4 ? len - 4 : 0;
+        }
+    }
+  char buf[256];
+  if (2 * len + 2 > sizeof buf)
+    return FALSE;
+  gsize o = 0;
+  gboolean prev_lower = FALSE;   /* _snake_case's state */
+  gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar a = (guchar) s[i];
+      if (a >= 0x80)
+        return FALSE;
+      CharClass cls = ascii_class[a];
+      if (cls == CHAR_UPPER)
+        {
+          if (prev_lower)
+            buf[o++] = '_';
+          a += 'a' - 'A';
+        }
+      if (cls != CHAR_OTHER)
+        {
+          if (o == 0 && cls == CHAR_DIGIT)
+            buf[o++] = '_';
+          buf[o++] = (char) a;
+          prev_ident = TRUE;
+        }
+      else
+        {
+          /* a run of other characters becomes one "_" */
+          if (o == 0 || prev_ident)
+            buf[o++] = '_';
+          prev_ident = FALSE;
+        }
+      prev_lower = cls == CHAR_LOWER;
+    }
+  if (o == 0)
+    {
+      memcpy (buf, "_unnamed", sizeof "_unnamed" - 1);
+      o = sizeof "_unnamed" - 1;
+    }
+  char *text = alloc (alloc_data, o + 1);
+  memcpy (text, buf, o);
+  text[o] = '\0';
+  c->text = text;
+  c->len = (guint32) o;
+  analyse_candidate (c);
+  return TRUE;
+}
+
+void
+fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
+                                  FxsNameAllocFunc alloc, gpointer alloc_data)
+{
+  if (candidate_for_node_fast (c, op, target, alloc, alloc_data))
+    return;
+  GString *candidate = g_string_new (NULL);
+  fxs_node_name_candidate (op, target, candidate);
+  fxs_name_candidate_init (c, candidate->str, alloc, alloc_data);
+  g_string_free (candidate, TRUE);
+}

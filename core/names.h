@@ -63,6 +63,11 @@ guint32 fxs_name_hash (const char *s, gsize len);
 void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
                               FxsNameAllocFunc alloc, gpointer alloc_data);
 
+/* fxs_name_candidate_init() of fxs_node_name_candidate (@op, @target),
+ * in one pass when it can. */
+void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
+                                       FxsNameAllocFunc alloc, gpointer alloc_data);
+
 /* fxs_namespace_create_name() of a prepared candidate, which remembers
  * where its base is in @ns.  A plain name is the candidate's text itself,
  * and @ns keeps pointing into it: the text must live as long as the

@@ -339,9 +339,7 @@ lookup_target (Builder *b, FxsOp op, const char *target)
               ? fxs_graph_lookup_attr (b->orig, target) : NULL;
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  g_string_truncate (b->candidate, 0);
-  fxs_node_name_candidate (op, e->flat, b->candidate);
-  fxs_name_candidate_init (&e->name, b->candidate->str, name_memory, b);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
   return e;
 }
 

@@ -59,19 +59,32 @@ struct FxsAttr {
 
 typedef struct FxsBulkBlock FxsBulkBlock;
 
+/* Names -> positions in a graph's nodes or attrs: open addressing on
+ * (hash, position + 1), at most half full; the names stay in the items. */
+typedef struct {
+  guint32 hash;
+  guint32 item;          /* position + 1; 0: empty */
+} FxsNameSlot;
+
+typedef struct {
+  FxsNameSlot *slots;    /* NULL until the first lookup */
+  gsize mask;
+  gsize used;
+} FxsNameIndex;
+
 struct FxsGraph {
   gint ref_count;
   FxsArena arena;
   FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;
   GPtrArray *nodes;            /* FxsNode*, in graph order */
-  GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed; NULL until then */
-  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_by_name: filled on first
+  FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
+  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
                                   lookup, so graphs nobody searches (split
                                   results) never pay for the table */
   FxsNode *output;
   GPtrArray *attrs;            /* FxsAttr* */
-  GHashTable *attr_by_name;    /* made and filled lazily like node_by_name */
+  FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices) */

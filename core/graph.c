@@ -1,5 +1,6 @@
 /* The graph model: graphs, nodes, attributes and their metadata. */
 #include "graph-private.h"
+#include "names.h"
 
 #include <string.h>
 #ifdef G_OS_UNIX
@@ -162,11 +163,9 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   g_ptr_array_unref (graph->nodes);
-  if (graph->node_by_name)
-    g_hash_table_unref (graph->node_by_name);
+  g_free (graph->node_index.slots);
   g_ptr_array_unref (graph->attrs);
-  if (graph->attr_by_name)
-    g_hash_table_unref (graph->attr_by_name);
+  g_free (graph->attr_index.slots);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
   g_free (graph->user_offsets);
@@ -215,35 +214,101 @@ fxs_graph_node (const FxsGraph *graph, guint index)
   return graph->nodes->pdata[index];
 }
 
-/* Brings the name tables up to date with the nodes and attributes added
- * since the last lookup.  The first of two equal names wins, as the
- * checked builders never let a second one in. */
+/* ---- name indexes -------------------------------------------------------- */
+
+/* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
+static const char *
+item_name (const GPtrArray *items, gboolean nodes, guint32 i)
+{
+  return nodes ? ((const FxsNode *) items->pdata[i])->name
+               : ((const FxsAttr *) items->pdata[i])->name;
+}
+
+/* The slot of @name (@len bytes, @hash): its entry, or the empty slot
+ * where it would go. */
+static FxsNameSlot *
+name_slot (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes, const char *name,
+           gsize len, guint32 hash)
+{
+  gsize i = hash & index->mask;
+  for (;; i = (i + 1) & index->mask)
+    {
+      FxsNameSlot *slot = &index->slots[i];
+      if (!slot->item)
+        return slot;
+      if (slot->hash == hash)
+        {
+          const char *other = item_name (items, nodes, slot->item - 1);
+          if (strncmp (other, name, len) == 0 && other[len] == '\0')
+            return slot;
+        }
+    }
+}
+
+static void
+name_index_grow (FxsNameIndex *index)
+{
+  gsize cap = index->slots ? 2 * (index->mask + 1) : 64;
+  FxsNameSlot *slots = g_new0 (FxsNameSlot, cap);
+  for (gsize i = 0; index->slots && i <= index->mask; i++)
+    if (index->slots[i].item)
+      {
+        gsize j = index->slots[i].hash & (cap - 1);
+        while (slots[j].item)
+          j = (j + 1) & (cap - 1);
+        slots[j] = index->slots[i];
+      }
+  g_free (index->slots);
+  index->slots = slots;
+  index->mask = cap - 1;
+}
+
+/* Adds items [@from, items->len) to @index; the first of two equal names
+ * wins, as the checked builders never let a second one in. */
+static void
+name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 from)
+{
+  if (!index->slots)
+    name_index_grow (index);
+  for (guint32 i = from; i < items->len; i++)
+    {
+      const char *name = item_name (items, nodes, i);
+      gsize len = strlen (name);
+      guint32 hash = fxs_name_hash (name, len);
+      FxsNameSlot *slot = name_slot (index, items, nodes, name, len, hash);
+      if (slot->item)
+        continue;
+      *slot = (FxsNameSlot) { hash, i + 1 };
+      if (2 * ++index->used > index->mask + 1)
+        name_index_grow (index);
+    }
+}
+
+static gpointer
+name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+                   const char *name)
+{
+  gsize len = strlen (name);
+  const FxsNameSlot *slot = name_slot (index, items, nodes, name, len, fxs_name_hash (name, len));
+  return slot->item ? items->pdata[slot->item - 1] : NULL;
+}
+
+/* Brings the name indexes up to date with the nodes and attributes added
+ * since the last lookup (made on first use: most of a split's graphs are
+ * never looked up). */
 static void
 index_nodes (FxsGraph *graph)
 {
-  /* made on first use too: most of a split's graphs are never looked up */
-  if (!graph->node_by_name)
-    graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint32 i = graph->n_nodes_indexed; i < graph->nodes->len; i++)
-    {
-      FxsNode *node = graph->nodes->pdata[i];
-      if (!g_hash_table_contains (graph->node_by_name, node->name))
-        g_hash_table_insert (graph->node_by_name, (gpointer) node->name, node);
-    }
+  if (graph->n_nodes_indexed < graph->nodes->len || !graph->node_index.slots)
+    name_index_update (&graph->node_index, graph->nodes, TRUE, graph->n_nodes_indexed);
   graph->n_nodes_indexed = graph->nodes->len;
 }
 
 static void
 index_attrs (FxsGraph *graph)
 {
-  if (!graph->attr_by_name)
-    graph->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint32 i = graph->n_attrs_indexed; i < graph->attrs->len; i++)
-    {
-      FxsAttr *attr = graph->attrs->pdata[i];
-      if (!g_hash_table_contains (graph->attr_by_name, attr->name))
-        g_hash_table_insert (graph->attr_by_name, (gpointer) attr->name, attr);
-    }
+  if (graph->n_attrs_indexed < graph->attrs->len || !graph->attr_index.slots)
+    name_index_update (&graph->attr_index, graph->attrs, FALSE, graph->n_attrs_indexed);
   graph->n_attrs_indexed = graph->attrs->len;
 }
 
@@ -251,7 +316,7 @@ FxsNode *
 fxs_graph_find_node (FxsGraph *graph, const char *name)
 {
   index_nodes (graph);
-  return g_hash_table_lookup (graph->node_by_name, name);
+  return name_index_lookup (&graph->node_index, graph->nodes, TRUE, name);
 }
 
 const FxsNode *
@@ -293,7 +358,7 @@ const FxsAttr *
 fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
-  return g_hash_table_lookup (graph->attr_by_name, qualname);
+  return name_index_lookup (&graph->attr_index, graph->attrs, FALSE, qualname);
 }
 
 /* ---- nodes -------------------------------------------------------------- */

@@ -57,21 +57,83 @@ fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
 
 #define HUGE_PAGE_SIZE ((gsize) 2 << 20)
 
-gpointer
-fxs_bulk_alloc (gsize size)
+/* Every block starts with this header (16 bytes, keeping the data 16-byte
+ * aligned): how it was allocated, for fxs_bulk_free. */
+typedef struct {
+  gsize mapped;    /* bytes mapped; 0: from g_malloc */
+  gsize pad;
+} BulkHeader;
+
+/* Freed mappings kept for the next blocks, as malloc keeps freed heap
+ * memory: a process that splits again (a partitioner's search, a service)
+ * then touches no fresh pages.  Bounded in count and bytes. */
+#define POOL_BLOCKS 32
+#define POOL_BYTES ((gsize) 256 << 20)
+
+static GMutex pool_lock;
+static BulkHeader *pool[POOL_BLOCKS];
+static guint pool_len;
+static gsize pool_bytes;
+
+/* A pooled mapping of @mapped bytes or a little more, or NULL. */
+static BulkHeader *
+pool_take (gsize mapped)
 {
-#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
-  if (size >= HUGE_PAGE_SIZE)
+  BulkHeader *found = NULL;
+  g_mutex_lock (&pool_lock);
+  guint best = G_MAXUINT;
+  for (guint i = 0; i < pool_len; i++)
+    if (pool[i]->mapped >= mapped && pool[i]->mapped <= mapped + mapped / 2
+        && (best == G_MAXUINT || pool[i]->mapped < pool[best]->mapped))
+      best = i;
+  if (best != G_MAXUINT)
     {
+      found = pool[best];
+      pool[best] = pool[--pool_len];
+      pool_bytes -= found->mapped;
+    }
+  g_mutex_unlock (&pool_lock);
+  return found;
+}
+
+static gboolean
+pool_give (BulkHeader *h)
+{
+  gboolean kept = FALSE;
+  g_mutex_lock (&pool_lock);
+  if (pool_len < POOL_BLOCKS && pool_bytes + h->mapped <= POOL_BYTES)
+    {
+      pool[pool_len++] = h;
+      pool_bytes += h->mapped;
+      kept = TRUE;
+    }
+  g_mutex_unlock (&pool_lock);
+  return kept;
+}
+
+static gpointer
+bulk_alloc (gsize size, gboolean zero)
+{
+  gsize total = size + sizeof (BulkHeader);
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (total >= HUGE_PAGE_SIZE)
+    {
+      gsize mapped = (total + 4095) & ~(gsize) 4095;
+      BulkHeader *reused = pool_take (mapped);
+      if (reused)
+        {
+          if (zero)
+            memset (reused + 1, 0, size);
+          return reused + 1;
+        }
       /* map a huge page more, then trim both ends to a 2 MiB boundary so
        * that every huge page of the block can be backed as one */
-      gsize padded = size + HUGE_PAGE_SIZE;
+      gsize padded = mapped + HUGE_PAGE_SIZE;
       char *raw = mmap (NULL, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (raw != MAP_FAILED)
         {
           char *start = (char *) (((guintptr) raw + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
           gsize head = (gsize) (start - raw);
-          gsize mapped = (size + 4095) & ~(gsize) 4095;
           if (head)
             munmap (raw, head);
           if (padded - head > mapped)
@@ -79,47 +141,57 @@ fxs_bulk_alloc (gsize size)
 #ifdef MADV_HUGEPAGE
           madvise (start, mapped, MADV_HUGEPAGE);
 #endif
-          return start;
+          ((BulkHeader *) start)->mapped = mapped;
+          return start + sizeof (BulkHeader);
         }
     }
 #endif
-  return g_malloc0 (size);
+  BulkHeader *h = zero ? g_malloc0 (total) : g_malloc (total);
+  h->mapped = 0;
+  return h + 1;
+}
+
+gpointer
+fxs_bulk_alloc (gsize size)
+{
+  return bulk_alloc (size, TRUE);
+}
+
+gpointer
+fxs_bulk_alloc_uninit (gsize size)
+{
+  return bulk_alloc (size, FALSE);
 }
 
 void
-fxs_bulk_free (gpointer block, gsize size)
+fxs_bulk_free (gpointer block)
 {
   if (!block)
     return;
+  BulkHeader *h = (BulkHeader *) block - 1;
 #if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
-  if (size >= HUGE_PAGE_SIZE)
+  if (h->mapped)
     {
-      /* fxs_bulk_alloc fell back to the heap only when mmap failed, which
-       * left the block unaligned */
-      if (((guintptr) block & (HUGE_PAGE_SIZE - 1)) == 0)
-        munmap (block, (size + 4095) & ~(gsize) 4095);
-      else
-        g_free (block);
+      if (!pool_give (h))
+        munmap (h, h->mapped);
       return;
     }
 #endif
-  g_free (block);
+  g_free (h);
 }
 
 struct FxsBulkBlock {
   FxsBulkBlock *next;
-  gsize size;             /* of the whole block, this header included */
+  gsize pad;              /* keeps the data 16-byte aligned */
 };
 
 gpointer
 fxs_graph_alloc_bulk (FxsGraph *graph, gsize size)
 {
-  gsize total = size + 16;
-  FxsBulkBlock *block = fxs_bulk_alloc (total);
-  block->size = total;
+  FxsBulkBlock *block = fxs_bulk_alloc_uninit (sizeof (FxsBulkBlock) + size);
   block->next = graph->bulk;
   graph->bulk = block;
-  return (char *) block + 16;
+  return block + 1;
 }
 
 static void
@@ -128,7 +200,7 @@ free_bulk (FxsGraph *graph)
   while (graph->bulk)
     {
       FxsBulkBlock *next = graph->bulk->next;
-      fxs_bulk_free (graph->bulk, graph->bulk->size);
+      fxs_bulk_free (graph->bulk);
       graph->bulk = next;
     }
 }

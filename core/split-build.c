@@ -701,8 +701,16 @@ typedef struct {
 static void
 make_qualname_map (FxsSplitResult *r)
 {
+  /* room for every call_module up front: no growing */
+  gsize n_calls = 0;
+  for (guint i = 0; i < r->original->nodes->len; i++)
+    n_calls += ((const FxsNode *) r->original->nodes->pdata[i])->op == FXS_OP_CALL_MODULE;
   gsize mask = 63, used = 0;
-  QualnameSlot *slots = g_new0 (QualnameSlot, mask + 1);
+  while (mask + 1 < 2 * n_calls)
+    mask = 2 * mask + 1;
+  QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
+  g_ptr_array_set_size (r->qualnames, (guint) (2 * n_calls));
+  g_ptr_array_set_size (r->qualnames, 0);
   GString *key = g_string_new (NULL);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (guint i = 0; i < r->original->nodes->len; i++)
@@ -736,25 +744,11 @@ make_qualname_map (FxsSplitResult *r)
       g_ptr_array_add (r->qualnames, (gpointer) new_name);
       g_ptr_array_add (r->qualnames, (gpointer) node->target);
       slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
-      if (2 * ++used > mask + 1)
-        {
-          gsize cap = 2 * (mask + 1);
-          QualnameSlot *bigger = g_new0 (QualnameSlot, cap);
-          for (gsize k = 0; k <= mask; k++)
-            if (slots[k].pair)
-              {
-                gsize j = slots[k].hash & (cap - 1);
-                while (bigger[j].pair)
-                  j = (j + 1) & (cap - 1);
-                bigger[j] = slots[k];
-              }
-          g_free (slots);
-          slots = bigger;
-          mask = cap - 1;
-        }
+      used++;
     }
+  g_assert (2 * used <= mask + 1);
   g_string_free (key, TRUE);
-  g_free (slots);
+  fxs_bulk_free (slots);
 }
 
 gboolean
@@ -766,8 +760,8 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     .r = result,
     .plan = plan,
     .orig = result->original,
-    .env = fxs_bulk_alloc (env_size),
-    .env_owner = fxs_bulk_alloc (env_owner_size),
+    .env = fxs_bulk_alloc_uninit (env_size),
+    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
     .top_owner = result->n_partitions,
     .candidate = g_string_new (NULL),
   };
@@ -782,8 +776,8 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     {
       b.bulk = fxs_graph_new ();
       gsize chunk = (estimate / 8 + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
-      /* whole huge pages: fxs_graph_alloc_bulk adds a 16-byte header */
-      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 16;
+      /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
+      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
     }
   gboolean ok = TRUE;
   for (guint k = 0; ok && k < result->n_partitions; k++)
@@ -794,8 +788,8 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     make_qualname_map (result);
   fxs_namespace_free (b.ns);
   attr_index_clear (&b.attr_index);
-  fxs_bulk_free (b.env, env_size);
-  fxs_bulk_free (b.env_owner, env_owner_size);
+  fxs_bulk_free (b.env);
+  fxs_bulk_free (b.env_owner);
   if (b.bulk)
     fxs_graph_unref (b.bulk);
   g_string_free (b.candidate, TRUE);

@@ -128,6 +128,10 @@ FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, con
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 
+/* The position of attribute @qualname in the graph's table, G_MAXUINT32
+ * when there is none. */
+guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
+
 /* Appends an attribute without the duplicate check, for producers that
  * guarantee unique names (the engine).  @qualname is copied; @class_name
  * must live as long as @graph (or a graph it keeps alive). */

@@ -356,13 +356,22 @@ name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, 
     }
 }
 
+/* The position of @name in @items, or G_MAXUINT32. */
+static guint32
+name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+                 const char *name)
+{
+  gsize len = strlen (name);
+  const FxsNameSlot *slot = name_slot (index, items, nodes, name, len, fxs_name_hash (name, len));
+  return slot->item ? slot->item - 1 : G_MAXUINT32;
+}
+
 static gpointer
 name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
                    const char *name)
 {
-  gsize len = strlen (name);
-  const FxsNameSlot *slot = name_slot (index, items, nodes, name, len, fxs_name_hash (name, len));
-  return slot->item ? items->pdata[slot->item - 1] : NULL;
+  guint32 i = name_index_find (index, items, nodes, name);
+  return i != G_MAXUINT32 ? items->pdata[i] : NULL;
 }
 
 /* Brings the name indexes up to date with the nodes and attributes added
@@ -431,6 +440,13 @@ fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
   return name_index_lookup (&graph->attr_index, graph->attrs, FALSE, qualname);
+}
+
+guint32
+fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
+{
+  index_attrs ((FxsGraph *) graph);
+  return name_index_find (&graph->attr_index, graph->attrs, FALSE, qualname);
 }
 
 /* ---- nodes -------------------------------------------------------------- */

@@ -320,10 +320,20 @@ name_memory (gpointer builder, gsize size)
   return node_memory (builder, size);
 }
 
+/* The original attribute @orig's target names. */
+static const FxsAttr *
+original_attr (const Builder *b, const FxsNode *orig)
+{
+  guint32 i = b->plan->attr_of[orig->index];
+  return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
+}
+
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built. */
+ * flattened target), remembered for the graph being built.  @orig is a
+ * node of the original graph with that target, for get_attr and
+ * call_module (its attribute), or NULL. */
 static CachedCandidate *
-lookup_target (Builder *b, FxsOp op, const char *target)
+lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
   CachedCandidate *pair = &b->cache[cache_slot (op, target)];
   for (guint k = 0; k < 2; k++)
@@ -335,8 +345,9 @@ lookup_target (Builder *b, FxsOp op, const char *target)
   e->target = target;
   e->owner = b->owner;
   e->op = op;
-  e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR
-              ? fxs_graph_lookup_attr (b->orig, target) : NULL;
+  e->attr = NULL;
+  if (op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR)
+    e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
@@ -345,9 +356,9 @@ lookup_target (Builder *b, FxsOp op, const char *target)
 
 /* A name from the namespace for a node torch.fx names after its target. */
 static const char *
-name_for_target (Builder *b, FxsOp op, const char *target)
+name_for_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target)->name);
+  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target, orig)->name);
 }
 
 static FxsNode *
@@ -418,12 +429,14 @@ add_inputs (Builder *b, FxsPartition *part)
     {
       const FxsNode *orig = original_node (b, inputs[k]);
       const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR
-                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target)->attr : NULL;
+                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr
+                              : NULL;
       FxsNode *node;
       if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
         {
-          node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
-                           orig->target, NULL, NULL);
+          node = add_node (b, FXS_OP_GET_ATTR,
+                           name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
+                           NULL, NULL);
           fxs_node_share_meta (node, orig);
           attr_table_set_original (b, orig->target, attr);
         }
@@ -437,7 +450,8 @@ add_inputs (Builder *b, FxsPartition *part)
               g_free (arg);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                           name_for_target (b, FXS_OP_PLACEHOLDER, target), target, NULL, NULL);
+                           name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
+                           NULL);
           inputs[kept++] = inputs[k];
         }
       bind (b, inputs[k], node);
@@ -457,7 +471,7 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
-      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
+      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
       if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
@@ -480,7 +494,7 @@ add_preludes (Builder *b, const FxsPartition *part)
       const FxsNode *orig = original_node (b, preludes[k]);
       /* their arguments are constants (checked by the analysis) */
       FxsNode *node = add_copy (b, orig, (FxsOp) orig->op,
-                                name_for_target (b, (FxsOp) orig->op, orig->target),
+                                name_for_target (b, (FxsOp) orig->op, orig->target, orig),
                                 orig->target, &orig->args, NULL);
       bind (b, preludes[k], node);
     }
@@ -499,7 +513,8 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       if (!check_missing (b, exit, error))
         return FALSE;
       args = tuple1 (b, &enter);
-      add_copy (b, exit, (FxsOp) exit->op, name_for_target (b, (FxsOp) exit->op, exit->target),
+      add_copy (b, exit, (FxsOp) exit->op,
+                name_for_target (b, (FxsOp) exit->op, exit->target, exit),
                 exit->target, &args, NULL);
     }
   return TRUE;
@@ -559,15 +574,16 @@ construct (Builder *b, guint32 i)
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
       node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                       name_for_target (b, FXS_OP_PLACEHOLDER, target), target, &args, NULL);
+                       name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, &args,
+                       NULL);
     }
   else
     {
-      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
+      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
       attr_table_set_original (b, orig->target,
-                               lookup_target (b, FXS_OP_GET_ATTR, orig->target)->attr);
+                               lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr);
     }
   bind (b, i, node);
 }
@@ -607,8 +623,12 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
                       error))
     return FALSE;
   const char *submod = fxs_graph_intern (b->graph, part->submod_name);
-  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE, name_for_target (b, FXS_OP_CALL_MODULE, submod),
-                            submod, &args, NULL);
+  /* one name per partition, and no attribute of the original */
+  g_string_truncate (b->candidate, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
+  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE,
+                            fxs_namespace_create_name (b->ns, b->candidate->str), submod, &args,
+                            NULL);
   attr_table_set (b, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
 
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);

@@ -851,6 +851,21 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
           len = len > 4 ? len - 4 : 0;
         }
     }
+  /* already a clean, lower-case identifier ("layers_7_fc", "add_5"): as it is */
+  gsize k = 0;
+  while (k < len && (guchar) s[k] < 0x80 && ascii_class[(guchar) s[k]] != CHAR_OTHER
+         && ascii_class[(guchar) s[k]] != CHAR_UPPER)
+    k++;
+  if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
+    {
+      char *text = alloc (alloc_data, len + 1);
+      memcpy (text, s, len);
+      text[len] = '\0';
+      c->text = text;
+      c->len = (guint32) len;
+      analyse_candidate (c);
+      return TRUE;
+    }
   char buf[256];
   if (2 * len + 2 > sizeof buf)
     return FALSE;

@@ -76,7 +76,7 @@ struct FxsGraph {
   gint ref_count;
   FxsArena arena;
   FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
-  GStringChunk *strings;
+  GStringChunk *strings;       /* NULL until the first string */
   GPtrArray *nodes;            /* FxsNode*, in graph order */
   FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
   guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first

@@ -214,8 +214,7 @@ fxs_graph_new (void)
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
   /* small: the engine makes a graph per partition, most of them a few
-   * nodes (10^7 partitions, tests/hostile); chunks grow as strings do */
-  g->strings = g_string_chunk_new (256);
+   * nodes (10^7 partitions, tests/hostile); strings come on first use */
   g->nodes = g_ptr_array_new ();
   g->attrs = g_ptr_array_new ();
   return g;
@@ -242,22 +241,33 @@ fxs_graph_unref (FxsGraph *graph)
     g_ptr_array_unref (graph->keepalive);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
-  g_string_chunk_free (graph->strings);
+  if (graph->strings)
+    g_string_chunk_free (graph->strings);
   fxs_arena_clear (&graph->arena);
   free_bulk (graph);
   g_free (graph);
 }
 
+/* Made on first use: the engine's graphs (one per partition) store no
+ * strings of their own. */
+static GStringChunk *
+graph_strings (FxsGraph *graph)
+{
+  if (!graph->strings)
+    graph->strings = g_string_chunk_new (256);
+  return graph->strings;
+}
+
 const char *
 fxs_graph_strdup (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert (graph->strings, s) : NULL;
+  return s ? g_string_chunk_insert (graph_strings (graph), s) : NULL;
 }
 
 const char *
 fxs_graph_intern (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert_const (graph->strings, s) : NULL;
+  return s ? g_string_chunk_insert_const (graph_strings (graph), s) : NULL;
 }
 
 void

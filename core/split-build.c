@@ -314,6 +314,21 @@ flat_target (Builder *b, const char *target)
   return flat;
 }
 
+/* A copy of @len bytes of @s as long-lived as the graph being built. */
+static const char *
+graph_strndup (Builder *b, const char *s, gsize len)
+{
+  char *copy = node_memory (b, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* Targets of the nodes every graph has: static, so no graph stores them
+ * (a graph per partition, millions of them maybe). */
+static const char output_target[] = "output";
+static const char getitem_target[] = "_operator.getitem";
+
 static gpointer
 name_memory (gpointer builder, gsize size)
 {
@@ -445,9 +460,9 @@ add_inputs (Builder *b, FxsPartition *part)
           const char *target = orig->name;
           if (!b->plan->keep_original_input_name)
             {
-              char *arg = g_strdup_printf ("arg_%u", counter++);
-              target = fxs_graph_intern (b->graph, arg);
-              g_free (arg);
+              char arg[32];
+              gint len = g_snprintf (arg, sizeof arg, "arg_%u", counter++);
+              target = graph_strndup (b, arg, (gsize) len);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
@@ -537,7 +552,7 @@ add_partition_output (Builder *b, const FxsPartition *part)
     }
   FxsValue args = tuple1 (b, &result);
   add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-            fxs_graph_intern (b->graph, "output"), &args, NULL);
+            output_target, &args, NULL);
 }
 
 static gboolean
@@ -622,7 +637,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = fxs_graph_intern (b->graph, part->submod_name);
+  const char *submod = graph_strndup (b, part->submod_name, strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
@@ -643,7 +658,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
         items[1] = (FxsValue) { .kind = FXS_VALUE_INT, .u.i = k };
         bind (b, outputs[k],
               add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
-                        fxs_graph_intern (b->graph, "_operator.getitem"), &getitem_args, NULL));
+                        getitem_target, &getitem_args, NULL));
       }
   return TRUE;
 }
@@ -702,7 +717,7 @@ build_top (Builder *b, GError **error)
     {
       FxsValue args = tuple1 (b, &result);
       add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-                fxs_graph_intern (b->graph, "output"), &args, NULL);
+                output_target, &args, NULL);
     }
   end_graph (b);
   return ok;

@@ -56,6 +56,9 @@ fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
 /* ---- bulk memory --------------------------------------------------------- */
 
 #define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+/* Blocks from this size on are mapped (and pooled when freed); smaller
+ * ones come from malloc. */
+#define BULK_MAP_MIN ((gsize) 256 << 10)
 
 /* Every block starts with this header (16 bytes, keeping the data 16-byte
  * aligned): how it was allocated, for fxs_bulk_free. */
@@ -116,7 +119,7 @@ bulk_alloc (gsize size, gboolean zero)
 {
   gsize total = size + sizeof (BulkHeader);
 #if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
-  if (total >= HUGE_PAGE_SIZE)
+  if (total >= BULK_MAP_MIN)
     {
       gsize mapped = (total + 4095) & ~(gsize) 4095;
       BulkHeader *reused = pool_take (mapped);
@@ -139,7 +142,8 @@ bulk_alloc (gsize size, gboolean zero)
           if (padded - head > mapped)
             munmap (start + mapped, padded - head - mapped);
 #ifdef MADV_HUGEPAGE
-          madvise (start, mapped, MADV_HUGEPAGE);
+          if (mapped >= HUGE_PAGE_SIZE)
+            madvise (start, mapped, MADV_HUGEPAGE);
 #endif
           ((BulkHeader *) start)->mapped = mapped;
           return start + sizeof (BulkHeader);

@@ -57,18 +57,34 @@ struct FxsAttr {
   guint8 kind;
 };
 
+typedef struct FxsBulkBlock FxsBulkBlock;
+
+/* Names -> positions in a graph's nodes or attrs: open addressing on
+ * (hash, position + 1), at most half full; the names stay in the items. */
+typedef struct {
+  guint32 hash;
+  guint32 item;          /* position + 1; 0: empty */
+} FxsNameSlot;
+
+typedef struct {
+  FxsNameSlot *slots;    /* NULL until the first lookup */
+  gsize mask;
+  gsize used;
+} FxsNameIndex;
+
 struct FxsGraph {
   gint ref_count;
   FxsArena arena;
-  GStringChunk *strings;
+  FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
+  GStringChunk *strings;       /* NULL until the first string */
   GPtrArray *nodes;            /* FxsNode*, in graph order */
-  GHashTable *node_by_name;    /* const char* -> FxsNode*, see n_nodes_indexed; NULL until then */
-  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_by_name: filled on first
+  FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
+  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
                                   lookup, so graphs nobody searches (split
                                   results) never pay for the table */
   FxsNode *output;
   GPtrArray *attrs;            /* FxsAttr* */
-  GHashTable *attr_by_name;    /* made and filled lazily like node_by_name */
+  FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices) */
@@ -80,6 +96,21 @@ struct FxsGraph {
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
+/* Zero-filled memory for big arrays and blocks: from 256 KiB on mapped on
+ * its own and, from 2 MiB on, where the kernel gives them on request,
+ * backed by 2 MiB huge pages, which make the first touch of fresh memory
+ * much cheaper than 4 KiB page faults (several times so on virtual
+ * machines); smaller ones from g_malloc0.  Free with fxs_bulk_free(), which keeps a bounded number
+ * of freed mappings (at most 256 MiB) for the next blocks, as malloc keeps
+ * freed heap memory. */
+gpointer fxs_bulk_alloc (gsize size);
+/* The same without zeroing (a freed block may be given again). */
+gpointer fxs_bulk_alloc_uninit (gsize size);
+void     fxs_bulk_free (gpointer block);
+
+/* fxs_bulk_alloc() memory that lives as long as @graph. */
+gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
+
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
@@ -89,8 +120,17 @@ void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
                                           const char *target, const FxsValue *args,
                                           const FxsValue *kwargs);
+/* The same with the node's memory from the caller: @node must live as
+ * long as @graph (in a graph it keeps alive, for instance). */
+FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
+                                   const char *target, const FxsValue *args,
+                                   const FxsValue *kwargs);
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
+
+/* The position of attribute @qualname in the graph's table, G_MAXUINT32
+ * when there is none. */
+guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
 
 /* Appends an attribute without the duplicate check, for producers that
  * guarantee unique names (the engine).  @qualname is copied; @class_name
@@ -98,6 +138,28 @@ FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
                                           FxsAttrKind kind, const char *class_name,
                                           const FxsTensorMeta *tensor);
+
+/* fxs_graph_append_attr_unchecked() without copying @qualname, which
+ * must live as long as @graph (or a graph it keeps alive). */
+FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
+                                       FxsAttrKind kind, const char *class_name,
+                                       const FxsTensorMeta *tensor);
+
+/* The same with the attribute's memory from the caller (as long-lived as
+ * @graph). */
+FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
+                                   FxsAttrKind kind, const char *class_name,
+                                   const FxsTensorMeta *tensor);
+
+/* Changes what an attribute of a graph under construction says. */
+static inline void
+fxs_attr_assign (FxsAttr *attr, FxsAttrKind kind, const char *class_name,
+                 const FxsTensorMeta *tensor)
+{
+  attr->kind = kind;
+  attr->class_name = class_name;
+  attr->tensor = tensor;
+}
 
 /* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
 static inline void

@@ -1,7 +1,11 @@
 /* The graph model: graphs, nodes, attributes and their metadata. */
 #include "graph-private.h"
+#include "names.h"
 
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
 
 static const char *const op_names[] = {
   "placeholder", "get_attr", "call_function", "call_method", "call_module", "output",
@@ -49,6 +53,162 @@ fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
   return FALSE;
 }
 
+/* ---- bulk memory --------------------------------------------------------- */
+
+#define HUGE_PAGE_SIZE ((gsize) 2 << 20)
+/* Blocks from this size on are mapped (and pooled when freed); smaller
+ * ones come from malloc. */
+#define BULK_MAP_MIN ((gsize) 256 << 10)
+
+/* Every block starts with this header (16 bytes, keeping the data 16-byte
+ * aligned): how it was allocated, for fxs_bulk_free. */
+typedef struct {
+  gsize mapped;    /* bytes mapped; 0: from g_malloc */
+  gsize pad;
+} BulkHeader;
+
+/* Freed mappings kept for the next blocks, as malloc keeps freed heap
+ * memory: a process that splits again (a partitioner's search, a service)
+ * then touches no fresh pages.  Bounded in count and bytes. */
+#define POOL_BLOCKS 32
+#define POOL_BYTES ((gsize) 256 << 20)
+
+static GMutex pool_lock;
+static BulkHeader *pool[POOL_BLOCKS];
+static guint pool_len;
+static gsize pool_bytes;
+
+/* A pooled mapping of @mapped bytes or a little more, or NULL. */
+static BulkHeader *
+pool_take (gsize mapped)
+{
+  BulkHeader *found = NULL;
+  g_mutex_lock (&pool_lock);
+  guint best = G_MAXUINT;
+  for (guint i = 0; i < pool_len; i++)
+    if (pool[i]->mapped >= mapped && pool[i]->mapped <= mapped + mapped / 2
+        && (best == G_MAXUINT || pool[i]->mapped < pool[best]->mapped))
+      best = i;
+  if (best != G_MAXUINT)
+    {
+      found = pool[best];
+      pool[best] = pool[--pool_len];
+      pool_bytes -= found->mapped;
+    }
+  g_mutex_unlock (&pool_lock);
+  return found;
+}
+
+static gboolean
+pool_give (BulkHeader *h)
+{
+  gboolean kept = FALSE;
+  g_mutex_lock (&pool_lock);
+  if (pool_len < POOL_BLOCKS && pool_bytes + h->mapped <= POOL_BYTES)
+    {
+      pool[pool_len++] = h;
+      pool_bytes += h->mapped;
+      kept = TRUE;
+    }
+  g_mutex_unlock (&pool_lock);
+  return kept;
+}
+
+static gpointer
+bulk_alloc (gsize size, gboolean zero)
+{
+  gsize total = size + sizeof (BulkHeader);
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (total >= BULK_MAP_MIN)
+    {
+      gsize mapped = (total + 4095) & ~(gsize) 4095;
+      BulkHeader *reused = pool_take (mapped);
+      if (reused)
+        {
+          if (zero)
+            memset (reused + 1, 0, size);
+          return reused + 1;
+        }
+      /* map a huge page more, then trim both ends to a 2 MiB boundary so
+       * that every huge page of the block can be backed as one */
+      gsize padded = mapped + HUGE_PAGE_SIZE;
+      char *raw = mmap (NULL, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw != MAP_FAILED)
+        {
+          char *start = (char *) (((guintptr) raw + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
+          gsize head = (gsize) (start - raw);
+          if (head)
+            munmap (raw, head);
+          if (padded - head > mapped)
+            munmap (start + mapped, padded - head - mapped);
+#ifdef MADV_HUGEPAGE
+          if (mapped >= HUGE_PAGE_SIZE)
+            madvise (start, mapped, MADV_HUGEPAGE);
+#endif
+          ((BulkHeader *) start)->mapped = mapped;
+          return start + sizeof (BulkHeader);
+        }
+    }
+#endif
+  BulkHeader *h = zero ? g_malloc0 (total) : g_malloc (total);
+  h->mapped = 0;
+  return h + 1;
+}
+
+gpointer
+fxs_bulk_alloc (gsize size)
+{
+  return bulk_alloc (size, TRUE);
+}
+
+gpointer
+fxs_bulk_alloc_uninit (gsize size)
+{
+  return bulk_alloc (size, FALSE);
+}
+
+void
+fxs_bulk_free (gpointer block)
+{
+  if (!block)
+    return;
+  BulkHeader *h = (BulkHeader *) block - 1;
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (h->mapped)
+    {
+      if (!pool_give (h))
+        munmap (h, h->mapped);
+      return;
+    }
+#endif
+  g_free (h);
+}
+
+struct FxsBulkBlock {
+  FxsBulkBlock *next;
+  gsize pad;              /* keeps the data 16-byte aligned */
+};
+
+gpointer
+fxs_graph_alloc_bulk (FxsGraph *graph, gsize size)
+{
+  FxsBulkBlock *block = fxs_bulk_alloc_uninit (sizeof (FxsBulkBlock) + size);
+  block->next = graph->bulk;
+  graph->bulk = block;
+  return block + 1;
+}
+
+static void
+free_bulk (FxsGraph *graph)
+{
+  while (graph->bulk)
+    {
+      FxsBulkBlock *next = graph->bulk->next;
+      fxs_bulk_free (graph->bulk);
+      graph->bulk = next;
+    }
+}
+
 /* ---- graphs ------------------------------------------------------------- */
 
 FxsGraph *
@@ -58,8 +218,7 @@ fxs_graph_new (void)
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
   /* small: the engine makes a graph per partition, most of them a few
-   * nodes (10^7 partitions, tests/hostile); chunks grow as strings do */
-  g->strings = g_string_chunk_new (256);
+   * nodes (10^7 partitions, tests/hostile); strings come on first use */
   g->nodes = g_ptr_array_new ();
   g->attrs = g_ptr_array_new ();
   return g;
@@ -79,18 +238,28 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   g_ptr_array_unref (graph->nodes);
-  if (graph->node_by_name)
-    g_hash_table_unref (graph->node_by_name);
+  g_free (graph->node_index.slots);
   g_ptr_array_unref (graph->attrs);
-  if (graph->attr_by_name)
-    g_hash_table_unref (graph->attr_by_name);
+  g_free (graph->attr_index.slots);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
-  g_string_chunk_free (graph->strings);
+  if (graph->strings)
+    g_string_chunk_free (graph->strings);
   fxs_arena_clear (&graph->arena);
+  free_bulk (graph);
   g_free (graph);
+}
+
+/* Made on first use: the engine's graphs (one per partition) store no
+ * strings of their own. */
+static GStringChunk *
+graph_strings (FxsGraph *graph)
+{
+  if (!graph->strings)
+    graph->strings = g_string_chunk_new (256);
+  return graph->strings;
 }
 
 const char *
@@ -104,7 +273,7 @@ fxs_graph_strdup (FxsGraph *graph, const char *s)
 const char *
 fxs_graph_intern (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert_const (graph->strings, s) : NULL;
+  return s ? g_string_chunk_insert_const (graph_strings (graph), s) : NULL;
 }
 
 void
@@ -133,46 +302,110 @@ fxs_graph_node (const FxsGraph *graph, guint index)
   return graph->nodes->pdata[index];
 }
 
-/* Adds items[from..] (FxsNode* or FxsAttr*, whose name is at
- * @name_offset) to @table.  The first of two equal names wins, as the
- * checked builders never let a second one in. */
-static void
-index_names (GHashTable *table, const GPtrArray *items, guint32 from, gsize name_offset)
+/* ---- name indexes -------------------------------------------------------- */
+
+/* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
+static const char *
+item_name (const GPtrArray *items, gboolean nodes, guint32 i)
 {
-  gboolean empty = g_hash_table_size (table) == 0;
-  for (guint32 k = from; k < items->len; k++)
+  return nodes ? ((const FxsNode *) items->pdata[i])->name
+               : ((const FxsAttr *) items->pdata[i])->name;
+}
+
+/* The slot of @name (@len bytes, @hash): its entry, or the empty slot
+ * where it would go. */
+static FxsNameSlot *
+name_slot (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes, const char *name,
+           gsize len, guint32 hash)
+{
+  gsize i = hash & index->mask;
+  for (;; i = (i + 1) & index->mask)
     {
-      /* into an empty table backwards, so that the first of equal names is
-       * inserted last and wins: one hash per name (a loaded graph's first
-       * lookup indexes all of it at once) */
-      guint32 i = empty ? items->len - 1 - (k - from) : k;
-      gpointer item = items->pdata[i];
-      const char *name = *(const char *const *) ((const char *) item + name_offset);
-      if (empty || !g_hash_table_contains (table, name))
-        g_hash_table_insert (table, (gpointer) name, item);
+      FxsNameSlot *slot = &index->slots[i];
+      if (!slot->item)
+        return slot;
+      if (slot->hash == hash)
+        {
+          const char *other = item_name (items, nodes, slot->item - 1);
+          if (strncmp (other, name, len) == 0 && other[len] == '\0')
+            return slot;
+        }
     }
 }
 
-/* Brings the name tables up to date with the nodes and attributes added
- * since the last lookup. */
+static void
+name_index_grow (FxsNameIndex *index)
+{
+  gsize cap = index->slots ? 2 * (index->mask + 1) : 64;
+  FxsNameSlot *slots = g_new0 (FxsNameSlot, cap);
+  for (gsize i = 0; index->slots && i <= index->mask; i++)
+    if (index->slots[i].item)
+      {
+        gsize j = index->slots[i].hash & (cap - 1);
+        while (slots[j].item)
+          j = (j + 1) & (cap - 1);
+        slots[j] = index->slots[i];
+      }
+  g_free (index->slots);
+  index->slots = slots;
+  index->mask = cap - 1;
+}
+
+/* Adds items [@from, items->len) to @index; the first of two equal names
+ * wins, as the checked builders never let a second one in. */
+static void
+name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 from)
+{
+  if (!index->slots)
+    name_index_grow (index);
+  for (guint32 i = from; i < items->len; i++)
+    {
+      const char *name = item_name (items, nodes, i);
+      gsize len = strlen (name);
+      guint32 hash = fxs_name_hash (name, len);
+      FxsNameSlot *slot = name_slot (index, items, nodes, name, len, hash);
+      if (slot->item)
+        continue;
+      *slot = (FxsNameSlot) { hash, i + 1 };
+      if (2 * ++index->used > index->mask + 1)
+        name_index_grow (index);
+    }
+}
+
+/* The position of @name in @items, or G_MAXUINT32. */
+static guint32
+name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+                 const char *name)
+{
+  gsize len = strlen (name);
+  const FxsNameSlot *slot = name_slot (index, items, nodes, name, len, fxs_name_hash (name, len));
+  return slot->item ? slot->item - 1 : G_MAXUINT32;
+}
+
+static gpointer
+name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+                   const char *name)
+{
+  guint32 i = name_index_find (index, items, nodes, name);
+  return i != G_MAXUINT32 ? items->pdata[i] : NULL;
+}
+
+/* Brings the name indexes up to date with the nodes and attributes added
+ * since the last lookup (made on first use: most of a split's graphs are
+ * never looked up). */
 static void
 index_nodes (FxsGraph *graph)
 {
-  /* made on first use too: most of a split's graphs are never looked up */
-  if (!graph->node_by_name)
-    graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  index_names (graph->node_by_name, graph->nodes, graph->n_nodes_indexed,
-               G_STRUCT_OFFSET (FxsNode, name));
+  if (graph->n_nodes_indexed < graph->nodes->len || !graph->node_index.slots)
+    name_index_update (&graph->node_index, graph->nodes, TRUE, graph->n_nodes_indexed);
   graph->n_nodes_indexed = graph->nodes->len;
 }
 
 static void
 index_attrs (FxsGraph *graph)
 {
-  if (!graph->attr_by_name)
-    graph->attr_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  index_names (graph->attr_by_name, graph->attrs, graph->n_attrs_indexed,
-               G_STRUCT_OFFSET (FxsAttr, name));
+  if (graph->n_attrs_indexed < graph->attrs->len || !graph->attr_index.slots)
+    name_index_update (&graph->attr_index, graph->attrs, FALSE, graph->n_attrs_indexed);
   graph->n_attrs_indexed = graph->attrs->len;
 }
 
@@ -180,7 +413,7 @@ FxsNode *
 fxs_graph_find_node (FxsGraph *graph, const char *name)
 {
   index_nodes (graph);
-  return g_hash_table_lookup (graph->node_by_name, name);
+  return name_index_lookup (&graph->node_index, graph->nodes, TRUE, name);
 }
 
 const FxsNode *
@@ -222,7 +455,14 @@ const FxsAttr *
 fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
-  return g_hash_table_lookup (graph->attr_by_name, qualname);
+  return name_index_lookup (&graph->attr_index, graph->attrs, FALSE, qualname);
+}
+
+guint32
+fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
+{
+  index_attrs ((FxsGraph *) graph);
+  return name_index_find (&graph->attr_index, graph->attrs, FALSE, qualname);
 }
 
 /* ---- nodes -------------------------------------------------------------- */
@@ -589,7 +829,15 @@ fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
                                  const char *target, const FxsValue *args,
                                  const FxsValue *kwargs)
 {
-  FxsNode *node = fxs_arena_alloc (&graph->arena, sizeof *node);
+  return fxs_graph_append_node_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsNode)), op,
+                                   name, target, args, kwargs);
+}
+
+FxsNode *
+fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
+                          const char *target, const FxsValue *args, const FxsValue *kwargs)
+{
+  *node = (FxsNode) { 0 };
   node->graph = graph;
   node->op = op;
   node->name = name;
@@ -782,8 +1030,23 @@ FxsAttr *
 fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
                                  const char *class_name, const FxsTensorMeta *tensor)
 {
-  FxsAttr *a = fxs_arena_alloc (&graph->arena, sizeof *a);
-  a->name = fxs_graph_strdup (graph, qualname);
+  return fxs_graph_append_attr_shared (graph, fxs_graph_strdup (graph, qualname), kind,
+                                       class_name, tensor);
+}
+
+FxsAttr *
+fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
+                              const char *class_name, const FxsTensorMeta *tensor)
+{
+  return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
+                                   qualname, kind, class_name, tensor);
+}
+
+FxsAttr *
+fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, FxsAttrKind kind,
+                          const char *class_name, const FxsTensorMeta *tensor)
+{
+  a->name = qualname;
   a->kind = kind;
   a->class_name = class_name;
   a->tensor = tensor;

@@ -9,6 +9,7 @@
 #include "names.h"
 #include "graph-private.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,17 +51,48 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-static int
-compare_name (const void *key, const void *entry)
+/* reserved_names as an open-addressing set (power of two, at most half
+ * full), made on first use: one hash and one comparison per question. */
+#define RESERVED_SLOTS 512
+static const char *reserved_set[RESERVED_SLOTS];
+
+static const char *const *
+reserved_table (void)
 {
-  return strcmp (key, *(const char *const *) entry);
+  static gsize ready = 0;
+  if (g_once_init_enter (&ready))
+    {
+      G_STATIC_ASSERT (2 * G_N_ELEMENTS (reserved_names) <= RESERVED_SLOTS);
+      for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
+        {
+          const char *r = reserved_names[i];
+          gsize k = fxs_name_hash (r, strlen (r)) & (RESERVED_SLOTS - 1);
+          while (reserved_set[k])
+            k = (k + 1) & (RESERVED_SLOTS - 1);
+          reserved_set[k] = r;
+        }
+      g_once_init_leave (&ready, 1);
+    }
+  return reserved_set;
+}
+
+static gboolean
+is_reserved_len (const char *name, gsize len)
+{
+  if (len < 2 || len > 25)     /* the shortest ("as") and longest ones */
+    return FALSE;
+  const char *const *set = reserved_table ();
+  for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
+       k = (k + 1) & (RESERVED_SLOTS - 1))
+    if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
+      return TRUE;
+  return FALSE;
 }
 
 gboolean
 fxs_name_is_reserved (const char *name)
 {
-  return bsearch (name, reserved_names, G_N_ELEMENTS (reserved_names),
-                  sizeof reserved_names[0], compare_name) != NULL;
+  return is_reserved_len (name, strlen (name));
 }
 
 /* ---- _snake_case ---------------------------------------------------------- */
@@ -135,6 +167,28 @@ fxs_snake_case (const char *s, GString *out)
 {
   gboolean prev_lower = FALSE;
   const char *p = s;
+  /* ASCII, the usual case, straight into the buffer (at most one "_" per
+   * character) */
+  gsize ascii = 0;
+  while ((guchar) p[ascii] - 1u < 0x7fu)
+    ascii++;
+  if (ascii)
+    {
+      gsize start = out->len;
+      g_string_set_size (out, start + 2 * ascii);
+      char *o = out->str + start;
+      for (gsize i = 0; i < ascii; i++)
+        {
+          char a = p[i];
+          gboolean upper = a >= 'A' && a <= 'Z';
+          if (prev_lower && upper)
+            *o++ = '_';
+          *o++ = upper ? (char) (a + ('a' - 'A')) : a;
+          prev_lower = a >= 'a' && a <= 'z';
+        }
+      g_string_truncate (out, (gsize) (o - out->str));
+      p += ascii;
+    }
   while (*p)
     {
       if ((guchar) *p < 0x80)
@@ -203,27 +257,33 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
  * cursor (explicit names, or 0) sit in one sparse table with "next" links:
  * every number in [own, next) is taken.  Generated names (most of them)
  * only move a cursor and never touch a big table, which keeps this fast on
- * graphs of millions of nodes. */
+ * graphs of millions of nodes.
+ *
+ * Table slots carry the namespace's generation: fxs_namespace_reset()
+ * empties the tables by moving to the next one, so that a namespace reused
+ * for many small graphs costs nothing per graph. */
 
 typedef struct {
-  const char *name;
-  guint32 len;
-  gboolean plain_taken;
+  const char *name;          /* len bytes, not NUL-terminated */
   guint64 cursor;            /* >= 1 */
-  guint64 sparse_above;      /* sparse entries of this base above the cursor */
-  char cursor_text[24];      /* the cursor in decimal, kept in step */
-  guint8 cursor_len;
+  guint32 len;
+  guint32 sparse_above;      /* sparse entries of this base above the cursor */
+  gboolean plain_taken;
 } Base;
+
+#define BASE_CHUNK 512
 
 typedef struct {
   guint32 hash;
-  guint32 index;             /* base index + 1; 0: empty slot */
+  guint32 index;             /* base index */
+  guint32 generation;        /* live when the namespace's */
 } BaseSlot;
 
 typedef struct {
   guint64 number;
   guint64 next;
-  guint32 base;              /* base index + 1; 0: empty slot */
+  guint32 base;              /* base index */
+  guint32 generation;        /* live when the namespace's */
 } SparseSlot;
 
 /* A growable text buffer (cheaper than GString on this hot path). */
@@ -235,14 +295,22 @@ typedef struct {
 
 struct FxsNamespace {
   FxsGraph *graph;
-  GArray *bases;             /* Base */
-  GStringChunk *base_names;
+  FxsNameAllocFunc alloc;    /* where names go; NULL: the graph's arena */
+  gpointer alloc_data;
+  guint32 generation;        /* >= 1 */
+  guint64 epoch;             /* unique per namespace and reset: candidates' hints */
+  /* bases in chunks of BASE_CHUNK (never moved: a growing array would
+   * copy, touching twice the memory) */
+  Base **base_chunks;
+  guint32 n_bases;
+  guint32 n_base_chunks;
+  GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
   BaseSlot *base_slots;
   gsize base_mask;
   SparseSlot *sparse;
   gsize sparse_mask;
   gsize sparse_size;
-  GHashTable *big;           /* names with numbers beyond 64 bits */
+  GHashTable *big;           /* names with numbers beyond 64 bits, or NULL */
   Buffer candidate;
   Buffer name;
   SparseSlot **path;         /* sparse slots one search visited */
@@ -259,8 +327,8 @@ buffer_reserve (Buffer *b, gsize len)
     }
 }
 
-static guint32
-hash_bytes (const char *s, gsize len)
+guint32
+fxs_name_hash (const char *s, gsize len)
 {
   /* eight bytes at a time, multiply-xorshift mixed */
   const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
@@ -286,19 +354,48 @@ hash_number (guint32 base, guint64 number)
   return (gsize) (h ^ (h >> 31));
 }
 
+static guint64
+next_epoch (void)
+{
+  static _Atomic guint64 epochs = 1;
+  return atomic_fetch_add (&epochs, 1);
+}
+
 FxsNamespace *
 fxs_namespace_new (FxsGraph *graph)
 {
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
   ns->graph = graph;
-  ns->bases = g_array_new (FALSE, FALSE, sizeof (Base));
-  ns->base_names = g_string_chunk_new (1024);
+  ns->generation = 1;
+  ns->epoch = next_epoch ();
   ns->base_mask = 15;
   ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
   ns->sparse_mask = 15;
   ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
-  ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   return ns;
+}
+
+void
+fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
+                     gpointer alloc_data)
+{
+  ns->graph = graph;
+  ns->alloc = alloc;
+  ns->alloc_data = alloc_data;
+  ns->epoch = next_epoch ();
+  ns->n_bases = 0;
+  if (ns->base_names)
+    g_string_chunk_clear (ns->base_names);
+  ns->sparse_size = 0;
+  if (ns->big)
+    g_hash_table_remove_all (ns->big);
+  if (++ns->generation == 0)
+    {
+      /* after 2^32 resets old stamps could come back: really empty the tables */
+      memset (ns->base_slots, 0, (ns->base_mask + 1) * sizeof (BaseSlot));
+      memset (ns->sparse, 0, (ns->sparse_mask + 1) * sizeof (SparseSlot));
+      ns->generation = 1;
+    }
 }
 
 void
@@ -306,15 +403,36 @@ fxs_namespace_free (FxsNamespace *ns)
 {
   if (!ns)
     return;
-  g_array_free (ns->bases, TRUE);
-  g_string_chunk_free (ns->base_names);
+  for (guint32 i = 0; i < ns->n_base_chunks; i++)
+    g_free (ns->base_chunks[i]);
+  g_free (ns->base_chunks);
+  if (ns->base_names)
+    g_string_chunk_free (ns->base_names);
   g_free (ns->base_slots);
   g_free (ns->sparse);
-  g_hash_table_unref (ns->big);
+  if (ns->big)
+    g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
   g_free (ns->name.str);
   g_free (ns->path);
   g_free (ns);
+}
+
+/* Memory for a name, as long-lived as the namespace's graph. */
+static char *
+name_memory (FxsNamespace *ns, gsize size)
+{
+  return ns->alloc ? ns->alloc (ns->alloc_data, size) : fxs_arena_alloc (&ns->graph->arena, size);
+}
+
+/* A copy of @len bytes of @s that lives as long as the namespace's graph. */
+static const char *
+graph_strndup (FxsNamespace *ns, const char *s, gsize len)
+{
+  char *copy = name_memory (ns, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
 }
 
 /* ---- bases ---- */
@@ -322,7 +440,13 @@ fxs_namespace_free (FxsNamespace *ns)
 static Base *
 base_at (const FxsNamespace *ns, guint32 index)
 {
-  return &g_array_index (ns->bases, Base, index);
+  return &ns->base_chunks[index / BASE_CHUNK][index % BASE_CHUNK];
+}
+
+static gboolean
+base_slot_live (const FxsNamespace *ns, const BaseSlot *slot)
+{
+  return slot->generation == ns->generation;
 }
 
 static void
@@ -331,10 +455,10 @@ grow_bases (FxsNamespace *ns)
   gsize cap = 2 * (ns->base_mask + 1);
   BaseSlot *slots = g_new0 (BaseSlot, cap);
   for (gsize i = 0; i <= ns->base_mask; i++)
-    if (ns->base_slots[i].index)
+    if (base_slot_live (ns, &ns->base_slots[i]))
       {
         gsize j = ns->base_slots[i].hash & (cap - 1);
-        while (slots[j].index)
+        while (slots[j].generation == ns->generation)
           j = (j + 1) & (cap - 1);
         slots[j] = ns->base_slots[i];
       }
@@ -343,26 +467,37 @@ grow_bases (FxsNamespace *ns)
   ns->base_mask = cap - 1;
 }
 
-/* The index of base @name, added when new. */
+/* The index of base @name (@len bytes, hashing to @hash), added when new;
+ * a new base keeps @name itself when @keep, else a copy. */
 static guint32
-find_base (FxsNamespace *ns, const char *name, gsize len)
+find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
-  guint32 hash = hash_bytes (name, len);
   gsize i = hash & ns->base_mask;
-  for (; ns->base_slots[i].index; i = (i + 1) & ns->base_mask)
+  for (; base_slot_live (ns, &ns->base_slots[i]); i = (i + 1) & ns->base_mask)
     {
       const BaseSlot *slot = &ns->base_slots[i];
-      const Base *b = base_at (ns, slot->index - 1);
+      const Base *b = base_at (ns, slot->index);
       if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
-        return slot->index - 1;
+        return slot->index;
     }
-  Base b = { g_string_chunk_insert_len (ns->base_names, name, (gssize) len), (guint32) len,
-             FALSE, 1, 0, "1", 1 };
-  g_array_append_val (ns->bases, b);
-  ns->base_slots[i] = (BaseSlot) { hash, ns->bases->len };
-  if (2 * ns->bases->len > ns->base_mask + 1)
+  if (!keep)
+    {
+      if (!ns->base_names)
+        ns->base_names = g_string_chunk_new (1024);
+      name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
+    }
+  Base b = { name, 1, (guint32) len, 0, FALSE };
+  guint32 index = ns->n_bases++;
+  if (index / BASE_CHUNK == ns->n_base_chunks)
+    {
+      ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
+      ns->base_chunks[ns->n_base_chunks++] = g_new (Base, BASE_CHUNK);
+    }
+  *base_at (ns, index) = b;
+  ns->base_slots[i] = (BaseSlot) { hash, index, ns->generation };
+  if (2 * ns->n_bases > ns->base_mask + 1)
     grow_bases (ns);
-  return ns->bases->len - 1;
+  return index;
 }
 
 /* ---- numbers taken out of order ---- */
@@ -374,10 +509,16 @@ find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
   for (;;)
     {
       SparseSlot *s = &ns->sparse[i];
-      if (!s->base || (s->base == base + 1 && s->number == number))
+      if (s->generation != ns->generation || (s->base == base && s->number == number))
         return s;
       i = (i + 1) & ns->sparse_mask;
     }
+}
+
+static gboolean
+sparse_live (const FxsNamespace *ns, const SparseSlot *s)
+{
+  return s->generation == ns->generation;
 }
 
 static void
@@ -388,8 +529,8 @@ grow_sparse (FxsNamespace *ns)
   ns->sparse_mask = 2 * old_cap - 1;
   ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
   for (gsize i = 0; i < old_cap; i++)
-    if (old[i].base)
-      *find_sparse (ns, old[i].base - 1, old[i].number) = old[i];
+    if (sparse_live (ns, &old[i]))
+      *find_sparse (ns, old[i].base, old[i].number) = old[i];
   g_free (old);
 }
 
@@ -404,32 +545,27 @@ path_add (FxsNamespace *ns, gsize *n, SparseSlot *slot)
   ns->path[(*n)++] = slot;
 }
 
-/* Moves the cursor on by one, in both forms. */
 static void
 advance_cursor (Base *b)
 {
   b->cursor++;
-  gint i = b->cursor_len - 1;
-  while (i >= 0 && b->cursor_text[i] == '9')
-    b->cursor_text[i--] = '0';
-  if (i >= 0)
-    b->cursor_text[i]++;
-  else
-    {
-      memmove (b->cursor_text + 1, b->cursor_text, b->cursor_len);
-      b->cursor_text[0] = '1';
-      b->cursor_len++;
-    }
 }
 
 /* Takes the first free number >= @start of @base and returns it. */
 static guint64
 take_number (FxsNamespace *ns, guint32 base, guint64 start)
 {
+  Base *b = base_at (ns, base);
+  /* the usual case: the cursor, with nothing taken beyond it */
+  if (start <= b->cursor && start >= 1 && b->sparse_above == 0)
+    {
+      guint64 n = b->cursor;
+      advance_cursor (b);
+      return n;
+    }
   /* room first, so that the slots found below stay put */
   if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
     grow_sparse (ns);
-  Base *b = base_at (ns, base);
   guint64 n = start;
   gsize path_len = 0;
   SparseSlot *s;
@@ -443,7 +579,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
           break;
         }
       s = find_sparse (ns, base, n);
-      if (!s->base)
+      if (!sparse_live (ns, s))
         break;
       path_add (ns, &path_len, s);
       n = s->next > n ? s->next : n + 1;
@@ -456,7 +592,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
     {
       /* the cursor moves on, over numbers taken out of order before */
       advance_cursor (b);
-      while (b->sparse_above && find_sparse (ns, base, b->cursor)->base)
+      while (b->sparse_above && sparse_live (ns, find_sparse (ns, base, b->cursor)))
         {
           advance_cursor (b);
           b->sparse_above--;
@@ -465,7 +601,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
     }
   if (!s)
     s = find_sparse (ns, base, n);
-  *s = (SparseSlot) { n, n + 1, base + 1 };
+  *s = (SparseSlot) { n, n + 1, base, ns->generation };
   ns->sparse_size++;
   if (n > b->cursor)
     b->sparse_above++;
@@ -479,29 +615,21 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
 static const char *
 take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
 {
-  /* the usual case, the cursor, has its digits ready */
-  const Base *b = base_at (ns, base);
-  Buffer *name = &ns->name;
-  buffer_reserve (name, b->len + 21);
-  memcpy (name->str, b->name, b->len);
-  name->str[b->len] = '_';
-  char *digits = name->str + b->len + 1;
-  memcpy (digits, b->cursor_text, b->cursor_len);
-  digits[b->cursor_len] = '\0';
-  guint64 cursor = b->cursor;
   guint64 n = take_number (ns, base, start);
-  if (n != cursor)
-    {
-      char text[20];
-      guint k = 0;
-      do
-        text[k++] = (char) ('0' + n % 10);
-      while ((n /= 10) != 0);
-      for (guint i = 0; i < k; i++)
-        digits[i] = text[k - 1 - i];
-      digits[k] = '\0';
-    }
-  return fxs_graph_strdup (ns->graph, name->str);
+  char text[20];
+  guint k = 0;
+  do
+    text[k++] = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
+  /* written in place: the name's length is known now */
+  const Base *b = base_at (ns, base);
+  char *name = name_memory (ns, b->len + 1 + k + 1);
+  memcpy (name, b->name, b->len);
+  name[b->len] = '_';
+  for (guint i = 0; i < k; i++)
+    name[b->len + 1 + i] = text[k - 1 - i];
+  name[b->len + 1 + k] = '\0';
+  return name;
 }
 
 /* Adds one to a decimal number held as text. */
@@ -523,6 +651,8 @@ decimal_increment (GString *digits)
 static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
+  if (!ns->big)
+    ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   GString *name = g_string_new (NULL);
   GString *num = g_string_new (digits);
   for (;;)
@@ -535,7 +665,7 @@ take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits
         break;
       decimal_increment (num);
     }
-  const char *taken = fxs_graph_strdup (ns->graph, name->str);
+  const char *taken = graph_strndup (ns, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
   g_string_free (num, TRUE);
@@ -548,56 +678,250 @@ is_identifier_char (char c)
   return g_ascii_isalnum (c) || c == '_';
 }
 
-const char *
-fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
+ * starts with a digit) into @c, "_unnamed" when empty; returns the length.
+ * Bytes work as well as code points: UTF-8 sequences consist of non-ASCII
+ * bytes only. */
+static gsize
+clean_into (const char *candidate, char *out)
 {
-  Buffer *c = &ns->candidate;
-  /* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
-   * starts with a digit).  Bytes work as well as code points: UTF-8
-   * sequences consist of non-ASCII bytes only. */
-  gsize in_len = strlen (candidate);
-  buffer_reserve (c, MAX (in_len + 1, sizeof "_unnamed"));
   gsize len = 0;
   if (g_ascii_isdigit (candidate[0]))
-    c->str[len++] = '_';
+    out[len++] = '_';
   for (const char *p = candidate; *p; p++)
     {
       if (is_identifier_char (*p))
-        c->str[len++] = *p;
+        out[len++] = *p;
       else if (p == candidate || is_identifier_char (p[-1]))
-        c->str[len++] = '_';
+        out[len++] = '_';
     }
   if (len == 0)
     {
-      memcpy (c->str, "_unnamed", sizeof "_unnamed");
+      memcpy (out, "_unnamed", sizeof "_unnamed");
       len = sizeof "_unnamed" - 1;
     }
-  c->str[len] = '\0';
-  c->len = len;
+  out[len] = '\0';
+  return len;
+}
 
+/* Room clean_into() may need for @candidate of @len bytes. */
+static gsize
+clean_size (gsize len)
+{
+  return MAX (len + 2, sizeof "_unnamed");
+}
+
+static gsize
+clean_candidate (const char *candidate, Buffer *c)
+{
+  buffer_reserve (c, clean_size (strlen (candidate)));
+  c->len = clean_into (candidate, c->str);
+  return c->len;
+}
+
+/* Splits the cleaned text of @c into base and number. */
+static void
+analyse_candidate (FxsNameCandidate *c)
+{
+  const char *text = c->text;
+  gsize len = c->len;
+  c->hint_epoch = 0;
+  c->number = 0;
+  c->digits = NULL;
   /* (.*)_(\d+)$: the digits after the last "_" that is followed by digits only */
   gsize d = len;
-  while (d > 0 && g_ascii_isdigit (c->str[d - 1]))
+  while (d > 0 && g_ascii_isdigit (text[d - 1]))
     d--;
-  if (d == len || d == 0 || c->str[d - 1] != '_')
+  if (d == len || d == 0 || text[d - 1] != '_')
     {
-      guint32 base = find_base (ns, c->str, len);
-      Base *b = base_at (ns, base);
-      if (!b->plain_taken && !fxs_name_is_reserved (c->str))
-        {
-          b->plain_taken = TRUE;
-          return fxs_graph_strdup (ns->graph, c->str);
-        }
-      return take_numbered (ns, base, 1);
+      c->form = FXS_NAME_PLAIN;
+      c->base_len = (guint32) len;
     }
+  else
+    {
+      c->base_len = (guint32) (d - 1);
+      const char *digits = text + d;
+      while (digits[0] == '0' && digits[1] != '\0')
+        digits++;                   /* int("007") == 7 */
+      c->digits = digits;
+      if (strlen (digits) > 19)
+        c->form = FXS_NAME_BIG;
+      else
+        {
+          c->form = FXS_NAME_NUMBERED;
+          c->number = g_ascii_strtoull (digits, NULL, 10);
+        }
+    }
+  c->hash = fxs_name_hash (text, c->base_len);
+}
 
-  gsize base_len = d - 1;
-  const char *digits = c->str + d;
-  while (digits[0] == '0' && digits[1] != '\0')
-    digits++;                   /* int("007") == 7 */
-  if (strlen (digits) > 19)
-    return take_big (ns, c->str, base_len, digits);
-  guint64 number = g_ascii_strtoull (digits, NULL, 10);
-  guint32 base = find_base (ns, c->str, base_len);
-  return take_numbered (ns, base, number);
+void
+fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
+                         gpointer alloc_data)
+{
+  char *text = alloc (alloc_data, clean_size (strlen (candidate)));
+  c->len = (guint32) clean_into (candidate, text);
+  c->text = text;
+  analyse_candidate (c);
+}
+
+/* create_name for an analysed candidate; a new base keeps pointing into
+ * the candidate's text when @keep_text, and a plain name is that text. */
+static const char *
+create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
+{
+  if (c->form == FXS_NAME_BIG)
+    return take_big (ns, c->text, c->base_len, c->digits);
+  guint32 base;
+  if (c->hint_epoch == ns->epoch)
+    base = c->hint_base;
+  else
+    {
+      base = find_base (ns, c->text, c->base_len, c->hash, keep_text);
+      c->hint_epoch = ns->epoch;
+      c->hint_base = base;
+    }
+  if (c->form == FXS_NAME_NUMBERED)
+    return take_numbered (ns, base, c->number);
+  Base *b = base_at (ns, base);
+  if (!b->plain_taken && !is_reserved_len (c->text, c->len))
+    {
+      b->plain_taken = TRUE;
+      return keep_text ? c->text : graph_strndup (ns, c->text, c->len);
+    }
+  return take_numbered (ns, base, 1);
+}
+
+const char *
+fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *candidate)
+{
+  return create_name (ns, candidate, TRUE);
+}
+
+const char *
+fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+{
+  FxsNameCandidate c;
+  c.len = (guint32) clean_candidate (candidate, &ns->candidate);
+  c.text = ns->candidate.str;
+  analyse_candidate (&c);
+  return create_name (ns, &c, FALSE);
+}
+
+typedef enum {
+  CHAR_OTHER,
+  CHAR_LOWER,
+  CHAR_UPPER,
+  CHAR_DIGIT,
+  CHAR_UNDERSCORE,
+} CharClass;
+
+#define RANGE_4(c, k) [c] = k, [c + 1] = k, [c + 2] = k, [c + 3] = k
+#define RANGE_8(c, k) RANGE_4 (c, k), RANGE_4 (c + 4, k)
+static const guint8 ascii_class[128] = {
+  RANGE_8 ('0', CHAR_DIGIT), ['8'] = CHAR_DIGIT, ['9'] = CHAR_DIGIT,
+  RANGE_8 ('a', CHAR_LOWER), RANGE_8 ('i', CHAR_LOWER), RANGE_8 ('q', CHAR_LOWER),
+  ['y'] = CHAR_LOWER, ['z'] = CHAR_LOWER,
+  RANGE_8 ('A', CHAR_UPPER), RANGE_8 ('I', CHAR_UPPER), RANGE_8 ('Q', CHAR_UPPER),
+  ['Y'] = CHAR_UPPER, ['Z'] = CHAR_UPPER,
+  ['_'] = CHAR_UNDERSCORE,
+};
+
+/* fxs_node_name_candidate() and its cleaning in one pass, for targets of
+ * ASCII only and of moderate length (the usual case); FALSE otherwise. */
+static gboolean
+candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsNameAllocFunc alloc,
+                         gpointer alloc_data)
+{
+  const char *s = target;
+  gsize len;
+  if (op == FXS_OP_CALL_FUNCTION)
+    {
+      const char *dot = strrchr (target, '.');
+      s = dot ? dot + 1 : target;
+      len = strlen (s);
+    }
+  else
+    {
+      len = strlen (s);
+      /* _target_to_str: op[2:-2] of a "__magic__" name */
+      if (len >= 2 && s[0] == '_' && s[1] == '_' && s[len - 2] == '_' && s[len - 1] == '_')
+        {
+          s += 2;
+          len = len > 4 ? len - 4 : 0;
+        }
+    }
+  /* already a clean, lower-case identifier ("layers_7_fc", "add_5"): as it is */
+  gsize k = 0;
+  while (k < len && (guchar) s[k] < 0x80 && ascii_class[(guchar) s[k]] != CHAR_OTHER
+         && ascii_class[(guchar) s[k]] != CHAR_UPPER)
+    k++;
+  if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
+    {
+      char *text = alloc (alloc_data, len + 1);
+      memcpy (text, s, len);
+      text[len] = '\0';
+      c->text = text;
+      c->len = (guint32) len;
+      analyse_candidate (c);
+      return TRUE;
+    }
+  char buf[256];
+  if (2 * len + 2 > sizeof buf)
+    return FALSE;
+  gsize o = 0;
+  gboolean prev_lower = FALSE;   /* _snake_case's state */
+  gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar a = (guchar) s[i];
+      if (a >= 0x80)
+        return FALSE;
+      CharClass cls = ascii_class[a];
+      if (cls == CHAR_UPPER)
+        {
+          if (prev_lower)
+            buf[o++] = '_';
+          a += 'a' - 'A';
+        }
+      if (cls != CHAR_OTHER)
+        {
+          if (o == 0 && cls == CHAR_DIGIT)
+            buf[o++] = '_';
+          buf[o++] = (char) a;
+          prev_ident = TRUE;
+        }
+      else
+        {
+          /* a run of other characters becomes one "_" */
+          if (o == 0 || prev_ident)
+            buf[o++] = '_';
+          prev_ident = FALSE;
+        }
+      prev_lower = cls == CHAR_LOWER;
+    }
+  if (o == 0)
+    {
+      memcpy (buf, "_unnamed", sizeof "_unnamed" - 1);
+      o = sizeof "_unnamed" - 1;
+    }
+  char *text = alloc (alloc_data, o + 1);
+  memcpy (text, buf, o);
+  text[o] = '\0';
+  c->text = text;
+  c->len = (guint32) o;
+  analyse_candidate (c);
+  return TRUE;
+}
+
+void
+fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
+                                  FxsNameAllocFunc alloc, gpointer alloc_data)
+{
+  if (candidate_for_node_fast (c, op, target, alloc, alloc_data))
+    return;
+  GString *candidate = g_string_new (NULL);
+  fxs_node_name_candidate (op, target, candidate);
+  fxs_name_candidate_init (c, candidate->str, alloc, alloc_data);
+  g_string_free (candidate, TRUE);
 }

@@ -8,8 +8,34 @@
 
 #include <glib.h>
 #include <fxsplit/graph.h>
+#include "arena.h"
 
 typedef struct FxsNamespace FxsNamespace;
+
+/* Memory for names: @size bytes that live as long as the graph named. */
+typedef gpointer (*FxsNameAllocFunc) (gpointer data, gsize size);
+
+typedef enum {
+  FXS_NAME_PLAIN,      /* no "_<digits>" suffix */
+  FXS_NAME_NUMBERED,   /* "<base>_<n>", n < 2^64 */
+  FXS_NAME_BIG,        /* "<base>_<n>", n beyond 64 bits */
+} FxsNameForm;
+
+/* A create_name candidate cleaned and split up once, for a candidate asked
+ * for many times (the engine's name for a target): naming a node from it
+ * skips the cleaning, the hashing, the keyword check and, within one
+ * namespace, the base lookup. */
+typedef struct {
+  const char *text;    /* cleaned: only [0-9A-Za-z_], not empty */
+  guint32 len;
+  guint32 base_len;    /* text[0..base_len) is the base */
+  guint32 hash;        /* of the base */
+  guint8 form;         /* FxsNameForm */
+  guint64 number;      /* FXS_NAME_NUMBERED */
+  const char *digits;  /* FXS_NAME_BIG: the number, in @text */
+  guint64 hint_epoch;  /* the namespace state hint_base belongs to */
+  guint32 hint_base;
+} FxsNameCandidate;
 
 /* A namespace whose names are stored in @graph's strings (they live as
  * long as the graph).  Free with fxs_namespace_free. */
@@ -23,6 +49,30 @@ void          fxs_namespace_free (FxsNamespace *ns);
  * "_unnamed" (torch 1.13 fails there; later versions do this).  Returns the
  * new name, owned by the graph. */
 const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate);
+
+/* Empties @ns for a new graph, keeping its memory (cheaper than a new one
+ * per graph when there are many small graphs).  Names are stored with
+ * @alloc (@alloc_data), or in @graph's arena when @alloc is NULL. */
+void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
+                                   gpointer alloc_data);
+
+/* A fast hash of @len bytes (the namespace's). */
+guint32 fxs_name_hash (const char *s, gsize len);
+
+/* Prepares @c for @candidate; its text is stored with @alloc. */
+void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
+                              FxsNameAllocFunc alloc, gpointer alloc_data);
+
+/* fxs_name_candidate_init() of fxs_node_name_candidate (@op, @target),
+ * in one pass when it can. */
+void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
+                                       FxsNameAllocFunc alloc, gpointer alloc_data);
+
+/* fxs_namespace_create_name() of a prepared candidate, which remembers
+ * where its base is in @ns.  A plain name is the candidate's text itself,
+ * and @ns keeps pointing into it: the text must live as long as the
+ * namespace's graph. */
+const char   *fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *c);
 
 /* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
 void fxs_snake_case (const char *s, GString *out);

@@ -5,39 +5,52 @@
  *
  * Copies share what the original graph already holds (targets, types,
  * metadata, constant argument values); each produced graph keeps the
- * original alive.  Only argument values that refer to nodes are rebuilt. */
+ * original alive.  Only argument values that refer to nodes are rebuilt.
+ *
+ * Memory: in big splits the new nodes, argument lists, names and attribute
+ * entries of all the graphs go to bulk blocks (huge pages, see
+ * fxs_bulk_alloc) of one extra graph that every produced graph keeps
+ * alive: a first split mostly pays for touching fresh memory, and 4 KiB
+ * page faults cost far more than 2 MiB ones on virtual machines.  The
+ * partition graphs themselves stay small (tests/hostile, 10^7 partitions). */
 #include "split-private.h"
 #include "names.h"
 
 #include <string.h>
 
-/* An attribute table under construction: a Python dict (a name set twice
- * keeps its first position and takes the second value). */
+/* The attribute table of the graph being built is a Python dict: a name
+ * set twice keeps its first position and takes the second value.  Its
+ * entries go straight into the graph; this index finds them by name:
+ * (hash, position in the graph's attrs), one index for all the graphs,
+ * emptied for each by a new generation. */
 typedef struct {
-  const char *name;
-  FxsAttrKind kind;
-  const char *class_name;
-  const FxsTensorMeta *tensor;
-  const FxsAttr *source;   /* the original entry it copies, or NULL */
-} AttrEntry;
+  guint32 hash;
+  guint32 index;        /* position in the graph's attrs */
+  guint32 generation;   /* live when the index's */
+} AttrSlot;
 
 typedef struct {
-  GArray *entries;
-  GHashTable *index;   /* name -> entry index + 1 */
-} AttrTable;
+  AttrSlot *slots;
+  gsize mask;
+  gsize used;
+  guint32 generation;
+} AttrIndex;
 
 /* Name candidates repeat with the targets (and targets are interned), so
  * the builder remembers them by target pointer, per graph. */
 #define CANDIDATE_CACHE_SIZE 256
 
 typedef struct {
-  const char *target;     /* NULL: empty */
+  const char *target;
+  guint32 owner;          /* the graph it is for (Builder.owner); G_MAXUINT32: none */
   FxsOp op;
-  char *candidate;
+  FxsNameCandidate name;  /* its text in the graph */
   const char *flat;       /* call_module: the flattened target in this graph */
-  const FxsAttr *attr;    /* call_module: the original attribute */
+  const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
+
+#define BULK_MIN ((gsize) 2 << 20)
 
 typedef struct {
   FxsSplitResult *r;
@@ -52,72 +65,128 @@ typedef struct {
   guint32 top_owner;
   FxsGraph *graph;
   FxsNamespace *ns;
-  AttrTable attrs;
+  AttrIndex attr_index;
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
+  /* big splits: nodes and their argument lists in bulk blocks of a graph
+   * every produced graph keeps alive (fewer, cheaper page faults) */
+  FxsGraph *bulk;
+  char *bulk_cursor;
+  gsize bulk_left;
+  gsize bulk_chunk;
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 } Builder;
 
 static void
-attr_table_init (AttrTable *t)
+attr_index_init (AttrIndex *t)
 {
-  t->entries = g_array_new (FALSE, FALSE, sizeof (AttrEntry));
-  t->index = g_hash_table_new (g_str_hash, g_str_equal);
+  t->mask = 63;
+  t->slots = g_new0 (AttrSlot, t->mask + 1);
+  t->used = 0;
+  t->generation = 1;
 }
 
 static void
-attr_table_clear (AttrTable *t)
+attr_index_clear (AttrIndex *t)
 {
-  g_clear_pointer (&t->entries, g_array_unref);
-  g_clear_pointer (&t->index, g_hash_table_unref);
+  g_free (t->slots);
 }
 
-/* Returns the entry's position. */
-static guint
-attr_table_set (AttrTable *t, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor, const FxsAttr *source)
-{
-  AttrEntry e = { name, kind, class_name, tensor, source };
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (t->index, name));
-  if (i)
-    {
-      e.name = g_array_index (t->entries, AttrEntry, i - 1).name;
-      g_array_index (t->entries, AttrEntry, i - 1) = e;
-      return i - 1;
-    }
-  g_array_append_val (t->entries, e);
-  g_hash_table_insert (t->index, (gpointer) name, GUINT_TO_POINTER (t->entries->len));
-  return t->entries->len - 1;
-}
-
-static guint
-attr_table_set_original (AttrTable *t, const char *name, const FxsAttr *attr)
-{
-  return attr_table_set (t, name, fxs_attr_kind (attr), fxs_attr_class (attr),
-                         fxs_attr_tensor (attr), attr);
-}
-
-/* TRUE when entry @i holds @attr already. */
-static gboolean
-attr_table_holds (const AttrTable *t, guint i, const FxsAttr *attr)
-{
-  return i < t->entries->len && g_array_index (t->entries, AttrEntry, i).source == attr;
-}
-
-/* Moves the entries into @graph's table (names are unique by now). */
+/* Empties the index for the next graph. */
 static void
-attr_table_apply (AttrTable *t, FxsGraph *graph)
+attr_index_reset (AttrIndex *t)
 {
-  for (guint i = 0; i < t->entries->len; i++)
+  t->used = 0;
+  if (++t->generation == 0)
     {
-      const AttrEntry *e = &g_array_index (t->entries, AttrEntry, i);
-      /* names are unique here: the table was built as a dict */
-      fxs_graph_append_attr_unchecked (graph, e->name, e->kind, e->class_name, e->tensor);
+      memset (t->slots, 0, (t->mask + 1) * sizeof (AttrSlot));
+      t->generation = 1;
     }
+}
+
+static void
+attr_index_grow (AttrIndex *t)
+{
+  gsize cap = 2 * (t->mask + 1);
+  AttrSlot *slots = g_new0 (AttrSlot, cap);
+  for (gsize i = 0; i <= t->mask; i++)
+    if (t->slots[i].generation == t->generation)
+      {
+        gsize j = t->slots[i].hash & (cap - 1);
+        while (slots[j].generation == t->generation)
+          j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+      }
+  g_free (t->slots);
+  t->slots = slots;
+  t->mask = cap - 1;
 }
 
 /* ---- making values and nodes ------------------------------------------------ */
+
+/* Memory for the graph being built: its nodes, their arguments and names. */
+static gpointer
+node_memory (Builder *b, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (!b->bulk)
+    return fxs_arena_alloc (&b->graph->arena, size);
+  if (size > b->bulk_left)
+    {
+      gsize chunk = MAX (b->bulk_chunk, size);
+      b->bulk_cursor = fxs_graph_alloc_bulk (b->bulk, chunk);
+      b->bulk_left = chunk;
+    }
+  gpointer p = b->bulk_cursor;
+  b->bulk_cursor += size;
+  b->bulk_left -= size;
+  return p;
+}
+
+/* Sets the graph's attribute @name (which must live as long as the graph);
+ * returns its position. */
+static guint
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  AttrIndex *t = &b->attr_index;
+  GPtrArray *attrs = b->graph->attrs;
+  guint32 hash = fxs_name_hash (name, strlen (name));
+  gsize i = hash & t->mask;
+  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
+    {
+      FxsAttr *old = attrs->pdata[t->slots[i].index];
+      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
+        {
+          fxs_attr_assign (old, kind, class_name, tensor);
+          return t->slots[i].index;
+        }
+    }
+  fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
+                            tensor);
+  t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
+  if (2 * ++t->used > t->mask + 1)
+    attr_index_grow (t);
+  return attrs->len - 1;
+}
+
+static guint
+attr_table_set_original (Builder *b, const char *name, const FxsAttr *attr)
+{
+  return attr_table_set (b, name, fxs_attr_kind (attr), fxs_attr_class (attr),
+                         fxs_attr_tensor (attr));
+}
+
+/* TRUE when entry @i of the graph's table says what @attr says already. */
+static gboolean
+attr_table_holds (const Builder *b, guint i, const FxsAttr *attr)
+{
+  if (i >= b->graph->attrs->len)
+    return FALSE;
+  const FxsAttr *a = b->graph->attrs->pdata[i];
+  return a->kind == attr->kind && a->class_name == attr->class_name && a->tensor == attr->tensor;
+}
 
 static FxsValue
 node_value (const FxsNode *node)
@@ -127,19 +196,19 @@ node_value (const FxsNode *node)
 }
 
 static FxsValue
-tuple_value (FxsGraph *graph, guint n, FxsValue **items)
+tuple_value (Builder *b, guint n, FxsValue **items)
 {
-  *items = n ? fxs_arena_alloc (&graph->arena, n * sizeof (FxsValue)) : NULL;
+  *items = n ? node_memory (b, n * sizeof (FxsValue)) : NULL;
   FxsValue v = { .kind = FXS_VALUE_TUPLE, .n = n, .u.items = *items };
   return v;
 }
 
 /* (item,) */
 static FxsValue
-tuple1 (FxsGraph *graph, const FxsValue *item)
+tuple1 (Builder *b, const FxsValue *item)
 {
   FxsValue *items;
-  FxsValue v = tuple_value (graph, 1, &items);
+  FxsValue v = tuple_value (b, 1, &items);
   items[0] = *item;
   return v;
 }
@@ -201,7 +270,8 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
         continue;
       if (!items)
-        items = fxs_arena_memdup (&b->graph->arena, in->u.items, count * sizeof (FxsValue));
+        items = memcpy (node_memory (b, count * sizeof (FxsValue)), in->u.items,
+                        count * sizeof (FxsValue));
       items[k] = item;
     }
   if (!items)
@@ -231,13 +301,10 @@ cache_slot (FxsOp op, const char *target)
 }
 
 static void
-cache_clear (Builder *b)
+cache_init (Builder *b)
 {
   for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
-    {
-      g_free (b->cache[i].candidate);
-      b->cache[i] = (CachedCandidate) { NULL, 0, NULL, NULL, NULL, G_MAXUINT };
-    }
+    b->cache[i].owner = G_MAXUINT32;
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -247,49 +314,81 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  char *flat = (char *) fxs_graph_strdup (b->graph, target);
-  for (char *p = flat; *p; p++)
-    if (*p == '.')
-      *p = '_';
+  gsize len = strlen (target);
+  char *flat = node_memory (b, len + 1);
+  for (gsize i = 0; i <= len; i++)
+    flat[i] = target[i] == '.' ? '_' : target[i];
   return flat;
 }
 
+/* A copy of @len bytes of @s as long-lived as the graph being built. */
+static const char *
+graph_strndup (Builder *b, const char *s, gsize len)
+{
+  char *copy = node_memory (b, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* Targets of the nodes every graph has: static, so no graph stores them
+ * (a graph per partition, millions of them maybe). */
+static const char output_target[] = "output";
+static const char getitem_target[] = "_operator.getitem";
+
+static gpointer
+name_memory (gpointer builder, gsize size)
+{
+  return node_memory (builder, size);
+}
+
+/* The original attribute @orig's target names. */
+static const FxsAttr *
+original_attr (const Builder *b, const FxsNode *orig)
+{
+  guint32 i = b->plan->attr_of[orig->index];
+  return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
+}
+
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built. */
+ * flattened target), remembered for the graph being built.  @orig is a
+ * node of the original graph with that target, for get_attr and
+ * call_module (its attribute), or NULL. */
 static CachedCandidate *
-lookup_target (Builder *b, FxsOp op, const char *target)
+lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
   CachedCandidate *pair = &b->cache[cache_slot (op, target)];
   for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op)
+    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
       return &pair[k];
   /* replace the older entry; the newer one moves to the first slot */
-  g_free (pair[1].candidate);
   pair[1] = pair[0];
   CachedCandidate *e = &pair[0];
   e->target = target;
+  e->owner = b->owner;
   e->op = op;
-  e->attr = op == FXS_OP_CALL_MODULE ? fxs_graph_lookup_attr (b->orig, target) : NULL;
+  e->attr = NULL;
+  if (op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR)
+    e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  g_string_truncate (b->candidate, 0);
-  fxs_node_name_candidate (op, e->flat, b->candidate);
-  e->candidate = g_strdup (b->candidate->str);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
   return e;
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */
 static const char *
-name_for_target (Builder *b, FxsOp op, const char *target)
+name_for_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  return fxs_namespace_create_name (b->ns, lookup_target (b, op, target)->candidate);
+  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target, orig)->name);
 }
 
 static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
-  return fxs_graph_append_node_unchecked (b->graph, op, name, target, args, kwargs);
+  return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
+                                   args, kwargs);
 }
 
 /* A copy of @orig made for @orig: same type and metadata. */
@@ -326,20 +425,16 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   g_ptr_array_set_size (b->graph->nodes, n_nodes);
   g_ptr_array_set_size (b->graph->nodes, 0);
   fxs_graph_keep_alive (b->graph, b->orig);
-  b->ns = fxs_namespace_new (b->graph);
-  cache_clear (b);
+  if (b->bulk)
+    fxs_graph_keep_alive (b->graph, b->bulk);
+  fxs_namespace_reset (b->ns, b->graph, name_memory, b);
   b->owner = owner;
-  attr_table_init (&b->attrs);
 }
 
 static void
 end_graph (Builder *b)
 {
-  if (b->attrs.entries)
-    attr_table_apply (&b->attrs, b->graph);
-  attr_table_clear (&b->attrs);
-  fxs_namespace_free (b->ns);
-  b->ns = NULL;
+  attr_index_reset (&b->attr_index);
   b->graph = NULL;
 }
 
@@ -355,27 +450,30 @@ add_inputs (Builder *b, FxsPartition *part)
   for (guint k = 0; k < n; k++)
     {
       const FxsNode *orig = original_node (b, inputs[k]);
-      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR ? fxs_graph_lookup_attr (b->orig, orig->target)
-                                                        : NULL;
+      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR
+                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr
+                              : NULL;
       FxsNode *node;
       if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
         {
-          node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
-                           orig->target, NULL, NULL);
+          node = add_node (b, FXS_OP_GET_ATTR,
+                           name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
+                           NULL, NULL);
           fxs_node_share_meta (node, orig);
-          attr_table_set_original (&b->attrs, orig->target, attr);
+          attr_table_set_original (b, orig->target, attr);
         }
       else
         {
           const char *target = orig->name;
           if (!b->plan->keep_original_input_name)
             {
-              char *arg = g_strdup_printf ("arg_%u", counter++);
-              target = fxs_graph_intern (b->graph, arg);
-              g_free (arg);
+              char arg[32];
+              gint len = g_snprintf (arg, sizeof arg, "arg_%u", counter++);
+              target = graph_strndup (b, arg, (gsize) len);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                           name_for_target (b, FXS_OP_PLACEHOLDER, target), target, NULL, NULL);
+                           name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
+                           NULL);
           inputs[kept++] = inputs[k];
         }
       bind (b, inputs[k], node);
@@ -395,13 +493,14 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
-      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
+      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
-      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (&b->attrs, c->attr_index, c->attr))
-        c->attr_index = attr_table_set_original (&b->attrs, target, c->attr);
-      const char *name = fxs_namespace_create_name (b->ns, b->plan->keep_original_node_name
-                                                             ? orig->name : c->candidate);
+      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
+        c->attr_index = attr_table_set_original (b, target, c->attr);
+      const char *name = b->plan->keep_original_node_name
+                           ? fxs_namespace_create_name (b->ns, orig->name)
+                           : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
   return TRUE;
@@ -417,7 +516,7 @@ add_preludes (Builder *b, const FxsPartition *part)
       const FxsNode *orig = original_node (b, preludes[k]);
       /* their arguments are constants (checked by the analysis) */
       FxsNode *node = add_copy (b, orig, (FxsOp) orig->op,
-                                name_for_target (b, (FxsOp) orig->op, orig->target),
+                                name_for_target (b, (FxsOp) orig->op, orig->target, orig),
                                 orig->target, &orig->args, NULL);
       bind (b, preludes[k], node);
     }
@@ -435,8 +534,9 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &exit->args.u.items[0], &enter);
       if (!check_missing (b, exit, error))
         return FALSE;
-      args = tuple1 (b->graph, &enter);
-      add_copy (b, exit, (FxsOp) exit->op, name_for_target (b, (FxsOp) exit->op, exit->target),
+      args = tuple1 (b, &enter);
+      add_copy (b, exit, (FxsOp) exit->op,
+                name_for_target (b, (FxsOp) exit->op, exit->target, exit),
                 exit->target, &args, NULL);
     }
   return TRUE;
@@ -453,13 +553,13 @@ add_partition_output (Builder *b, const FxsPartition *part)
     result = node_value (b->env[outputs[0]]);
   else
     {
-      result = tuple_value (b->graph, n, &items);
+      result = tuple_value (b, n, &items);
       for (guint k = 0; k < n; k++)
         items[k] = node_value (b->env[outputs[k]]);
     }
-  FxsValue args = tuple1 (b->graph, &result);
+  FxsValue args = tuple1 (b, &result);
   add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-            fxs_graph_intern (b->graph, "output"), &args, NULL);
+            output_target, &args, NULL);
 }
 
 static gboolean
@@ -494,16 +594,18 @@ construct (Builder *b, guint32 i)
       const char *target = b->plan->keep_original_node_name ? orig->name : orig->target;
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
-        args = tuple1 (b->graph, &orig->args.u.items[0]);
+        args = tuple1 (b, &orig->args.u.items[0]);
       node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                       name_for_target (b, FXS_OP_PLACEHOLDER, target), target, &args, NULL);
+                       name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, &args,
+                       NULL);
     }
   else
     {
-      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
+      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      attr_table_set_original (&b->attrs, orig->target, fxs_graph_lookup_attr (b->orig, orig->target));
+      attr_table_set_original (b, orig->target,
+                               lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr);
     }
   bind (b, i, node);
 }
@@ -533,7 +635,7 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
 {
   const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
   FxsValue *items;
-  FxsValue args = tuple_value (b->graph, part->n_inputs, &items);
+  FxsValue args = tuple_value (b, part->n_inputs, &items);
   for (guint k = 0; k < part->n_inputs; k++)
     {
       FxsValue ref = node_value (original_node (b, inputs[k]));
@@ -542,11 +644,14 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = fxs_graph_intern (b->graph, part->submod_name);
-  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE, name_for_target (b, FXS_OP_CALL_MODULE, submod),
-                            submod, &args, NULL);
-  attr_table_set (&b->attrs, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL,
-                  NULL);
+  const char *submod = graph_strndup (b, part->submod_name, strlen (part->submod_name));
+  /* one name per partition, and no attribute of the original */
+  g_string_truncate (b->candidate, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
+  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE,
+                            fxs_namespace_create_name (b->ns, b->candidate->str), submod, &args,
+                            NULL);
+  attr_table_set (b, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
 
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
@@ -555,12 +660,12 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   else
     for (guint k = 0; k < n; k++)
       {
-        FxsValue getitem_args = tuple_value (b->graph, 2, &items);
+        FxsValue getitem_args = tuple_value (b, 2, &items);
         items[0] = node_value (call);
         items[1] = (FxsValue) { .kind = FXS_VALUE_INT, .u.i = k };
         bind (b, outputs[k],
               add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
-                        fxs_graph_intern (b->graph, "_operator.getitem"), &getitem_args, NULL));
+                        getitem_target, &getitem_args, NULL));
       }
   return TRUE;
 }
@@ -617,9 +722,9 @@ build_top (Builder *b, GError **error)
   gboolean ok = check_missing (b, out, error);
   if (ok)
     {
-      FxsValue args = tuple1 (b->graph, &result);
+      FxsValue args = tuple1 (b, &result);
       add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-                fxs_graph_intern (b->graph, "output"), &args, NULL);
+                output_target, &args, NULL);
     }
   end_graph (b);
   return ok;
@@ -628,10 +733,26 @@ build_top (Builder *b, GError **error)
 /* ---- the qualname map -------------------------------------------------------- */
 
 /* "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
- * graph order (split_module fills it while copying nodes). */
+ * graph order (split_module fills it while copying nodes).  The keys are
+ * indexed here in a table of their own: (hash, pair index + 1). */
+typedef struct {
+  guint32 hash;
+  guint32 pair;
+} QualnameSlot;
+
 static void
 make_qualname_map (FxsSplitResult *r)
 {
+  /* room for every call_module up front: no growing */
+  gsize n_calls = 0;
+  for (guint i = 0; i < r->original->nodes->len; i++)
+    n_calls += ((const FxsNode *) r->original->nodes->pdata[i])->op == FXS_OP_CALL_MODULE;
+  gsize mask = 63, used = 0;
+  while (mask + 1 < 2 * n_calls)
+    mask = 2 * mask + 1;
+  QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
+  g_ptr_array_set_size (r->qualnames, (guint) (2 * n_calls));
+  g_ptr_array_set_size (r->qualnames, 0);
   GString *key = g_string_new (NULL);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (guint i = 0; i < r->original->nodes->len; i++)
@@ -643,39 +764,63 @@ make_qualname_map (FxsSplitResult *r)
         continue;
       last = node;
       const char *submod = r->by_dense[r->part_of[i]]->submod_name;
-      g_string_assign (key, submod);
-      g_string_append_c (key, '.');
-      g_string_append (key, node->target);
-      g_strdelimit (key->str + strlen (submod) + 1, ".", '_');
-      guint k = GPOINTER_TO_UINT (g_hash_table_lookup (r->qualname_index, key->str));
-      if (k)
+      gsize submod_len = strlen (submod), target_len = strlen (node->target);
+      g_string_set_size (key, submod_len + 1 + target_len);
+      memcpy (key->str, submod, submod_len);
+      key->str[submod_len] = '.';
+      char *flat = key->str + submod_len + 1;
+      for (gsize k = 0; k < target_len; k++)
+        flat[k] = node->target[k] == '.' ? '_' : node->target[k];
+      guint32 hash = fxs_name_hash (key->str, key->len);
+      gsize s = hash & mask;
+      for (; slots[s].pair; s = (s + 1) & mask)
+        if (slots[s].hash == hash && strcmp (r->qualnames->pdata[2 * (slots[s].pair - 1)],
+                                             key->str) == 0)
+          break;
+      if (slots[s].pair)
         {
-          r->qualnames->pdata[2 * (k - 1) + 1] = (gpointer) node->target;
+          r->qualnames->pdata[2 * (slots[s].pair - 1) + 1] = (gpointer) node->target;
           continue;
         }
-      const char *new_name = g_string_chunk_insert_const (r->strings, key->str);
+      const char *new_name = g_string_chunk_insert_len (r->strings, key->str, (gssize) key->len);
       g_ptr_array_add (r->qualnames, (gpointer) new_name);
       g_ptr_array_add (r->qualnames, (gpointer) node->target);
-      g_hash_table_insert (r->qualname_index, (gpointer) new_name,
-                           GUINT_TO_POINTER (r->qualnames->len / 2));
+      slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
+      used++;
     }
+  g_assert (2 * used <= mask + 1);
   g_string_free (key, TRUE);
+  fxs_bulk_free (slots);
 }
 
 gboolean
 fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
 {
   guint n = result->original->nodes->len;
+  gsize env_size = (n ? n : 1) * sizeof (FxsNode *), env_owner_size = (n ? n : 1) * sizeof (guint32);
   Builder b = {
     .r = result,
     .plan = plan,
     .orig = result->original,
-    .env = g_new (FxsNode *, n ? n : 1),
-    .env_owner = g_new (guint32, n ? n : 1),
+    .env = fxs_bulk_alloc_uninit (env_size),
+    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
     .top_owner = result->n_partitions,
     .candidate = g_string_new (NULL),
   };
-  memset (b.env_owner, 0xff, (n ? n : 1) * sizeof (guint32));
+  memset (b.env_owner, 0xff, env_owner_size);
+  cache_init (&b);
+  attr_index_init (&b.attr_index);
+  b.ns = fxs_namespace_new (NULL);
+  /* a node and its arguments take about 128 bytes; a few MiB and more go
+   * to bulk blocks of 2 MiB to 32 MiB */
+  gsize estimate = (gsize) n * 128;
+  if (estimate >= BULK_MIN)
+    {
+      b.bulk = fxs_graph_new ();
+      gsize chunk = (estimate / 8 + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
+      /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
+      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
+    }
   gboolean ok = TRUE;
   for (guint k = 0; ok && k < result->n_partitions; k++)
     ok = build_partition (&b, &result->partitions[k], error);
@@ -683,9 +828,12 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
     ok = build_top (&b, error);
   if (ok)
     make_qualname_map (result);
-  cache_clear (&b);
-  g_free (b.env);
-  g_free (b.env_owner);
+  fxs_namespace_free (b.ns);
+  attr_index_clear (&b.attr_index);
+  fxs_bulk_free (b.env);
+  fxs_bulk_free (b.env_owner);
+  if (b.bulk)
+    fxs_graph_unref (b.bulk);
   g_string_free (b.candidate, TRUE);
   return ok;
 }

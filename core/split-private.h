@@ -85,7 +85,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   GPtrArray *qualnames;         /* new name, old name, new name, ... */
-  GHashTable *qualname_index;   /* new name -> pair index + 1 */
+  GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
 };
 
@@ -100,6 +100,10 @@ typedef struct {
    * by dense partition index */
   FxsCsr preludes;
   FxsCsr epilogues;
+  /* per original node: the position of its target in the original's
+   * attribute table (get_attr, call_module; looked up once, by the
+   * analysis's check), fxs_bulk_alloc memory */
+  guint32 *attr_of;
 } FxsSplitPlan;
 
 /* A result with nothing in it yet, keeping a reference to @graph. */

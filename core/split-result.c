@@ -65,7 +65,6 @@ fxs_split_result_new (FxsGraph *graph)
   FxsSplitResult *r = g_new0 (FxsSplitResult, 1);
   r->original = fxs_graph_ref (graph);
   r->qualnames = g_ptr_array_new ();
-  r->qualname_index = g_hash_table_new (g_str_hash, g_str_equal);
   r->strings = g_string_chunk_new (4096);
   return r;
 }
@@ -86,7 +85,8 @@ fxs_split_result_free (FxsSplitResult *result)
   fxs_csr_clear (&result->dependencies);
   fxs_csr_clear (&result->dependents);
   g_ptr_array_free (result->qualnames, TRUE);
-  g_hash_table_unref (result->qualname_index);
+  if (result->qualname_index)
+    g_hash_table_unref (result->qualname_index);
   g_string_chunk_free (result->strings);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
@@ -152,7 +152,25 @@ const char *
 fxs_split_result_lookup_qualname (const FxsSplitResult *result, const char *new_name)
 {
   g_return_val_if_fail (result != NULL && new_name != NULL, NULL);
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (result->qualname_index, new_name));
+  /* made on first use (most callers only list the map), under a lock:
+   * a finished result may be read from several threads */
+  static GMutex lock;
+  FxsSplitResult *r = (FxsSplitResult *) result;
+  GHashTable *index = g_atomic_pointer_get (&r->qualname_index);
+  if (!index)
+    {
+      g_mutex_lock (&lock);
+      index = r->qualname_index;
+      if (!index)
+        {
+          index = g_hash_table_new (g_str_hash, g_str_equal);
+          for (guint k = 0; k < r->qualnames->len / 2; k++)
+            g_hash_table_insert (index, r->qualnames->pdata[2 * k], GUINT_TO_POINTER (k + 1));
+          g_atomic_pointer_set (&r->qualname_index, index);
+        }
+      g_mutex_unlock (&lock);
+    }
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (index, new_name));
   return i ? result->qualnames->pdata[2 * (i - 1) + 1] : NULL;
 }
 

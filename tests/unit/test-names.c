@@ -204,6 +204,64 @@ test_many_names (void)
   fxs_graph_unref (g);
 }
 
+static gpointer
+arena_alloc (gpointer arena, gsize size)
+{
+  return fxs_arena_alloc (arena, size);
+}
+
+/* The engine's one-pass candidates (fxs_name_candidate_init_for_node)
+ * equal fxs_node_name_candidate() cleaned by create_name, and prepared
+ * candidates name as plain candidates do, in a reused namespace too. */
+static void
+test_prepared_candidates (void)
+{
+  static const char *const targets[] = {
+    "relu", "layers.0.fc", "layers_0_fc", "torch._C._nn.linear", "_operator.__getitem__",
+    "__getitem__", "__", "___", "____", "_____", "", ".", "..a..", "0abc", "9", "add_3",
+    "add_007", "add_0", "PascalCase", "camelCaseName", "ABCDef", "aB.cD", "x-y+z", "if",
+    "torch", "layer.0.BatchNorm", "a__b", "_", "-", "a\x01b", "caf\xc3\xa9Name",
+    "\xe2\x85\xa0x", "add_123456789012345678901234", "Name_12", "nameX_3",
+  };
+  static const FxsOp ops[] = {
+    FXS_OP_PLACEHOLDER, FXS_OP_GET_ATTR, FXS_OP_CALL_FUNCTION, FXS_OP_CALL_METHOD,
+    FXS_OP_CALL_MODULE,
+  };
+  FxsArena arena;
+  fxs_arena_init (&arena);
+  FxsGraph *g1 = fxs_graph_new (), *g2 = fxs_graph_new (), *g3 = fxs_graph_new ();
+  FxsNamespace *plain = fxs_namespace_new (g1), *prepared = fxs_namespace_new (g2);
+  GString *slow = g_string_new (NULL);
+  for (guint round = 0; round < 3; round++)
+    for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+      for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+        {
+          FxsNameCandidate fast, reference;
+          fxs_name_candidate_init_for_node (&fast, ops[o], targets[t], arena_alloc, &arena);
+          g_string_truncate (slow, 0);
+          fxs_node_name_candidate (ops[o], targets[t], slow);
+          fxs_name_candidate_init (&reference, slow->str, arena_alloc, &arena);
+          CU_ASSERT_STRING_EQUAL (fast.text, reference.text);
+          CU_ASSERT_EQUAL (fast.len, strlen (fast.text));
+          CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &fast),
+                                  fxs_namespace_create_name (plain, slow->str));
+        }
+  /* a reset namespace starts again */
+  fxs_namespace_reset (prepared, g3, NULL, NULL);
+  FxsNameCandidate add;
+  fxs_name_candidate_init (&add, "add", arena_alloc, &arena);
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add");
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add_1");
+  CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (prepared, "add_1"), "add_2");
+  g_string_free (slow, TRUE);
+  fxs_namespace_free (plain);
+  fxs_namespace_free (prepared);
+  fxs_graph_unref (g1);
+  fxs_graph_unref (g2);
+  fxs_graph_unref (g3);
+  fxs_arena_clear (&arena);
+}
+
 static void
 register_tests (void)
 {
@@ -215,6 +273,7 @@ register_tests (void)
     FXS_TEST (test_snake_case),
     FXS_TEST (test_target_to_str),
     FXS_TEST (test_many_names),
+    FXS_TEST (test_prepared_candidates),
     { NULL, NULL },
   };
   fxs_test_add_suite ("names", cases);

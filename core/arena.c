@@ -1,7 +1,7 @@
 #include "arena.h"
+#include "bulk.h"
 
 #include <string.h>
-#include <sys/mman.h>
 
 #define BLOCK_SIZE (64 * 1024)
 /* A graph's blocks grow from this size to BLOCK_SIZE: the engine makes one
@@ -12,55 +12,12 @@
  * loading 10^6 nodes took 60,000 page faults (a quarter of its time; a
  * page fault is dear in a virtual machine), and the last block wastes at
  * most a third. */
-#define HUGE_PAGE (2u << 20)
-#define HUGE_AFTER (2 * (gsize) HUGE_PAGE)
-/* Big allocations from this size on are huge pages (rounded up). */
-#define HUGE_FROM (HUGE_PAGE / 2)
+#define HUGE_AFTER (2 * FXS_BULK_HUGE_PAGE)
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
   gsize size;   /* of the data, which follows 16-byte aligned */
 };
-
-/* ---- big allocations -------------------------------------------------------- */
-
-gpointer
-fxs_big_alloc0 (gsize size)
-{
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-  if (size >= HUGE_FROM)
-    {
-      /* aligned to a huge page, so that the kernel can back it with them */
-      gsize len = (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
-      char *raw = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (raw == MAP_FAILED)
-        g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, len);
-      char *p = (char *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
-      if (p > raw)
-        munmap (raw, (gsize) (p - raw));
-      munmap (p + len, HUGE_PAGE - (gsize) (p - raw));
-      madvise (p, len, MADV_HUGEPAGE);
-      return p;
-    }
-#endif
-  return g_malloc0 (size);
-}
-
-void
-fxs_big_free (gpointer p, G_GNUC_UNUSED gsize size)
-{
-  if (!p)
-    return;
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-  if (size >= HUGE_FROM)
-    {
-      munmap (p, (size + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1));
-      return;
-    }
-#endif
-  g_free (p);
-}
 
 /* ---- the arena ------------------------------------------------------------------ */
 
@@ -77,11 +34,7 @@ fxs_arena_clear (FxsArena *arena)
   while (b)
     {
       FxsArenaBlock *next = b->next;
-      gsize total = sizeof *b + b->size;
-      if (total >= HUGE_FROM)
-        fxs_big_free (b, total);
-      else
-        g_free (b);
+      fxs_bulk_free (b);
       b = next;
     }
   fxs_arena_init (arena);
@@ -97,12 +50,12 @@ arena_grow (FxsArena *arena, gsize size)
   gboolean big = size > BLOCK_SIZE / 4;
   gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
   if (arena->total >= HUGE_AFTER)
-    next = HUGE_PAGE - sizeof (FxsArenaBlock);
+    next = FXS_BULK_HUGE_PAGE - FXS_BULK_HEADER - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);
   /* not zeroed here: each object is as it is handed out, while it is in
    * the cache anyway, and strings need not be */
   gsize total = sizeof (FxsArenaBlock) + block;
-  FxsArenaBlock *b = total >= HUGE_FROM ? fxs_big_alloc0 (total) : g_malloc (total);
+  FxsArenaBlock *b = fxs_bulk_alloc_uninit (total);
   b->size = block;
   arena->total += block;
   char *data = (char *) (b + 1);

@@ -25,10 +25,4 @@ gpointer fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size);
 /* @len bytes of @s and a NUL, unaligned. */
 char    *fxs_arena_strndup (FxsArena *arena, const char *s, gsize len);
 
-/* Zero-filled memory for a big block or table: from 1 MiB on, whole 2 MiB
- * huge pages where the system allows (fewer page faults and TLB misses).
- * Free with the same size. */
-gpointer fxs_big_alloc0 (gsize size);
-void     fxs_big_free (gpointer p, gsize size);
-
 #endif

@@ -52,7 +52,7 @@ void
 fxs_load_names_clear (FxsLoadNames *t)
 {
   if (t->slots)
-    fxs_big_free (t->slots, names_bytes (t));
+    fxs_bulk_free (t->slots);
   gsize offset = t->name_offset;
   fxs_load_names_init (t, offset);
 }
@@ -77,16 +77,15 @@ static void
 grow (FxsLoadNames *t)
 {
   guint32 *old = t->slots;
-  gsize old_bytes = old ? names_bytes (t) : 0;
   guint32 old_n = old ? t->mask + 1 : 0;
   guint32 n = old_n ? 2 * old_n : 64;
   t->mask = n - 1;
-  t->slots = fxs_big_alloc0 (names_bytes (t));
+  t->slots = fxs_bulk_alloc (names_bytes (t));
   for (guint32 i = 0; i < old_n; i++)
     if (old[2 * i + 1])
       insert_slot (t, old[2 * i], old[2 * i + 1] - 1);
   if (old)
-    fxs_big_free (old, old_bytes);
+    fxs_bulk_free (old);
 }
 
 static gint64
@@ -158,7 +157,7 @@ void
 fxs_load_strings_clear (FxsLoadStrings *t)
 {
   if (t->slots)
-    fxs_big_free (t->slots, sizeof (FxsLoadString) * ((gsize) t->mask + 1));
+    fxs_bulk_free (t->slots);
   memset (t, 0, sizeof *t);
 }
 
@@ -176,7 +175,7 @@ fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph, const char *s, gsiz
       FxsLoadString *old = t->slots;
       guint32 old_n = old ? t->mask + 1 : 0;
       guint32 n = old_n ? 2 * old_n : 64;
-      t->slots = fxs_big_alloc0 (sizeof (FxsLoadString) * (gsize) n);
+      t->slots = fxs_bulk_alloc (sizeof (FxsLoadString) * (gsize) n);
       t->mask = n - 1;
       for (guint32 i = 0; i < old_n; i++)
         if (old[i].text)
@@ -187,7 +186,7 @@ fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph, const char *s, gsiz
             t->slots[k] = old[i];
           }
       if (old)
-        fxs_big_free (old, sizeof (FxsLoadString) * (gsize) old_n);
+        fxs_bulk_free (old);
     }
   guint32 i = hash & t->mask;
   for (; t->slots[i].text; i = (i + 1) & t->mask)

@@ -6,6 +6,7 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/error.h>
 #include "arena.h"
+#include "bulk.h"
 
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
@@ -96,17 +97,6 @@ struct FxsGraph {
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
-/* Zero-filled memory for big arrays and blocks: from 256 KiB on mapped on
- * its own and, from 2 MiB on, where the kernel gives them on request,
- * backed by 2 MiB huge pages, which make the first touch of fresh memory
- * much cheaper than 4 KiB page faults (several times so on virtual
- * machines); smaller ones from g_malloc0.  Free with fxs_bulk_free(), which keeps a bounded number
- * of freed mappings (at most 256 MiB) for the next blocks, as malloc keeps
- * freed heap memory. */
-gpointer fxs_bulk_alloc (gsize size);
-/* The same without zeroing (a freed block may be given again). */
-gpointer fxs_bulk_alloc_uninit (gsize size);
-void     fxs_bulk_free (gpointer block);
 
 /* fxs_bulk_alloc() memory that lives as long as @graph. */
 gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);

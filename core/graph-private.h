@@ -83,12 +83,18 @@ struct FxsGraph {
   guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
                                   lookup, so graphs nobody searches (split
                                   results) never pay for the table */
+  gint node_index_ready;       /* atomic: n_nodes_indexed + 1 once published
+                                  (readers of a finished graph may be many
+                                  threads: the first lookups fill the index
+                                  under a lock, later ones only read) */
   FxsNode *output;
   GPtrArray *attrs;            /* FxsAttr* */
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
+  gint attr_index_ready;       /* like node_index_ready */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
-  /* users, derived on first use (CSR over node indices) */
+  /* users, derived on first use (CSR over node indices); user_offsets is
+   * published last, atomically, under the same lock as the name indexes */
   guint32 *user_offsets;
   const FxsNode **user_list;
 };

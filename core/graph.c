@@ -258,23 +258,42 @@ name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean n
   return i != G_MAXUINT32 ? items->pdata[i] : NULL;
 }
 
-/* Brings the name indexes up to date with the nodes and attributes added
- * since the last lookup (made on first use: most of a split's graphs are
- * never looked up). */
+/* Filling the lazy indexes of a graph (names, users) that several threads
+ * may read at once: one lock for all graphs, taken only while an index is
+ * out of date, which for a finished graph is once. */
+static GMutex lazy_index_lock;
+
+/* Brings a name index up to date with the items added since the last
+ * lookup (made on first use: most of a split's graphs are never looked up).
+ * *@ready says, atomically, how many items are in it (plus one). */
+static void
+index_items (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 *n_indexed,
+             gint *ready)
+{
+  if (g_atomic_int_get (ready) == (gint) items->len + 1)
+    return;
+  g_mutex_lock (&lazy_index_lock);
+  if (g_atomic_int_get (ready) != (gint) items->len + 1)
+    {
+      name_index_update (index, items, nodes, *n_indexed);
+      *n_indexed = items->len;
+      g_atomic_int_set (ready, (gint) items->len + 1);
+    }
+  g_mutex_unlock (&lazy_index_lock);
+}
+
 static void
 index_nodes (FxsGraph *graph)
 {
-  if (graph->n_nodes_indexed < graph->nodes->len || !graph->node_index.slots)
-    name_index_update (&graph->node_index, graph->nodes, TRUE, graph->n_nodes_indexed);
-  graph->n_nodes_indexed = graph->nodes->len;
+  index_items (&graph->node_index, graph->nodes, TRUE, &graph->n_nodes_indexed,
+               &graph->node_index_ready);
 }
 
 static void
 index_attrs (FxsGraph *graph)
 {
-  if (graph->n_attrs_indexed < graph->attrs->len || !graph->attr_index.slots)
-    name_index_update (&graph->attr_index, graph->attrs, FALSE, graph->n_attrs_indexed);
-  graph->n_attrs_indexed = graph->attrs->len;
+  index_items (&graph->attr_index, graph->attrs, FALSE, &graph->n_attrs_indexed,
+               &graph->attr_index_ready);
 }
 
 FxsNode *
@@ -408,11 +427,22 @@ collect_def (const FxsNode *def, gpointer data)
   g_ptr_array_add (data, (gpointer) def);
 }
 
+static void build_users (FxsGraph *g);
+
 static void
 ensure_users (FxsGraph *g)
 {
-  if (g->user_offsets)
+  if (g_atomic_pointer_get (&g->user_offsets))
     return;
+  g_mutex_lock (&lazy_index_lock);
+  if (!g->user_offsets)
+    build_users (g);
+  g_mutex_unlock (&lazy_index_lock);
+}
+
+static void
+build_users (FxsGraph *g)
+{
   guint n = g->nodes->len;
   guint32 *last_user = g_new (guint32, n);
   memset (last_user, 0xff, n * sizeof (guint32));
@@ -451,8 +481,8 @@ ensure_users (FxsGraph *g)
   g_free (fill);
   g_free (last_user);
   g_array_free (edges, TRUE);
-  g->user_offsets = offsets;
   g->user_list = list;
+  g_atomic_pointer_set (&g->user_offsets, offsets);
 }
 
 void

@@ -187,6 +187,81 @@ test_meta_and_attrs (void)
   fxs_graph_unref (g);
 }
 
+/* ---- a finished graph read from several threads ------------------------ */
+
+#define SHARED_NODES 20000
+#define SHARED_THREADS 4
+
+typedef struct {
+  const FxsGraph *graph;
+  GAsyncQueue *start;   /* every thread waits here so that they begin together */
+  guint wrong;
+} SharedRead;
+
+static gpointer
+read_shared_graph (gpointer data)
+{
+  SharedRead *r = data;
+  g_async_queue_pop (r->start);
+  char name[32];
+  guint wrong = 0;
+  for (guint i = 1; i <= SHARED_NODES; i++)
+    {
+      g_snprintf (name, sizeof name, "relu_%u", i);
+      const FxsNode *node = fxs_graph_lookup_node (r->graph, name);
+      if (!node || fxs_node_index (node) != i)
+        wrong++;
+      else if (fxs_node_n_users (node) != 1
+               || fxs_node_index (fxs_node_user (node, 0)) != i + 1)
+        wrong++;
+    }
+  if (fxs_graph_lookup_attr (r->graph, "layer.weight") == NULL)
+    wrong++;
+  if (fxs_graph_lookup_node (r->graph, "missing") != NULL)
+    wrong++;
+  g_atomic_int_add (&r->wrong, wrong);
+  return NULL;
+}
+
+static void
+test_finished_graph_shared_by_threads (void)
+{
+  /* graph.h: a finished graph may be read from any number of threads.  Its
+   * name and user indexes are made on the first lookup: the first lookups
+   * of several threads at once must each see a whole index. */
+  FxsGraph *g = fxs_graph_new ();
+  GError *error = NULL;
+  const gint64 dims[] = { 4, 4 };
+  fxs_graph_add_attr (g, "layer.weight", FXS_ATTR_PARAMETER, NULL,
+                      fxs_tensor_meta_new (g, 2, dims, NULL, "torch.float32"), &error);
+  g_assert_no_error (error);
+  const FxsNode *prev = fxs_graph_add_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, NULL, &error);
+  char name[32];
+  for (guint i = 1; i <= SHARED_NODES; i++)
+    {
+      g_snprintf (name, sizeof name, "relu_%u", i);
+      const FxsValue *arg = fxs_value_new_node (g, prev);
+      prev = fxs_graph_add_node (g, FXS_OP_CALL_FUNCTION, name, "torch.relu",
+                                 fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &arg, 1), NULL, &error);
+    }
+  const FxsValue *result = fxs_value_new_node (g, prev);
+  fxs_graph_add_node (g, FXS_OP_OUTPUT, "output", "output",
+                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &result, 1), NULL, &error);
+  g_assert_no_error (error);
+
+  SharedRead r = { g, g_async_queue_new (), 0 };
+  GThread *threads[SHARED_THREADS];
+  for (guint t = 0; t < SHARED_THREADS; t++)
+    threads[t] = g_thread_new ("reader", read_shared_graph, &r);
+  for (guint t = 0; t < SHARED_THREADS; t++)
+    g_async_queue_push (r.start, GUINT_TO_POINTER (1));
+  for (guint t = 0; t < SHARED_THREADS; t++)
+    g_thread_join (threads[t]);
+  CU_ASSERT_EQUAL (r.wrong, 0);
+  g_async_queue_unref (r.start);
+  fxs_graph_unref (g);
+}
+
 static void
 test_atomic_file (void)
 {
@@ -236,6 +311,7 @@ register_tests (void)
     FXS_TEST (test_values),
     FXS_TEST (test_nodes_and_users),
     FXS_TEST (test_meta_and_attrs),
+    FXS_TEST (test_finished_graph_shared_by_threads),
     FXS_TEST (test_atomic_file),
     { NULL, NULL },
   };

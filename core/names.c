@@ -235,14 +235,30 @@ fxs_target_to_str (const char *target, gboolean callable_name, GString *out)
   fxs_snake_case (target, out);
 }
 
+/* Where the __name__ of the function a call_function target names starts:
+ * after the last dot ("torch.relu" -> "relu"), except for an operator
+ * overload "torch.ops.NS.OP.OVERLOAD", whose __name__ is "OP.OVERLOAD"
+ * (torch.fx names such a node "add_tensor", not "tensor"). */
+static const char *
+callable_name (const char *target)
+{
+  static const char ops[] = "torch.ops.";
+  const char *dot = strrchr (target, '.');
+  if (strncmp (target, ops, sizeof ops - 1) == 0)
+    {
+      const char *ns_end = strchr (target + sizeof ops - 1, '.');
+      const char *op_end = ns_end ? strchr (ns_end + 1, '.') : NULL;
+      if (op_end && op_end == dot)
+        return ns_end + 1;
+    }
+  return dot ? dot + 1 : target;
+}
+
 void
 fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 {
   if (op == FXS_OP_CALL_FUNCTION)
-    {
-      const char *dot = strrchr (target, '.');
-      fxs_target_to_str (dot ? dot + 1 : target, TRUE, out);
-    }
+    fxs_target_to_str (callable_name (target), TRUE, out);
   else
     fxs_target_to_str (target, FALSE, out);
 }
@@ -837,8 +853,7 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
   gsize len;
   if (op == FXS_OP_CALL_FUNCTION)
     {
-      const char *dot = strrchr (target, '.');
-      s = dot ? dot + 1 : target;
+      s = callable_name (target);
       len = strlen (s);
     }
   else

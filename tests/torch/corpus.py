@@ -283,6 +283,19 @@ class ZeroOutput(nn.Module):
         return a + 1
 
 
+class AtenOverloads(nn.Module):
+    """Operator overloads as targets (what make_fx and torch.export produce):
+    torch.fx names a node after the overload's __name__ ("add.Tensor" ->
+    add_tensor), a packet's after the op ("add")."""
+    def forward(self, x, y):
+        a = torch.ops.aten.add.Tensor(x, y)
+        b = torch.ops.aten.relu.default(a)
+        c = torch.ops.aten.mul.Tensor(b, a)
+        d = torch.ops.aten.add(c, b)
+        e = torch.ops.aten.add.Tensor(d, a)
+        return torch.ops.aten.sum.default(e)
+
+
 class ModuleGetAttr(nn.Module):
     """A get_attr of a submodule, fed to a function: current PyTorch makes it
     a get_attr inside the partition instead of an input."""
@@ -340,6 +353,7 @@ CASES = [
     Case("buffer-attr", BufferAttr, rand((3, 4)), modulo(3)),
     Case("output-structures", OutputStructures, rand((2, 4)), modulo(2)),
     Case("operators", Operators, rand((4, 4), (4, 4)), contiguous(4)),
+    Case("aten-overloads", AtenOverloads, rand((4, 4), (4, 4)), contiguous(3)),
     Case("methods", Methods, rand((2, 3, 4)), contiguous(2)),
     Case("chain-round-robin", Chain, rand((2, 4)), modulo(3)),
     Case("chain-single-partition", Chain, rand((2, 4)), by_name({})),

@@ -160,6 +160,24 @@ test_target_to_str (void)
   g_string_truncate (out, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, "layer.0.BatchNorm", out);
   CU_ASSERT_STRING_EQUAL (out->str, "layer.0.batch_norm");
+  /* an operator overload's __name__ is "OP.OVERLOAD" (torch 1.13 names
+   * torch.ops.aten.add.Tensor's node add_tensor), a packet's "OP" */
+  static const char *const overloads[][2] = {
+    { "torch.ops.aten.add.Tensor", "add.tensor" },
+    { "torch.ops.aten.relu.default", "relu.default" },
+    { "torch.ops.aten.add", "add" },
+    { "torch.ops.my_ns.MyOp.Out", "my_op.out" },
+    { "torch.ops.aten", "aten" },
+    { "torch.ops.", "" },
+    { "torch.opsx.aten.add.Tensor", "tensor" },
+    { "my.ops.aten.add.Tensor", "tensor" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (overloads); i++)
+    {
+      g_string_truncate (out, 0);
+      fxs_node_name_candidate (FXS_OP_CALL_FUNCTION, overloads[i][0], out);
+      CU_ASSERT_STRING_EQUAL (out->str, overloads[i][1]);
+    }
   g_string_free (out, TRUE);
 }
 
@@ -222,6 +240,7 @@ test_prepared_candidates (void)
     "add_007", "add_0", "PascalCase", "camelCaseName", "ABCDef", "aB.cD", "x-y+z", "if",
     "torch", "layer.0.BatchNorm", "a__b", "_", "-", "a\x01b", "caf\xc3\xa9Name",
     "\xe2\x85\xa0x", "add_123456789012345678901234", "Name_12", "nameX_3",
+    "torch.ops.aten.add.Tensor", "torch.ops.aten.add", "torch.ops.aten.relu.default",
   };
   static const FxsOp ops[] = {
     FXS_OP_PLACEHOLDER, FXS_OP_GET_ATTR, FXS_OP_CALL_FUNCTION, FXS_OP_CALL_METHOD,

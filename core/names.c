@@ -843,6 +843,19 @@ static const guint8 ascii_class[128] = {
   ['_'] = CHAR_UNDERSCORE,
 };
 
+/* Makes @c the candidate of the @len clean bytes at @text (copied). */
+static void
+set_candidate_text (FxsNameCandidate *c, const char *text, gsize len, FxsNameAllocFunc alloc,
+                    gpointer alloc_data)
+{
+  char *copy = alloc (alloc_data, len + 1);
+  memcpy (copy, text, len);
+  copy[len] = '\0';
+  c->text = copy;
+  c->len = (guint32) len;
+  analyse_candidate (c);
+}
+
 /* fxs_node_name_candidate() and its cleaning in one pass, for targets of
  * ASCII only and of moderate length (the usual case); FALSE otherwise. */
 static gboolean
@@ -873,12 +886,7 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
     k++;
   if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
     {
-      char *text = alloc (alloc_data, len + 1);
-      memcpy (text, s, len);
-      text[len] = '\0';
-      c->text = text;
-      c->len = (guint32) len;
-      analyse_candidate (c);
+      set_candidate_text (c, s, len, alloc, alloc_data);
       return TRUE;
     }
   char buf[256];
@@ -920,12 +928,7 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
       memcpy (buf, "_unnamed", sizeof "_unnamed" - 1);
       o = sizeof "_unnamed" - 1;
     }
-  char *text = alloc (alloc_data, o + 1);
-  memcpy (text, buf, o);
-  text[o] = '\0';
-  c->text = text;
-  c->len = (guint32) o;
-  analyse_candidate (c);
+  set_candidate_text (c, buf, o, alloc, alloc_data);
   return TRUE;
 }
 

@@ -16,6 +16,16 @@ fxs_verify_append_quoted (GString *out, const char *s)
 
 /* "submod_1: node "add_1" (call_function "_operator.add")", the split's
  * side of a message. */
+/* 'name' (op 'target') */
+static void
+append_name_op_target (GString *out, const FxsNode *node)
+{
+  fxs_verify_append_quoted (out, node->name);
+  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  fxs_verify_append_quoted (out, node->target);
+  g_string_append_c (out, ')');
+}
+
 void
 fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node)
 {
@@ -26,20 +36,14 @@ fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode 
     }
   else
     g_string_append (out, "top-level node ");
-  fxs_verify_append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  fxs_verify_append_quoted (out, node->target);
-  g_string_append_c (out, ')');
+  append_name_op_target (out, node);
 }
 
 void
 fxs_verify_describe_orig_node (GString *out, const FxsNode *node)
 {
   g_string_append (out, "original node ");
-  fxs_verify_append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  fxs_verify_append_quoted (out, node->target);
-  g_string_append_c (out, ')');
+  append_name_op_target (out, node);
 }
 
 Resolved

@@ -40,6 +40,12 @@ fxs_arena_clear (FxsArena *arena)
   fxs_arena_init (arena);
 }
 
+void
+fxs_arena_expect (FxsArena *arena, gsize bytes)
+{
+  arena->expected = bytes;
+}
+
 /* Makes room for @size more bytes (a multiple of 8): a new current block,
  * or for a large object a block of its own, returned. */
 static gpointer
@@ -49,7 +55,7 @@ arena_grow (FxsArena *arena, gsize size)
    * remainder is not wasted. */
   gboolean big = size > BLOCK_SIZE / 4;
   gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
-  if (arena->total >= HUGE_AFTER)
+  if (arena->total >= HUGE_AFTER || arena->expected >= HUGE_AFTER)
     next = FXS_BULK_HUGE_PAGE - FXS_BULK_HEADER - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);
   /* not zeroed here: each object is as it is handed out, while it is in

@@ -13,10 +13,15 @@ typedef struct {
   char *cursor;
   gsize left;
   gsize total;              /* bytes of all blocks */
+  gsize expected;           /* fxs_arena_expect() */
 } FxsArena;
 
 void     fxs_arena_init (FxsArena *arena);
 void     fxs_arena_clear (FxsArena *arena);
+/* Says that the arena will hold about @bytes (a loader knows its input's
+ * size): a big arena then takes whole huge pages from its first block on
+ * instead of growing through small ones, each page of which is a page fault. */
+void     fxs_arena_expect (FxsArena *arena, gsize bytes);
 /* Zero-filled, 8-byte aligned memory that lives until fxs_arena_clear(). */
 gpointer fxs_arena_alloc (FxsArena *arena, gsize size);
 /* A copy of @size bytes, 8-byte aligned (the padding up to a multiple of 8

@@ -72,7 +72,10 @@ bulk_alloc (gsize size, gboolean zero)
 #if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
   if (total >= BULK_MAP_MIN)
     {
-      gsize mapped = (total + 4095) & ~(gsize) 4095;
+      /* whole huge pages: a 1 MiB block in 4 KiB pages is 256 page
+       * faults, in a huge page one; and a freed block then fits more
+       * later requests */
+      gsize mapped = (total + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
       BulkHeader *reused = pool_take (mapped);
       if (reused)
         {
@@ -93,8 +96,7 @@ bulk_alloc (gsize size, gboolean zero)
           if (padded - head > mapped)
             munmap (start + mapped, padded - head - mapped);
 #ifdef MADV_HUGEPAGE
-          if (mapped >= HUGE_PAGE_SIZE)
-            madvise (start, mapped, MADV_HUGEPAGE);
+          madvise (start, mapped, MADV_HUGEPAGE);
 #endif
           ((BulkHeader *) start)->mapped = mapped;
           return start + sizeof (BulkHeader);

@@ -11,8 +11,8 @@
 #define FXS_BULK_HEADER 16
 
 /* Zero-filled memory for big arrays and blocks: from 256 KiB on mapped on
- * its own and, from 2 MiB on, where the kernel gives them on request,
- * backed by 2 MiB huge pages, which make the first touch of fresh memory
+ * its own, in whole 2 MiB huge pages (where the kernel gives them on
+ * request), which make the first touch of fresh memory
  * much cheaper than 4 KiB page faults (several times so on virtual
  * machines); smaller ones from g_malloc0.  Free with fxs_bulk_free(), which keeps a bounded number
  * of freed mappings (at most 256 MiB) for the next blocks, as malloc keeps

@@ -10,6 +10,7 @@
 #include "graph-load-private.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 
 #define FORMAT_NAME "fxsplit-graph"
 
@@ -440,6 +441,16 @@ static const FxsJsonHandler handler = { on_begin, on_value, on_end, on_peek };
 
 /* ---- entry points ---------------------------------------------------------------- */
 
+/* The input's size in bytes (0 when unknown). */
+static gsize
+input_size (const char *path, gsize length)
+{
+  GStatBuf st;
+  if (!path)
+    return length;
+  return g_stat (path, &st) == 0 && st.st_size > 0 ? (gsize) st.st_size : 0;
+}
+
 static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
       const char *want, FxsLoadSplit *all, GError **error)
@@ -452,6 +463,10 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->graph = want ? NULL : fxs_graph_new ();
   if (all)
     all->top = l->graph;
+  if (l->graph && !all)
+    /* a graph takes about as much memory as its file: a big one starts
+     * with huge pages (a split result's top level is small) */
+    fxs_arena_expect (&l->graph->arena, input_size (path, length));
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);

@@ -1,6 +1,7 @@
 /* A streaming JSON reader: yajl events turned into streamed containers and
  * small collected trees (see json-reader.h). */
 #include "json-reader.h"
+#include "bulk.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1155,7 +1156,9 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
   start (reader);
   reader->fd = fd;
   gsize chunk = reader->chunk_size;
-  char *buf = g_malloc (chunk);
+  /* bulk memory: whole huge pages (one page fault, not 256), reused by
+   * the next load in the process */
+  char *buf = fxs_bulk_alloc_uninit (chunk);
   gboolean ok = TRUE;
   int read_errno = 0;
   while (ok)
@@ -1163,8 +1166,8 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
       gsize want = next_chunk_size (reader, chunk);
       if (want != chunk)
         {
-          g_free (buf);
-          buf = g_malloc (want);
+          fxs_bulk_free (buf);
+          buf = fxs_bulk_alloc_uninit (want);
           chunk = want;
         }
       ssize_t got = read (fd, buf, chunk);
@@ -1182,7 +1185,7 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
         }
       ok = feed (reader, buf, (gsize) got);
     }
-  g_free (buf);
+  fxs_bulk_free (buf);
   if (read_errno)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", reader->name,

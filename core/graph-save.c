@@ -268,6 +268,12 @@ fxs_graph_write_header (FxsJsonWriter *w)
   fxs_json_write_raw (w, version);
 }
 
+guint64
+fxs_graph_write_n_units (const FxsGraph *graph)
+{
+  return (guint64) graph->attrs->len + graph->nodes->len;
+}
+
 void
 fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
 {
@@ -275,6 +281,8 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
   fxs_json_write_literal (w, "\"attributes\": {");
   for (guint i = 0; i < graph->attrs->len; i++)
     {
+      if (!fxs_json_writer_unit (w))
+        continue;
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
       fxs_json_write_raw (w, indent);
       write_attr (w, graph->attrs->pdata[i]);
@@ -289,6 +297,8 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
   fxs_json_write_literal (w, "\"nodes\": [");
   for (guint i = 0; i < graph->nodes->len; i++)
     {
+      if (!fxs_json_writer_unit (w))
+        continue;
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
       fxs_json_write_raw (w, indent);
       write_node (w, graph->nodes->pdata[i]);

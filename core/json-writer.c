@@ -7,8 +7,9 @@
 static void
 init (FxsJsonWriter *w, GString *string, FILE *file)
 {
+  memset (w, 0, sizeof *w);
   w->buf = g_malloc (FXS_JSON_WRITER_BUFFER);
-  w->len = 0;
+  w->cap = FXS_JSON_WRITER_BUFFER;
   w->string = string;
   w->file = file;
 }
@@ -25,8 +26,9 @@ fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file)
   init (w, NULL, file);
 }
 
-void
-fxs_json_writer_drain (FxsJsonWriter *w)
+/* Hands the buffered bytes on and empties the buffer. */
+static void
+drain (FxsJsonWriter *w)
 {
   if (w->len == 0)
     return;
@@ -40,10 +42,28 @@ fxs_json_writer_drain (FxsJsonWriter *w)
   w->len = 0;
 }
 
+gboolean
+fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
+{
+  if (w->pieces)
+    return fxs_json_pieces_room (w, len);
+  drain (w);
+  if (len <= w->cap)
+    return TRUE;
+  if (w->file)
+    {
+      if (fwrite (bytes, 1, len, w->file) != len)
+        { /* reported by ferror() at commit */ }
+    }
+  else
+    g_string_append_len (w->string, bytes, (gssize) len);
+  return FALSE;
+}
+
 void
 fxs_json_writer_finish (FxsJsonWriter *w)
 {
-  fxs_json_writer_drain (w);
+  drain (w);
   g_clear_pointer (&w->buf, g_free);
 }
 

@@ -10,16 +10,27 @@
 #include <string.h>
 #include <glib.h>
 #include <fxsplit/graph.h>
+#include <fxsplit/split.h>
 
 /* Bytes buffered before they go to the GString or the file.  A single
  * append longer than this goes straight through. */
 #define FXS_JSON_WRITER_BUFFER (256u * 1024)
 
+typedef struct FxsJsonPieces FxsJsonPieces;
+
 typedef struct {
-  char *buf;                /* FXS_JSON_WRITER_BUFFER bytes */
+  char *buf;
   gsize len;
+  gsize cap;                /* bytes at buf */
   GString *string;          /* string mode: where the bytes go */
   FILE *file;               /* file mode: where the bytes go */
+  /* piece mode (json-pieces.c): this writer serializes only its share of
+   * the document's units into buffers that another thread writes out */
+  FxsJsonPieces *pieces;
+  guint thread;
+  char *discard;            /* the buffer while it skips */
+  guint64 unit;             /* units started so far */
+  gboolean emitting;        /* the current unit is this writer's */
 } FxsJsonWriter;
 
 void fxs_json_writer_init_string (FxsJsonWriter *w, GString *out);
@@ -28,27 +39,32 @@ void fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file);
  * stay in the stream's error flag, which the caller checks. */
 void fxs_json_writer_finish (FxsJsonWriter *w);
 
-/* Hands the buffered bytes on and empties the buffer (internal). */
-void fxs_json_writer_drain (FxsJsonWriter *w);
+/* Makes room for @len more bytes (internal): FALSE when it has dealt with
+ * @bytes itself (written them straight through, or dropped them). */
+gboolean fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len);
+/* Piece mode's side of fxs_json_writer_unit() and _room() (internal,
+ * json-pieces.c). */
+gboolean fxs_json_pieces_unit (FxsJsonWriter *w);
+gboolean fxs_json_pieces_room (FxsJsonWriter *w, gsize len);
+
+/* A unit of the document starts: a node, an attribute, a partition or a
+ * qualname map entry, with the separator before it.  FALSE when this
+ * writer leaves it to another (piece mode): the caller skips it.  The
+ * units must be the same, in the same order, every time a document is
+ * written. */
+static inline gboolean
+fxs_json_writer_unit (FxsJsonWriter *w)
+{
+  if (G_LIKELY (w->pieces == NULL))
+    return TRUE;
+  return fxs_json_pieces_unit (w);
+}
 
 static inline void
 fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  if (G_UNLIKELY (w->len + len > FXS_JSON_WRITER_BUFFER))
-    {
-      fxs_json_writer_drain (w);
-      if (len > FXS_JSON_WRITER_BUFFER)
-        {
-          if (w->file)
-            {
-              if (fwrite (bytes, 1, len, w->file) != len)
-                { /* reported by ferror() at commit */ }
-            }
-          else
-            g_string_append_len (w->string, bytes, (gssize) len);
-          return;
-        }
-    }
+  if (G_UNLIKELY (w->len + len > w->cap) && !fxs_json_writer_room (w, bytes, len))
+    return;
   memcpy (w->buf + w->len, bytes, len);
   w->len += len;
 }
@@ -56,8 +72,8 @@ fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
 static inline void
 fxs_json_write_char (FxsJsonWriter *w, char c)
 {
-  if (G_UNLIKELY (w->len == FXS_JSON_WRITER_BUFFER))
-    fxs_json_writer_drain (w);
+  if (G_UNLIKELY (w->len == w->cap) && !fxs_json_writer_room (w, &c, 1))
+    return;
   w->buf[w->len++] = c;
 }
 
@@ -78,10 +94,35 @@ void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
 /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
 void fxs_json_write_float (FxsJsonWriter *w, double v);
 
+/* ---- writing on several threads (json-pieces.c) ------------------------- */
+
+/* Writes a whole document. */
+typedef void (*FxsJsonEmitFunc) (FxsJsonWriter *w, gconstpointer data);
+
+/* Writes to @out exactly what @emit (@out, @data) writes, serializing on
+ * @n_threads threads: the document's @n_units units are cut into pieces of
+ * @piece_units; each thread walks the whole document and serializes every
+ * n_threads-th piece into a buffer, and the calling thread hands the
+ * buffers to @out in order.  At most a few pieces are held at a time. */
+void fxs_json_write_pieces (FxsJsonWriter *out, FxsJsonEmitFunc emit, gconstpointer data,
+                            guint64 n_units, guint n_threads, guint64 piece_units);
+
+/* Units per piece, and threads at most, for big documents: a piece of
+ * nodes is about a megabyte. */
+#define FXS_JSON_PIECE_UNITS 4096
+#define FXS_JSON_MAX_THREADS 4
+
+/* A split result's document on @n_threads threads with pieces of
+ * @piece_units (split-save.c; tests vary both). */
+void fxs_split_result_write_pieces (const FxsSplitResult *result, FxsJsonWriter *w,
+                                    guint n_threads, guint64 piece_units);
+
 /* ---- graph file pieces (graph-save.c) ---------------------------------- */
 
 /* The format header: "{", "format" and "version" members. */
 void fxs_graph_write_header (FxsJsonWriter *w);
+/* The units fxs_graph_write_members() writes (attributes and nodes). */
+guint64 fxs_graph_write_n_units (const FxsGraph *graph);
 /* The "attributes" and "nodes" members of @graph, each line starting with
  * @indent, without a trailing comma or newline. */
 void fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "json-writer.h"
 #include "test-util.h"
 
 /* ---- graph comparison (node references by name) ----------------------- */
@@ -563,6 +564,101 @@ test_split_result (void)
   fxs_graph_unref (g);
 }
 
+/* A chain of additions of a parameter each, in @n_parts contiguous
+ * partitions; one node carries a string longer than a piece's buffer. */
+static FxsSplitResult *
+split_chain (FxsGraph **graph, guint n, guint n_parts, gsize long_string)
+{
+  FxsGraph *g = fxs_graph_new ();
+  GError *error = NULL;
+  const FxsNode *prev = fxs_graph_add_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, NULL, &error);
+  char *big = g_malloc (long_string + 1);
+  memset (big, 'y', long_string);
+  big[long_string] = '\0';
+  if (long_string)
+    big[long_string / 2] = '"';
+  for (guint i = 0; i < n; i++)
+    {
+      char *attr = g_strdup_printf ("layers.%u.weight", i);
+      char *get = g_strdup_printf ("w%u", i);
+      char *name = g_strdup_printf ("add_%u", i);
+      gint64 dims[] = { 4, (gint64) i + 1 };
+      fxs_graph_add_attr (g, attr, FXS_ATTR_PARAMETER, NULL,
+                          fxs_tensor_meta_new (g, 2, dims, NULL, "torch.float32"), &error);
+      const FxsNode *w = fxs_graph_add_node (g, FXS_OP_GET_ATTR, get, attr, NULL, NULL, &error);
+      const FxsValue *args[] = { fxs_value_new_node (g, prev), fxs_value_new_node (g, w),
+                                 fxs_value_new_string (g, i == n / 3 ? big : "s\xc3\xa9") };
+      prev = fxs_graph_add_node (g, FXS_OP_CALL_FUNCTION, name, "operator.add",
+                                 fxs_value_new_sequence (g, FXS_VALUE_TUPLE, args, 3), NULL,
+                                 &error);
+      g_free (attr);
+      g_free (get);
+      g_free (name);
+    }
+  const FxsValue *out = fxs_value_new_node (g, prev);
+  fxs_graph_add_node (g, FXS_OP_OUTPUT, "output", "output",
+                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &out, 1), NULL, &error);
+  g_assert_no_error (error);
+  g_free (big);
+  guint total = fxs_graph_n_nodes (g);
+  gint64 *ids = g_new0 (gint64, total);
+  for (guint i = 0; i < total; i++)
+    ids[i] = (gint64) (i * n_parts / total);
+  FxsSplitResult *r = fxs_split_with_ids (g, ids, NULL, &error);
+  g_assert_no_error (error);
+  g_free (ids);
+  *graph = g;
+  return r;
+}
+
+static GString *
+write_in_pieces (const FxsSplitResult *r, guint n_threads, guint64 piece_units)
+{
+  GString *text = g_string_new (NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, text);
+  fxs_split_result_write_pieces (r, &w, n_threads, piece_units);
+  fxs_json_writer_finish (&w);
+  return text;
+}
+
+/* A split result written on several threads, in pieces of any size, is
+ * byte for byte what one writer writes: with pieces of one unit every
+ * boundary between units is a boundary between threads. */
+static void
+test_split_result_in_pieces (void)
+{
+  static const struct { guint n, parts; gsize long_string; } graphs[] = {
+    { 1, 1, 0 }, { 40, 3, 0 }, { 300, 7, 0 }, { 60, 4, 5 << 20 },
+  };
+  static const guint threads[] = { 2, 3, 4 };
+  static const guint64 pieces[] = { 1, 2, 3, 7, 64, 100000 };
+  for (guint gi = 0; gi < G_N_ELEMENTS (graphs); gi++)
+    {
+      FxsGraph *g;
+      FxsSplitResult *r = split_chain (&g, graphs[gi].n, graphs[gi].parts, graphs[gi].long_string);
+      GString *serial = write_in_pieces (r, 1, 1);
+      GString *public = g_string_new (NULL);
+      fxs_split_result_to_json (r, public);
+      CU_ASSERT_TRUE (g_string_equal (serial, public));
+      for (guint ti = 0; ti < G_N_ELEMENTS (threads); ti++)
+        for (guint pi = 0; pi < G_N_ELEMENTS (pieces); pi++)
+          {
+            GString *text = write_in_pieces (r, threads[ti], pieces[pi]);
+            if (!g_string_equal (serial, text))
+              fprintf (stderr, "graph %u, %u threads, pieces of %" G_GUINT64_FORMAT
+                       " units: %" G_GSIZE_FORMAT " bytes, not %" G_GSIZE_FORMAT "\n",
+                       gi, threads[ti], pieces[pi], text->len, serial->len);
+            CU_ASSERT_TRUE (g_string_equal (serial, text));
+            g_string_free (text, TRUE);
+          }
+      g_string_free (public, TRUE);
+      g_string_free (serial, TRUE);
+      fxs_split_result_free (r);
+      fxs_graph_unref (g);
+    }
+}
+
 static void
 register_tests (void)
 {
@@ -575,6 +671,7 @@ register_tests (void)
     FXS_TEST (test_save_file),
     FXS_TEST (test_torch_export_round_trip),
     FXS_TEST (test_split_result),
+    FXS_TEST (test_split_result_in_pieces),
     { NULL, NULL },
   };
   fxs_test_add_suite ("saving", cases);

@@ -98,16 +98,14 @@ write_escape (FxsJsonWriter *w, guchar c)
     }
 }
 
-/* Whether any of the 8 bytes at @s needs care: the usual "has a zero
+/* Whether any of the 8 bytes in @x needs care: the usual "has a zero
  * byte" bit trick, applied to the bytes below 0x20, equal to '"' or '\\',
  * and with the high bit set.  Names and targets are mostly plain ASCII, so
- * this skips 8 bytes at a time. */
+ * this passes 8 bytes at a time. */
 static inline gboolean
-word_needs_care (const char *s)
+word_needs_care (guint64 x)
 {
   const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  guint64 x;
-  memcpy (&x, s, sizeof x);
   guint64 quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
   guint64 below_space = (x - ones * 0x20) & ~x;
   guint64 is_quote = (quote - ones) & ~quote;
@@ -115,17 +113,50 @@ word_needs_care (const char *s)
   return ((below_space | is_quote | is_backslash | x) & highs) != 0;
 }
 
-void
-fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
+/* The 8 bytes at @s; past @len, spaces (which need no care). */
+static inline guint64
+load_word (const char *s, gsize len)
+{
+  guint64 x = 0x2020202020202020ull;
+  if (len >= 8)
+    memcpy (&x, s, 8);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  else if (len > 0)
+    {
+      /* a short tail without a call to memcpy: overlapping loads */
+      guint64 v;
+      if (len >= 4)
+        {
+          guint32 head, tail;
+          memcpy (&head, s, 4);
+          memcpy (&tail, s + len - 4, 4);
+          v = head | (guint64) tail << (8 * (len - 4));
+        }
+      else
+        v = (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
+            | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
+      guint64 mask = ~(guint64) 0 >> (8 * (8 - len));
+      x = (v & mask) | (x & ~mask);
+    }
+#else
+  else
+    memcpy (&x, s, len);
+#endif
+  return x;
+}
+
+/* The string from byte @i on, the opening quote and bytes before @i
+ * written: escapes and UTF-8 checked a byte at a time where needed. */
+G_GNUC_NO_INLINE static void
+write_string_rest (FxsJsonWriter *w, const char *s, gsize len, gsize i)
 {
   const guchar *p = (const guchar *) s;
-  gsize run = 0;   /* start of the bytes not yet written */
-  fxs_json_write_char (w, '"');
-  for (gsize i = 0; i < len;)
+  gsize run = i;   /* start of the bytes not yet written */
+  while (i < len)
     {
-      if (i + 8 <= len && !word_needs_care (s + i))
+      if (!word_needs_care (load_word (s + i, len - i)))
         {
-          i += 8;
+          i = MIN (i + 8, len);
           continue;
         }
       guchar c = p[i];
@@ -162,6 +193,38 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
     }
   fxs_json_write_bytes (w, s + run, len - run);
   fxs_json_write_char (w, '"');
+}
+
+void
+fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
+{
+  /* The common case, a plain string with room in the buffer: copied a
+   * word at a time as it is checked (whole words: up to 7 bytes past its
+   * end are written and then written over). */
+  if (G_LIKELY (w->len + len + 2 + 8 <= w->cap))
+    {
+      char *d = w->buf + w->len;
+      *d++ = '"';
+      gsize i = 0;
+      for (; i < len; i += 8)
+        {
+          guint64 x = load_word (s + i, len - i);
+          if (word_needs_care (x))
+            break;
+          memcpy (d + i, &x, 8);
+        }
+      if (i >= len)
+        {
+          d[len] = '"';
+          w->len += len + 2;
+          return;
+        }
+      w->len += 1 + i;
+      write_string_rest (w, s, len, i);
+      return;
+    }
+  fxs_json_write_char (w, '"');
+  write_string_rest (w, s, len, 0);
 }
 
 void

@@ -1,6 +1,6 @@
 /* A streaming JSON reader: yajl events turned into streamed containers and
  * small collected trees (see json-reader.h). */
-#include "json-reader.h"
+#include "json-reader-private.h"
 #include "bulk.h"
 
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include <yajl/yajl_parse.h>
+#include <sys/stat.h>
 
 #define CHUNK_SIZE (1u << 20)
 
@@ -160,7 +160,7 @@ struct FxsJsonReader {
   char *name;
   FxsJsonHandler handler;
   gpointer user_data;
-  yajl_handle yajl;
+  FxsJsonFeeder feed;       /* used by the feeding thread while it runs */
   gsize max_string;
   gsize chunk_size;
 
@@ -172,12 +172,8 @@ struct FxsJsonReader {
   gsize pending_alloc;
   Scratch scratch;
 
-  /* byte offsets */
-  gint64 base;              /* of the chunk being parsed */
-  gint64 prev_end;          /* end of the last token */
-  gint64 total;             /* bytes fed so far */
-  gboolean completing;      /* inside yajl_complete_parse */
-  gboolean seen_token;
+  gboolean threaded;        /* fxs_json_reader_set_threaded() */
+  gboolean threaded_set;
   gboolean in_item;         /* inside begin()/value(): paths include the item */
 
   /* the input, for turning offsets into lines */
@@ -230,8 +226,7 @@ fxs_json_reader_free (FxsJsonReader *reader)
       if (reader->frames[i].keys)
         g_hash_table_unref (reader->frames[i].keys);
     }
-  if (reader->yajl)
-    yajl_free (reader->yajl);
+  fxs_json_feeder_clear (&reader->feed);
   g_free (reader->pending);
   scratch_free (&reader->scratch);
   if (reader->error_message)
@@ -409,17 +404,6 @@ fxs_json_member (const FxsJson *obj, const char *key)
 }
 
 /* ---- events ------------------------------------------------------------------ */
-
-/* Every yajl callback is one token; its position is where the previous one
- * ended (the error locator skips the blanks, commas and colons between). */
-static gint64
-next_token (FxsJsonReader *r)
-{
-  gint64 pos = r->prev_end;
-  r->prev_end = r->completing ? r->total : r->base + (gint64) yajl_get_bytes_consumed (r->yajl);
-  r->seen_token = TRUE;
-  return pos;
-}
 
 static void
 grow_pending (FxsJsonReader *r)
@@ -631,8 +615,9 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
   return FALSE;
 }
 
-static int
-scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gint64 pos)
+int
+fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
+                              gsize len)
 {
   if (len > r->max_string)
     {
@@ -660,43 +645,23 @@ scalar_string (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len, gin
   return on_scalar (r, v);
 }
 
-static int
-cb_null (void *ctx)
+int
+fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos)
 {
-  FxsJsonReader *r = ctx;
-  gint64 pos = next_token (r);
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, FXS_JSON_NULL, 0, 0, pos);
   v->u.s = NULL;
   return on_scalar (r, v);
 }
 
-static int
-cb_boolean (void *ctx, int b)
+int
+fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b)
 {
-  FxsJsonReader *r = ctx;
-  gint64 pos = next_token (r);
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, FXS_JSON_BOOL, 0, 0, pos);
   v->u.s = NULL;
   v->u.b = !!b;
   return on_scalar (r, v);
-}
-
-static int
-cb_number (void *ctx, const char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  gint64 pos = next_token (r);
-  return scalar_string (r, FXS_JSON_NUMBER, s, len, pos);
-}
-
-static int
-cb_string (void *ctx, const unsigned char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  gint64 pos = next_token (r);
-  return scalar_string (r, FXS_JSON_STRING, (const char *) s, len, pos);
 }
 
 static Frame *
@@ -734,10 +699,9 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
   return f;
 }
 
-static int
-on_start (FxsJsonReader *r, FxsJsonType type)
+int
+fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
 {
-  gint64 pos = next_token (r);
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
@@ -772,23 +736,9 @@ on_start (FxsJsonReader *r, FxsJsonType type)
   return 1;
 }
 
-static int
-cb_start_map (void *ctx)
+int
+fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len)
 {
-  return on_start (ctx, FXS_JSON_OBJECT);
-}
-
-static int
-cb_start_array (void *ctx)
-{
-  return on_start (ctx, FXS_JSON_ARRAY);
-}
-
-static int
-cb_map_key (void *ctx, const unsigned char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  gint64 pos = next_token (r);
   Frame *f = &r->frames[r->depth - 1];
   if (len > r->max_string)
     {
@@ -914,10 +864,9 @@ end_collected (FxsJsonReader *r)
   return 1;
 }
 
-static int
-on_end (FxsJsonReader *r)
+int
+fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
 {
-  gint64 pos = next_token (r);
   Frame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);
@@ -930,10 +879,65 @@ on_end (FxsJsonReader *r)
   return 1;
 }
 
+/* ---- yajl's tokens, on this thread -------------------------------------------- */
+
+static int
+cb_null (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_null (r, fxs_json_feeder_next_token (&r->feed));
+}
+
+static int
+cb_boolean (void *ctx, int b)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_bool (r, fxs_json_feeder_next_token (&r->feed), !!b);
+}
+
+static int
+cb_number (void *ctx, const char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
+                                       FXS_JSON_NUMBER, s, len);
+}
+
+static int
+cb_string (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
+                                       FXS_JSON_STRING, (const char *) s, len);
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_OBJECT);
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_ARRAY);
+}
+
+static int
+cb_map_key (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_key (r, fxs_json_feeder_next_token (&r->feed),
+                                    (const char *) s, len);
+}
+
 static int
 cb_end (void *ctx)
 {
-  return on_end (ctx);
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_end (r, fxs_json_feeder_next_token (&r->feed));
 }
 
 static const yajl_callbacks callbacks = {
@@ -948,75 +952,18 @@ static const yajl_callbacks callbacks = {
   .yajl_end_array = cb_end,
 };
 
-/* ---- feeding yajl ---------------------------------------------------------- */
-
-static void
-set_yajl_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
+void
+fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
 {
-  unsigned char *text = yajl_get_error (r->yajl, 0, NULL, 0);
-  char *msg = g_strstrip (g_strdup ((const char *) text));
-  yajl_free_error (r->yajl, text);
-  const char *what = msg;
-  if (g_str_has_prefix (what, "parse error: "))
-    what += strlen ("parse error: ");
-  else if (g_str_has_prefix (what, "lexical error: "))
-    what += strlen ("lexical error: ");
-  gsize len = strlen (what);
-  if (len > 0 && what[len - 1] == '.')
-    ((char *) what)[len - 1] = '\0';
-  r->depth = 0; /* the location says where; a path would be half-built */
-  if (at_end && !r->seen_token)
-    fail_exact (r, FXS_ERROR_PARSE, pos, "empty input: expected a JSON object");
-  else if (at_end && strstr (what, "premature EOF"))
-    fail_exact (r, FXS_ERROR_PARSE, pos, "unexpected end of the input: the file is truncated");
-  else
-    fail_exact (r, FXS_ERROR_PARSE, pos, "invalid JSON: %s", what);
-  g_free (msg);
-}
-
-/* Feeds one chunk; FALSE once an error is recorded. */
-static gboolean
-feed (FxsJsonReader *r, const char *chunk, gsize len)
-{
-  /* A token that has not ended within the string limit is being buffered
-   * by yajl: stop before it grows without bound. */
-  if (r->total - r->prev_end > (gint64) r->max_string)
+  if (feeder->status == FXS_JSON_FEED_LIMIT)
+    fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
+                          "a string or number (or blank run) longer than the limit of %"
+                          G_GSIZE_FORMAT " bytes", r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_SYNTAX)
     {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, r->prev_end, NULL,
-                            "a string or number (or blank run) longer than the limit of %"
-                            G_GSIZE_FORMAT " bytes", r->max_string);
-      return FALSE;
+      r->depth = 0; /* the location says where; a path would be half-built */
+      fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos, "%s", feeder->error_message);
     }
-  r->base = r->total;
-  r->total += len;
-  yajl_status status = yajl_parse (r->yajl, (const unsigned char *) chunk, len);
-  if (status == yajl_status_ok)
-    return TRUE;
-  if (status == yajl_status_error)
-    {
-      gsize consumed = yajl_get_bytes_consumed (r->yajl);
-      set_yajl_error (r, r->base + (gint64) (consumed > 0 ? consumed - 1 : 0), FALSE);
-    }
-  return FALSE;
-}
-
-static gboolean
-complete (FxsJsonReader *r)
-{
-  r->completing = TRUE;
-  yajl_status status = yajl_complete_parse (r->yajl);
-  if (status == yajl_status_error)
-    set_yajl_error (r, r->total, TRUE);
-  return status == yajl_status_ok;
-}
-
-static void
-start (FxsJsonReader *r)
-{
-  r->yajl = yajl_alloc (&callbacks, NULL, r);
-  /* strict JSON: no comments, UTF-8 validated, one value */
-  yajl_config (r->yajl, yajl_allow_comments, 0);
-  yajl_config (r->yajl, yajl_dont_validate_strings, 0);
 }
 
 /* ---- locating errors ----------------------------------------------------- */
@@ -1057,15 +1004,15 @@ locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *col
 {
   Locator l = { 1, 1, 0, skip, pos };
   if (r->data)
-    locate_block (&l, r->data, (gsize) r->total);
+    locate_block (&l, r->data, (gsize) r->feed.total);
   else if (r->fd >= 0)
     {
       char *buf = g_malloc (64 * 1024);
       gint64 offset = 0;
       gboolean done = FALSE;
-      while (!done && offset < r->total)
+      while (!done && offset < r->feed.total)
         {
-          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->total - offset);
+          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->feed.total - offset);
           ssize_t got = pread (r->fd, buf, want, offset);
           if (got < 0 && errno == EINTR)
             continue;
@@ -1108,43 +1055,135 @@ report (FxsJsonReader *r, GError **error)
 
 /* ---- entry points ---------------------------------------------------------- */
 
-/* yajl copies a token that spans chunks and rescans all of it with every
- * further chunk: while one is pending, chunks grow with it, which keeps a
- * long string linear instead of quadratic. */
-static gsize
-next_chunk_size (FxsJsonReader *r, gsize chunk)
+/* Inputs from this size on are parsed on two threads (yajl on one, the
+ * consumer on the other) where there are two cores: yajl is about half of
+ * loading a graph. */
+#define THREADED_FROM ((gsize) 4 << 20)
+
+void
+fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded)
 {
-  gint64 pending = r->total - r->prev_end;
-  while (pending > (gint64) chunk && chunk < r->max_string)
-    chunk *= 2;
-  return chunk;
+  reader->threaded = threaded;
+  reader->threaded_set = TRUE;
+}
+
+static gint threading = FXS_JSON_THREADS_AUTO;
+
+void
+fxs_json_reader_set_threading (FxsJsonThreading mode)
+{
+  g_atomic_int_set (&threading, (gint) mode);
+}
+
+static gboolean
+use_thread (const FxsJsonReader *r, gsize length)
+{
+  if (r->threaded_set)
+    return r->threaded;
+  switch ((FxsJsonThreading) g_atomic_int_get (&threading))
+    {
+    case FXS_JSON_THREADS_NEVER:
+      return FALSE;
+    case FXS_JSON_THREADS_ALWAYS:
+      return TRUE;
+    default:
+      return length >= THREADED_FROM && g_get_num_processors () >= 2;
+    }
+}
+
+/* Feeds @data, or what @fd reads, to yajl on this thread. */
+static gboolean
+parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_errno)
+{
+  gsize chunk = r->chunk_size;
+  char *buf = NULL;
+  if (fd >= 0)
+    /* bulk memory: whole huge pages (one page fault, not 256), reused by
+     * the next load in the process */
+    buf = fxs_bulk_alloc_uninit (chunk);
+  gboolean ok = TRUE;
+  gsize off = 0;
+  while (ok)
+    {
+      gsize want = fxs_json_feeder_chunk_size (&r->feed, chunk);
+      const char *bytes;
+      gssize got;
+      if (fd < 0)
+        {
+          chunk = want;
+          bytes = data + off;
+          got = (gssize) MIN (chunk, length - off);
+          off += (gsize) got;
+        }
+      else
+        {
+          if (want != chunk)
+            {
+              fxs_bulk_free (buf);
+              buf = fxs_bulk_alloc_uninit (want);
+              chunk = want;
+            }
+          got = read (fd, buf, chunk);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got < 0)
+            {
+              *read_errno = errno;
+              ok = FALSE;
+              break;
+            }
+          bytes = buf;
+        }
+      if (got == 0)
+        {
+          ok = fxs_json_feeder_complete (&r->feed);
+          break;
+        }
+      ok = fxs_json_feeder_feed (&r->feed, bytes, (gsize) got);
+    }
+  fxs_bulk_free (buf);
+  if (!ok && !*read_errno)
+    fxs_json_reader_feed_failed (r, &r->feed);
+  return ok;
+}
+
+static gboolean
+parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
+  int read_errno = 0;
+  gboolean ok;
+  if (use_thread (r, length))
+    {
+      r->feed.max_string = r->max_string;
+      ok = fxs_json_reader_parse_threaded (r, &r->feed, fd, data, length, r->chunk_size,
+                                           &read_errno);
+    }
+  else
+    {
+      fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
+      ok = parse_here (r, fd, data, length, &read_errno);
+    }
+  if (read_errno)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
+                 g_strerror (read_errno));
+  else if (!ok)
+    report (r, error);
+  return ok;
 }
 
 gboolean
 fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
                             GError **error)
 {
-  g_return_val_if_fail (reader->yajl == NULL, FALSE);
-  start (reader);
   reader->data = data;
-  gboolean ok = TRUE;
-  gsize chunk = reader->chunk_size;
-  for (gsize off = 0; ok && off < length; off += chunk)
-    {
-      chunk = next_chunk_size (reader, chunk);
-      ok = feed (reader, data + off, MIN (chunk, length - off));
-    }
-  if (ok)
-    ok = complete (reader);
-  if (!ok)
-    report (reader, error);
-  return ok;
+  return parse (reader, -1, data, length, error);
 }
 
 gboolean
 fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
 {
-  g_return_val_if_fail (reader->yajl == NULL, FALSE);
+  g_return_val_if_fail (reader->feed.yajl == NULL, FALSE);
   int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {
@@ -1153,47 +1192,10 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
                    g_strerror (err));
       return FALSE;
     }
-  start (reader);
   reader->fd = fd;
-  gsize chunk = reader->chunk_size;
-  /* bulk memory: whole huge pages (one page fault, not 256), reused by
-   * the next load in the process */
-  char *buf = fxs_bulk_alloc_uninit (chunk);
-  gboolean ok = TRUE;
-  int read_errno = 0;
-  while (ok)
-    {
-      gsize want = next_chunk_size (reader, chunk);
-      if (want != chunk)
-        {
-          fxs_bulk_free (buf);
-          buf = fxs_bulk_alloc_uninit (want);
-          chunk = want;
-        }
-      ssize_t got = read (fd, buf, chunk);
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        {
-          read_errno = errno;
-          break;
-        }
-      if (got == 0)
-        {
-          ok = complete (reader);
-          break;
-        }
-      ok = feed (reader, buf, (gsize) got);
-    }
-  fxs_bulk_free (buf);
-  if (read_errno)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", reader->name,
-                   g_strerror (read_errno));
-      ok = FALSE;
-    }
-  else if (!ok)
-    report (reader, error);
+  struct stat st;
+  gsize size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? (gsize) st.st_size : 0;
+  gboolean ok = parse (reader, fd, NULL, size, error);
   close (fd);
   reader->fd = -1;
   return ok;

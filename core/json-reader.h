@@ -117,6 +117,19 @@ void           fxs_json_reader_free (FxsJsonReader *reader);
  * smaller than 1 MiB (to exercise tokens that span chunks). */
 void           fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max);
 void           fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size);
+/* Whether yajl runs on a thread of its own (FALSE: on the calling one);
+ * without this call, as fxs_json_reader_set_threading() says. */
+void           fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded);
+
+typedef enum {
+  FXS_JSON_THREADS_AUTO,    /* inputs from 4 MiB on, when there are two cores */
+  FXS_JSON_THREADS_NEVER,
+  FXS_JSON_THREADS_ALWAYS,
+} FxsJsonThreading;
+
+/* For every reader of the process that is not told otherwise (tests run
+ * their inputs both ways). */
+void           fxs_json_reader_set_threading (FxsJsonThreading threading);
 
 /* Parse a whole input once.  FALSE with @error set on the first problem:
  * FXS_ERROR_IO, FXS_ERROR_PARSE, or the consumer's error. */

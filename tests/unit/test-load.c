@@ -857,6 +857,27 @@ test_reader_limits (void)
     }
 }
 
+static int
+read_here (void)
+{
+  fxs_json_reader_set_threading (FXS_JSON_THREADS_NEVER);
+  return 0;
+}
+
+static int
+read_threaded (void)
+{
+  fxs_json_reader_set_threading (FXS_JSON_THREADS_ALWAYS);
+  return 0;
+}
+
+static int
+read_auto (void)
+{
+  fxs_json_reader_set_threading (FXS_JSON_THREADS_AUTO);
+  return 0;
+}
+
 static void
 register_tests (void)
 {
@@ -886,9 +907,13 @@ register_tests (void)
     FXS_TEST (test_reader_limits),
     { NULL, NULL },
   };
-  fxs_test_add_suite ("load errors", errors);
-  fxs_test_add_suite ("loading", loading);
-  fxs_test_add_suite ("streaming reader", reader);
+  fxs_test_add_suite_with ("load errors", read_here, read_auto, errors);
+  fxs_test_add_suite_with ("loading", read_here, read_auto, loading);
+  fxs_test_add_suite_with ("streaming reader", read_here, read_auto, reader);
+  /* the same with yajl on a thread of its own, as for big inputs */
+  fxs_test_add_suite_with ("load errors, threaded", read_threaded, read_auto, errors);
+  fxs_test_add_suite_with ("loading, threaded", read_threaded, read_auto, loading);
+  fxs_test_add_suite_with ("streaming reader, threaded", read_threaded, read_auto, reader);
 }
 
 FXS_TEST_MAIN (register_tests)

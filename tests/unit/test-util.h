@@ -14,11 +14,13 @@ typedef struct {
 
 #define FXS_TEST(fn) { #fn, fn }
 
-/* Adds a suite with @cases (terminated by { NULL, NULL }). */
+/* Adds a suite with @cases (terminated by { NULL, NULL }), @init and
+ * @cleanup (may be NULL) run before and after it. */
 static inline void
-fxs_test_add_suite (const char *name, const FxsTestCase *cases)
+fxs_test_add_suite_with (const char *name, CU_InitializeFunc init, CU_CleanupFunc cleanup,
+                         const FxsTestCase *cases)
 {
-  CU_pSuite suite = CU_add_suite (name, NULL, NULL);
+  CU_pSuite suite = CU_add_suite (name, init, cleanup);
   if (!suite)
     {
       fprintf (stderr, "CUnit: %s\n", CU_get_error_msg ());
@@ -30,6 +32,13 @@ fxs_test_add_suite (const char *name, const FxsTestCase *cases)
         fprintf (stderr, "CUnit: %s\n", CU_get_error_msg ());
         exit (2);
       }
+}
+
+/* Adds a suite with @cases (terminated by { NULL, NULL }). */
+static inline void
+fxs_test_add_suite (const char *name, const FxsTestCase *cases)
+{
+  fxs_test_add_suite_with (name, NULL, NULL, cases);
 }
 
 /* Runs everything registered; exit status 0 only when all passed. */

@@ -1,0 +1,350 @@
+/* Parsing on two threads (json-reader-private.h): a feeding thread reads
+ * the input and runs yajl, whose callbacks only write each token (kind,
+ * position, text) into a block; this thread takes the blocks in order and
+ * hands every token to the reader, which does what it does on one thread.
+ * Blocks go round between the two (a few of them), so memory stays bounded
+ * however large the input.  The feeding thread checks a stop flag the
+ * reader raises when it fails, and always ends with a FINISH token.
+ */
+#include "json-reader-private.h"
+#include "bulk.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BLOCK_SIZE ((gsize) 256 << 10)
+#define N_BLOCKS 8
+
+enum {
+  TOKEN_NULL,
+  TOKEN_BOOL,
+  TOKEN_NUMBER,
+  TOKEN_STRING,
+  TOKEN_KEY,
+  TOKEN_START_MAP,
+  TOKEN_START_ARRAY,
+  TOKEN_END,
+  TOKEN_FINISH,             /* the feeding thread is done (why: after joining it) */
+};
+
+/* A token as it is written into a block, its text (len bytes, padded to 8)
+ * after it. */
+typedef struct {
+  guint8 kind;
+  guint8 flag;              /* TOKEN_BOOL: the value */
+  guint32 len;
+  gint64 pos;
+} Token;
+G_STATIC_ASSERT (sizeof (Token) == 16);
+
+typedef struct {
+  char *data;
+  gsize cap;
+  gsize used;
+  gboolean own;             /* data is its own allocation (grown for a big token) */
+  gboolean last;            /* ends with the FINISH token */
+} Block;
+
+typedef struct {
+  FxsJsonFeeder *feeder;
+  int fd;
+  const char *data;
+  gsize length;
+  gsize chunk_size;
+  GAsyncQueue *full;        /* Block*: written, in order */
+  GAsyncQueue *empty;       /* Block*: to be written */
+  Block *block;             /* being written */
+  gint stop;                /* atomic: the reader failed */
+  int read_errno;
+  gboolean ok;
+} Feeding;
+
+static void
+publish (Feeding *f)
+{
+  g_async_queue_push (f->full, f->block);
+  f->block = NULL;
+}
+
+/* Room for @size more bytes in the block being written. */
+static Block *
+room (Feeding *f, gsize size)
+{
+  Block *b = f->block;
+  if (b && b->used + size <= b->cap)
+    return b;
+  if (b)
+    publish (f);
+  b = f->block = g_async_queue_pop (f->empty);
+  b->used = 0;
+  b->last = FALSE;
+  if (size > b->cap)
+    {
+      if (b->own)
+        g_free (b->data);
+      b->data = g_malloc (size);
+      b->cap = size;
+      b->own = TRUE;
+    }
+  return b;
+}
+
+static int
+put (Feeding *f, guint8 kind, guint8 flag, const char *text, gsize len)
+{
+  if (g_atomic_int_get (&f->stop))
+    return 0;
+  gint64 pos = fxs_json_feeder_next_token (f->feeder);
+  gsize size = sizeof (Token) + ((len + 7) & ~(gsize) 7);
+  Block *b = room (f, size);
+  Token *t = (Token *) (b->data + b->used);
+  t->kind = kind;
+  t->flag = flag;
+  t->len = (guint32) len;
+  t->pos = pos;
+  char *to = (char *) (t + 1);
+  /* most texts (keys, names) are short: overlapping words, no call */
+  if (len >= 8 && len <= 16)
+    {
+      guint64 head, tail;
+      memcpy (&head, text, 8);
+      memcpy (&tail, text + len - 8, 8);
+      memcpy (to, &head, 8);
+      memcpy (to + len - 8, &tail, 8);
+    }
+  else if (len >= 4 && len < 8)
+    {
+      guint32 head, tail;
+      memcpy (&head, text, 4);
+      memcpy (&tail, text + len - 4, 4);
+      memcpy (to, &head, 4);
+      memcpy (to + len - 4, &tail, 4);
+    }
+  else if (len > 0 && len < 4)
+    {
+      to[0] = text[0];
+      to[len / 2] = text[len / 2];
+      to[len - 1] = text[len - 1];
+    }
+  else if (len)
+    memcpy (to, text, len);
+  b->used += size;
+  return 1;
+}
+
+static int
+put_null (void *ctx)
+{
+  return put (ctx, TOKEN_NULL, 0, NULL, 0);
+}
+
+static int
+put_bool (void *ctx, int b)
+{
+  return put (ctx, TOKEN_BOOL, !!b, NULL, 0);
+}
+
+static int
+put_number (void *ctx, const char *s, size_t len)
+{
+  return put (ctx, TOKEN_NUMBER, 0, s, len);
+}
+
+static int
+put_string (void *ctx, const unsigned char *s, size_t len)
+{
+  return put (ctx, TOKEN_STRING, 0, (const char *) s, len);
+}
+
+static int
+put_key (void *ctx, const unsigned char *s, size_t len)
+{
+  return put (ctx, TOKEN_KEY, 0, (const char *) s, len);
+}
+
+static int
+put_start_map (void *ctx)
+{
+  return put (ctx, TOKEN_START_MAP, 0, NULL, 0);
+}
+
+static int
+put_start_array (void *ctx)
+{
+  return put (ctx, TOKEN_START_ARRAY, 0, NULL, 0);
+}
+
+static int
+put_end (void *ctx)
+{
+  return put (ctx, TOKEN_END, 0, NULL, 0);
+}
+
+static const yajl_callbacks put_callbacks = {
+  .yajl_null = put_null,
+  .yajl_boolean = put_bool,
+  .yajl_number = put_number,
+  .yajl_string = put_string,
+  .yajl_start_map = put_start_map,
+  .yajl_map_key = put_key,
+  .yajl_end_map = put_end,
+  .yajl_start_array = put_start_array,
+  .yajl_end_array = put_end,
+};
+
+/* The feeding thread: the input through yajl, as on one thread
+ * (json-reader.c, parse_here). */
+static gpointer
+feed_all (gpointer data)
+{
+  Feeding *f = data;
+  gsize chunk = f->chunk_size;
+  char *buf = f->fd >= 0 ? fxs_bulk_alloc_uninit (chunk) : NULL;
+  gsize off = 0;
+  gboolean ok = TRUE;
+  while (ok)
+    {
+      gsize want = fxs_json_feeder_chunk_size (f->feeder, chunk);
+      const char *bytes;
+      gssize got;
+      if (f->fd < 0)
+        {
+          chunk = want;
+          bytes = f->data + off;
+          got = (gssize) MIN (chunk, f->length - off);
+          off += (gsize) got;
+        }
+      else
+        {
+          if (want != chunk)
+            {
+              fxs_bulk_free (buf);
+              buf = fxs_bulk_alloc_uninit (want);
+              chunk = want;
+            }
+          got = read (f->fd, buf, chunk);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got < 0)
+            {
+              f->read_errno = errno;
+              ok = FALSE;
+              break;
+            }
+          bytes = buf;
+        }
+      if (got == 0)
+        {
+          ok = fxs_json_feeder_complete (f->feeder);
+          break;
+        }
+      ok = fxs_json_feeder_feed (f->feeder, bytes, (gsize) got);
+    }
+  fxs_bulk_free (buf);
+  f->ok = ok;
+  Block *b = room (f, sizeof (Token));
+  Token *t = (Token *) (b->data + b->used);
+  memset (t, 0, sizeof *t);
+  t->kind = TOKEN_FINISH;
+  b->used += sizeof (Token);
+  b->last = TRUE;
+  publish (f);
+  return NULL;
+}
+
+/* Hands the tokens of @b to the reader: FALSE when it stopped, *@finished
+ * at the last one. */
+static gboolean
+take_tokens (FxsJsonReader *r, const Block *b, gboolean *finished)
+{
+  for (gsize at = 0; at < b->used;)
+    {
+      const Token *t = (const Token *) (b->data + at);
+      const char *text = (const char *) (t + 1);
+      at += sizeof (Token) + ((t->len + 7) & ~(gsize) 7);
+      int ok;
+      switch (t->kind)
+        {
+        case TOKEN_NULL:
+          ok = fxs_json_reader_token_null (r, t->pos);
+          break;
+        case TOKEN_BOOL:
+          ok = fxs_json_reader_token_bool (r, t->pos, t->flag);
+          break;
+        case TOKEN_NUMBER:
+          ok = fxs_json_reader_token_scalar (r, t->pos, FXS_JSON_NUMBER, text, t->len);
+          break;
+        case TOKEN_STRING:
+          ok = fxs_json_reader_token_scalar (r, t->pos, FXS_JSON_STRING, text, t->len);
+          break;
+        case TOKEN_KEY:
+          ok = fxs_json_reader_token_key (r, t->pos, text, t->len);
+          break;
+        case TOKEN_START_MAP:
+          ok = fxs_json_reader_token_start (r, t->pos, FXS_JSON_OBJECT);
+          break;
+        case TOKEN_START_ARRAY:
+          ok = fxs_json_reader_token_start (r, t->pos, FXS_JSON_ARRAY);
+          break;
+        case TOKEN_END:
+          ok = fxs_json_reader_token_end (r, t->pos);
+          break;
+        default:
+          *finished = TRUE;
+          return TRUE;
+        }
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fxs_json_reader_parse_threaded (FxsJsonReader *r, FxsJsonFeeder *feeder, int fd,
+                                const char *data, gsize length, gsize chunk_size,
+                                int *read_errno)
+{
+  Feeding f = { feeder, fd, data, length, chunk_size, g_async_queue_new (),
+                g_async_queue_new (), NULL, 0, 0, FALSE };
+  fxs_json_feeder_init (feeder, &put_callbacks, &f, feeder->max_string);
+  /* the blocks: one bulk mapping (a huge page, bulk.h) cut in N_BLOCKS */
+  char *memory = fxs_bulk_alloc_uninit (N_BLOCKS * BLOCK_SIZE);
+  Block blocks[N_BLOCKS];
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      blocks[i] = (Block) { memory + i * BLOCK_SIZE, BLOCK_SIZE, 0, FALSE, FALSE };
+      g_async_queue_push (f.empty, &blocks[i]);
+    }
+  GThread *thread = g_thread_new ("fxsplit-read", feed_all, &f);
+  gboolean ok = TRUE, finished = FALSE;
+  while (!finished)
+    {
+      Block *b = g_async_queue_pop (f.full);
+      if (ok)
+        ok = take_tokens (r, b, &finished);
+      if (!ok)
+        {
+          /* stopped: the feeding thread stops too and ends its stream */
+          g_atomic_int_set (&f.stop, 1);
+          finished = b->last;
+        }
+      g_async_queue_push (f.empty, b);
+    }
+  g_thread_join (thread);
+  if (ok && !f.ok)
+    {
+      ok = FALSE;
+      if (f.read_errno)
+        *read_errno = f.read_errno;
+      else
+        fxs_json_reader_feed_failed (r, feeder);
+    }
+  for (guint i = 0; i < N_BLOCKS; i++)
+    if (blocks[i].own)
+      g_free (blocks[i].data);
+  fxs_bulk_free (memory);
+  g_async_queue_unref (f.full);
+  g_async_queue_unref (f.empty);
+  return ok;
+}

@@ -38,46 +38,52 @@ typedef struct {
 } Token;
 G_STATIC_ASSERT (sizeof (Token) == 16);
 
+/* Each on its own cache lines: the two threads must not write next to
+ * what the other reads on every token. */
+#define CACHE_LINE 64
+
 typedef struct {
-  char *data;
+  _Alignas (CACHE_LINE) char *data;
   gsize cap;
-  gsize used;
+  gsize used;               /* set when the block is handed over */
   gboolean own;             /* data is its own allocation (grown for a big token) */
   gboolean last;            /* ends with the FINISH token */
 } Block;
 
 typedef struct {
-  FxsJsonFeeder *feeder;
+  _Alignas (CACHE_LINE) FxsJsonFeeder feeder; /* the feeding thread's */
   int fd;
   const char *data;
   gsize length;
   gsize chunk_size;
   GAsyncQueue *full;        /* Block*: written, in order */
   GAsyncQueue *empty;       /* Block*: to be written */
-  Block *block;             /* being written */
-  gint stop;                /* atomic: the reader failed */
+  Block *block;             /* being written, */
+  char *at;                 /* from here */
+  char *end;
   int read_errno;
   gboolean ok;
+  _Alignas (CACHE_LINE) gint stop; /* atomic: the reader failed */
 } Feeding;
 
 static void
 publish (Feeding *f)
 {
+  f->block->used = (gsize) (f->at - f->block->data);
   g_async_queue_push (f->full, f->block);
   f->block = NULL;
+  f->at = f->end = NULL;
 }
 
 /* Room for @size more bytes in the block being written. */
-static Block *
+static char *
 room (Feeding *f, gsize size)
 {
-  Block *b = f->block;
-  if (b && b->used + size <= b->cap)
-    return b;
-  if (b)
+  if (G_LIKELY ((gsize) (f->end - f->at) >= size))
+    return f->at;
+  if (f->block)
     publish (f);
-  b = f->block = g_async_queue_pop (f->empty);
-  b->used = 0;
+  Block *b = f->block = g_async_queue_pop (f->empty);
   b->last = FALSE;
   if (size > b->cap)
     {
@@ -87,7 +93,9 @@ room (Feeding *f, gsize size)
       b->cap = size;
       b->own = TRUE;
     }
-  return b;
+  f->at = b->data;
+  f->end = b->data + b->cap;
+  return f->at;
 }
 
 static int
@@ -95,10 +103,10 @@ put (Feeding *f, guint8 kind, guint8 flag, const char *text, gsize len)
 {
   if (g_atomic_int_get (&f->stop))
     return 0;
-  gint64 pos = fxs_json_feeder_next_token (f->feeder);
+  gint64 pos = fxs_json_feeder_next_token (&f->feeder);
   gsize size = sizeof (Token) + ((len + 7) & ~(gsize) 7);
-  Block *b = room (f, size);
-  Token *t = (Token *) (b->data + b->used);
+  Token *t = (Token *) room (f, size);
+  f->at += size;
   t->kind = kind;
   t->flag = flag;
   t->len = (guint32) len;
@@ -129,7 +137,6 @@ put (Feeding *f, guint8 kind, guint8 flag, const char *text, gsize len)
     }
   else if (len)
     memcpy (to, text, len);
-  b->used += size;
   return 1;
 }
 
@@ -205,7 +212,7 @@ feed_all (gpointer data)
   gboolean ok = TRUE;
   while (ok)
     {
-      gsize want = fxs_json_feeder_chunk_size (f->feeder, chunk);
+      gsize want = fxs_json_feeder_chunk_size (&f->feeder, chunk);
       const char *bytes;
       gssize got;
       if (f->fd < 0)
@@ -236,19 +243,18 @@ feed_all (gpointer data)
         }
       if (got == 0)
         {
-          ok = fxs_json_feeder_complete (f->feeder);
+          ok = fxs_json_feeder_complete (&f->feeder);
           break;
         }
-      ok = fxs_json_feeder_feed (f->feeder, bytes, (gsize) got);
+      ok = fxs_json_feeder_feed (&f->feeder, bytes, (gsize) got);
     }
   fxs_bulk_free (buf);
   f->ok = ok;
-  Block *b = room (f, sizeof (Token));
-  Token *t = (Token *) (b->data + b->used);
+  Token *t = (Token *) room (f, sizeof (Token));
+  f->at += sizeof (Token);
   memset (t, 0, sizeof *t);
   t->kind = TOKEN_FINISH;
-  b->used += sizeof (Token);
-  b->last = TRUE;
+  f->block->last = TRUE;
   publish (f);
   return NULL;
 }
@@ -258,9 +264,11 @@ feed_all (gpointer data)
 static gboolean
 take_tokens (FxsJsonReader *r, const Block *b, gboolean *finished)
 {
-  for (gsize at = 0; at < b->used;)
+  const char *data = b->data;
+  gsize used = b->used;
+  for (gsize at = 0; at < used;)
     {
-      const Token *t = (const Token *) (b->data + at);
+      const Token *t = (const Token *) (data + at);
       const char *text = (const char *) (t + 1);
       at += sizeof (Token) + ((t->len + 7) & ~(gsize) 7);
       int ok;
@@ -305,46 +313,58 @@ fxs_json_reader_parse_threaded (FxsJsonReader *r, FxsJsonFeeder *feeder, int fd,
                                 const char *data, gsize length, gsize chunk_size,
                                 int *read_errno)
 {
-  Feeding f = { feeder, fd, data, length, chunk_size, g_async_queue_new (),
-                g_async_queue_new (), NULL, 0, 0, FALSE };
-  fxs_json_feeder_init (feeder, &put_callbacks, &f, feeder->max_string);
+  /* not on this thread's stack, nor in the reader: see Feeding */
+  Feeding *f = g_aligned_alloc0 (1, sizeof (Feeding), CACHE_LINE);
+  f->fd = fd;
+  f->data = data;
+  f->length = length;
+  f->chunk_size = chunk_size;
+  f->full = g_async_queue_new ();
+  f->empty = g_async_queue_new ();
+  fxs_json_feeder_init (&f->feeder, &put_callbacks, f, feeder->max_string);
   /* the blocks: one bulk mapping (a huge page, bulk.h) cut in N_BLOCKS */
   char *memory = fxs_bulk_alloc_uninit (N_BLOCKS * BLOCK_SIZE);
-  Block blocks[N_BLOCKS];
+  Block *blocks = g_aligned_alloc0 (N_BLOCKS, sizeof (Block), CACHE_LINE);
   for (guint i = 0; i < N_BLOCKS; i++)
     {
-      blocks[i] = (Block) { memory + i * BLOCK_SIZE, BLOCK_SIZE, 0, FALSE, FALSE };
-      g_async_queue_push (f.empty, &blocks[i]);
+      blocks[i].data = memory + i * BLOCK_SIZE;
+      blocks[i].cap = BLOCK_SIZE;
+      g_async_queue_push (f->empty, &blocks[i]);
     }
-  GThread *thread = g_thread_new ("fxsplit-read", feed_all, &f);
+  GThread *thread = g_thread_new ("fxsplit-read", feed_all, f);
   gboolean ok = TRUE, finished = FALSE;
   while (!finished)
     {
-      Block *b = g_async_queue_pop (f.full);
+      Block *b = g_async_queue_pop (f->full);
       if (ok)
         ok = take_tokens (r, b, &finished);
       if (!ok)
         {
           /* stopped: the feeding thread stops too and ends its stream */
-          g_atomic_int_set (&f.stop, 1);
+          g_atomic_int_set (&f->stop, 1);
           finished = b->last;
         }
-      g_async_queue_push (f.empty, b);
+      g_async_queue_push (f->empty, b);
     }
   g_thread_join (thread);
-  if (ok && !f.ok)
+  /* the reader's feeder says where the input ended and why it stopped */
+  fxs_json_feeder_clear (feeder);
+  *feeder = f->feeder;
+  if (ok && !f->ok)
     {
       ok = FALSE;
-      if (f.read_errno)
-        *read_errno = f.read_errno;
+      if (f->read_errno)
+        *read_errno = f->read_errno;
       else
         fxs_json_reader_feed_failed (r, feeder);
     }
   for (guint i = 0; i < N_BLOCKS; i++)
     if (blocks[i].own)
       g_free (blocks[i].data);
+  g_aligned_free (blocks);
   fxs_bulk_free (memory);
-  g_async_queue_unref (f.full);
-  g_async_queue_unref (f.empty);
+  g_async_queue_unref (f->full);
+  g_async_queue_unref (f->empty);
+  g_aligned_free (f);
   return ok;
 }

@@ -75,12 +75,10 @@ publish (Feeding *f)
   f->at = f->end = NULL;
 }
 
-/* Room for @size more bytes in the block being written. */
+/* A new block to write, with room for @size bytes. */
 static char *
-room (Feeding *f, gsize size)
+next_block (Feeding *f, gsize size)
 {
-  if (G_LIKELY ((gsize) (f->end - f->at) >= size))
-    return f->at;
   if (f->block)
     publish (f);
   Block *b = f->block = g_async_queue_pop (f->empty);
@@ -98,14 +96,27 @@ room (Feeding *f, gsize size)
   return f->at;
 }
 
+/* Room for @size more bytes in the block being written, or NULL when the
+ * reader has failed (asked once a block: the rest of a block is little
+ * work to waste). */
+static inline char *
+room (Feeding *f, gsize size)
+{
+  if (G_LIKELY ((gsize) (f->end - f->at) >= size))
+    return f->at;
+  if (g_atomic_int_get (&f->stop))
+    return NULL;
+  return next_block (f, size);
+}
+
 static int
 put (Feeding *f, guint8 kind, guint8 flag, const char *text, gsize len)
 {
-  if (g_atomic_int_get (&f->stop))
-    return 0;
   gint64 pos = fxs_json_feeder_next_token (&f->feeder);
   gsize size = sizeof (Token) + ((len + 7) & ~(gsize) 7);
   Token *t = (Token *) room (f, size);
+  if (G_UNLIKELY (!t))
+    return 0;
   f->at += size;
   t->kind = kind;
   t->flag = flag;
@@ -250,7 +261,9 @@ feed_all (gpointer data)
     }
   fxs_bulk_free (buf);
   f->ok = ok;
-  Token *t = (Token *) room (f, sizeof (Token));
+  /* the last token goes out even after a stop: the reader waits for it */
+  Token *t = (Token *) ((gsize) (f->end - f->at) >= sizeof (Token) ? f->at
+                        : next_block (f, sizeof (Token)));
   f->at += sizeof (Token);
   memset (t, 0, sizeof *t);
   t->kind = TOKEN_FINISH;

@@ -229,8 +229,8 @@ feed_all (gpointer data)
       if (f->fd < 0)
         {
           chunk = want;
-          bytes = f->data + off;
           got = (gssize) MIN (chunk, f->length - off);
+          bytes = got ? f->data + off : NULL;   /* no arithmetic on a NULL @data */
           off += (gsize) got;
         }
       else

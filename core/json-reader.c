@@ -1111,8 +1111,8 @@ parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_
       if (fd < 0)
         {
           chunk = want;
-          bytes = data + off;
           got = (gssize) MIN (chunk, length - off);
+          bytes = got ? data + off : NULL;   /* no arithmetic on a NULL @data */
           off += (gsize) got;
         }
       else

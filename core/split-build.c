@@ -440,27 +440,37 @@ end_graph (Builder *b)
 
 /* ---- submodules ---------------------------------------------------------- */
 
+/* Whether original node @i, an input of a partition, is passed to it:
+ * module attributes are not, the submodule fetches them itself with
+ * get_attr. */
+static gboolean
+input_is_passed (const Builder *b, guint32 i)
+{
+  const FxsNode *orig = original_node (b, i);
+  if (orig->op != FXS_OP_GET_ATTR)
+    return TRUE;
+  const FxsAttr *attr = original_attr (b, orig);
+  return !attr || fxs_attr_kind (attr) != FXS_ATTR_MODULE;
+}
+
 /* The partition's inputs: placeholders, except module attributes, which
  * the submodule fetches itself with get_attr (and drops from its inputs). */
 static void
-add_inputs (Builder *b, FxsPartition *part)
+add_inputs (Builder *b, const FxsPartition *part)
 {
-  guint32 *inputs = b->r->inputs.items + b->r->inputs.offsets[part->dense];
-  guint n = fxs_csr_count (&b->r->inputs, part->dense), kept = 0, counter = 0;
+  const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  guint n = fxs_csr_count (&b->r->inputs, part->dense), counter = 0;
   for (guint k = 0; k < n; k++)
     {
       const FxsNode *orig = original_node (b, inputs[k]);
-      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR
-                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr
-                              : NULL;
       FxsNode *node;
-      if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
+      if (!input_is_passed (b, inputs[k]))
         {
           node = add_node (b, FXS_OP_GET_ATTR,
                            name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
                            NULL, NULL);
           fxs_node_share_meta (node, orig);
-          attr_table_set_original (b, orig->target, attr);
+          attr_table_set_original (b, orig->target, original_attr (b, orig));
         }
       else
         {
@@ -474,11 +484,9 @@ add_inputs (Builder *b, FxsPartition *part)
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
                            NULL);
-          inputs[kept++] = inputs[k];
         }
       bind (b, inputs[k], node);
     }
-  part->n_inputs = kept;
 }
 
 static gboolean
@@ -636,11 +644,12 @@ call_partition (Builder *b, const FxsPartition *part, GError **error)
   const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
   FxsValue *items;
   FxsValue args = tuple_value (b, part->n_inputs, &items);
-  for (guint k = 0; k < part->n_inputs; k++)
-    {
-      FxsValue ref = node_value (original_node (b, inputs[k]));
-      remap (b, &ref, &items[k]);
-    }
+  for (guint k = 0, passed = 0; passed < part->n_inputs; k++)
+    if (input_is_passed (b, inputs[k]))
+      {
+        FxsValue ref = node_value (original_node (b, inputs[k]));
+        remap (b, &ref, &items[passed++]);
+      }
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
@@ -699,8 +708,9 @@ build_top (Builder *b, GError **error)
           if (k == 0)
             construct_all (b, TRUE, FALSE);
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
-          for (guint i = 0; i < part->n_inputs; i++)
-            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && !constructed (b, inputs[i]))
+          for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
+            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
+                && !constructed (b, inputs[i]))
               construct (b, inputs[i]);
         }
       if (!call_partition (b, part, error))
@@ -793,47 +803,183 @@ make_qualname_map (FxsSplitResult *r)
   fxs_bulk_free (slots);
 }
 
+/* ---- building on several threads ------------------------------------------ *
+ *
+ * Once the analysis is done the graphs are independent: each partition's
+ * graph has its own namespace and attribute table, and the top-level graph
+ * needs of the partitions only what the analysis knows (their inputs).  So
+ * the graphs (and the qualname map) are tasks that workers, each with a
+ * Builder of its own, take one after the other; the result does not depend
+ * on which worker builds what.  An error is the one of the first failing
+ * task in the serial order (partitions in call order, then the top-level
+ * graph), as a serial build would report. */
+
+/* Fewer nodes than this are built on the calling thread alone: starting a
+ * thread costs more than it saves there. */
+#define THREADS_MIN_NODES 16384
+
+typedef struct {
+  FxsSplitResult *r;
+  const FxsSplitPlan *plan;
+  guint n_tasks;          /* the partitions, the top-level graph, the qualname map */
+  gint next;              /* atomic: the next task to take, in scheduling order */
+  gsize bulk_chunk;       /* 0: graphs in their own arenas */
+  GMutex lock;            /* guards the two below */
+  guint failed;           /* the first failing task (serial order), or G_MAXUINT */
+  GError *error;          /* its error */
+} BuildJob;
+
+static void
+builder_init (Builder *b, BuildJob *job)
+{
+  guint n = job->r->original->nodes->len;
+  gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
+  *b = (Builder) {
+    .r = job->r,
+    .plan = job->plan,
+    .orig = job->r->original,
+    .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
+    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
+    .top_owner = job->r->n_partitions,
+    .candidate = g_string_new (NULL),
+    .bulk_chunk = job->bulk_chunk,
+  };
+  memset (b->env_owner, 0xff, env_owner_size);
+  cache_init (b);
+  attr_index_init (&b->attr_index);
+  b->ns = fxs_namespace_new (NULL);
+  if (b->bulk_chunk)
+    b->bulk = fxs_graph_new ();
+}
+
+static void
+builder_clear (Builder *b)
+{
+  fxs_namespace_free (b->ns);
+  attr_index_clear (&b->attr_index);
+  fxs_bulk_free (b->env);
+  fxs_bulk_free (b->env_owner);
+  if (b->bulk)
+    fxs_graph_unref (b->bulk);
+  g_string_free (b->candidate, TRUE);
+}
+
+/* Task @task in serial order: partition @task in call order, then the
+ * top-level graph, then the qualname map. */
+static gboolean
+run_task (Builder *b, guint task, GError **error)
+{
+  guint P = b->r->n_partitions;
+  if (task < P)
+    return build_partition (b, &b->r->partitions[task], error);
+  if (task == P)
+    return build_top (b, error);
+  make_qualname_map (b->r);
+  return TRUE;
+}
+
+static gpointer
+build_worker (gpointer data)
+{
+  BuildJob *job = data;
+  guint P = job->r->n_partitions;
+  Builder b;
+  builder_init (&b, job);
+  for (;;)
+    {
+      guint s = (guint) g_atomic_int_add (&job->next, 1);
+      if (s >= job->n_tasks)
+        break;
+      /* the top-level graph (often the biggest) and the qualname map
+       * first, then the partitions in call order */
+      guint task = s < 2 ? P + s : s - 2;
+      if (task > (guint) g_atomic_int_get ((gint *) &job->failed))
+        continue;   /* a task before it failed already: it cannot matter */
+      GError *error = NULL;
+      if (run_task (&b, task, &error))
+        continue;
+      g_mutex_lock (&job->lock);
+      if (task < job->failed)
+        {
+          g_clear_error (&job->error);
+          job->error = error;
+          g_atomic_int_set ((gint *) &job->failed, (gint) task);
+        }
+      else
+        g_error_free (error);
+      g_mutex_unlock (&job->lock);
+    }
+  builder_clear (&b);
+  return NULL;
+}
+
+/* How many threads build a split of @n nodes in @n_tasks tasks. */
+static guint
+build_threads (guint requested, guint n, guint n_tasks)
+{
+  if (n < THREADS_MIN_NODES)
+    return 1;
+  guint threads = requested ? requested : g_get_num_processors ();
+  return MAX (1, MIN (threads, n_tasks));
+}
+
 gboolean
 fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
 {
-  guint n = result->original->nodes->len;
-  gsize env_size = (n ? n : 1) * sizeof (FxsNode *), env_owner_size = (n ? n : 1) * sizeof (guint32);
-  Builder b = {
+  guint n = result->original->nodes->len, P = result->n_partitions;
+  BuildJob job = {
     .r = result,
     .plan = plan,
-    .orig = result->original,
-    .env = fxs_bulk_alloc_uninit (env_size),
-    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
-    .top_owner = result->n_partitions,
-    .candidate = g_string_new (NULL),
+    .n_tasks = P + 2,
+    .failed = G_MAXUINT,
   };
-  memset (b.env_owner, 0xff, env_owner_size);
-  cache_init (&b);
-  attr_index_init (&b.attr_index);
-  b.ns = fxs_namespace_new (NULL);
+  g_mutex_init (&job.lock);
+  guint threads = build_threads (plan->threads, n, job.n_tasks);
   /* a node and its arguments take about 128 bytes; a few MiB and more go
-   * to bulk blocks of 2 MiB to 32 MiB */
+   * to bulk blocks of 2 MiB to 32 MiB, a series per worker */
   gsize estimate = (gsize) n * 128;
   if (estimate >= BULK_MIN)
     {
-      b.bulk = fxs_graph_new ();
-      gsize chunk = (estimate / 8 + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
+      gsize chunk = (estimate / 8 / threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
       /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
+      job.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
     }
-  gboolean ok = TRUE;
-  for (guint k = 0; ok && k < result->n_partitions; k++)
-    ok = build_partition (&b, &result->partitions[k], error);
-  if (ok)
-    ok = build_top (&b, error);
-  if (ok)
-    make_qualname_map (result);
-  fxs_namespace_free (b.ns);
-  attr_index_clear (&b.attr_index);
-  fxs_bulk_free (b.env);
-  fxs_bulk_free (b.env_owner);
-  if (b.bulk)
-    fxs_graph_unref (b.bulk);
-  g_string_free (b.candidate, TRUE);
-  return ok;
+
+  /* what the top-level graph passes to each partition is known now: the
+   * partitions' graphs and it can be built in any order */
+  Builder counter = { .r = result, .plan = plan, .orig = result->original };
+  for (guint k = 0; k < P; k++)
+    {
+      FxsPartition *part = &result->partitions[k];
+      const guint32 *inputs = fxs_csr_items (&result->inputs, part->dense);
+      part->n_inputs = 0;
+      for (guint i = 0; i < fxs_csr_count (&result->inputs, part->dense); i++)
+        part->n_inputs += input_is_passed (&counter, inputs[i]);
+    }
+
+  GThread **workers = g_new (GThread *, threads);
+  for (guint t = 1; t < threads; t++)
+    workers[t] = g_thread_new ("fxs-split", build_worker, &job);
+  build_worker (&job);
+  for (guint t = 1; t < threads; t++)
+    g_thread_join (workers[t]);
+  g_free (workers);
+  g_mutex_clear (&job.lock);
+  if (job.error)
+    {
+      g_propagate_error (error, job.error);
+      return FALSE;
+    }
+
+  /* the result lists the inputs each partition is passed */
+  for (guint k = 0; k < P; k++)
+    {
+      FxsPartition *part = &result->partitions[k];
+      guint32 *inputs = result->inputs.items + result->inputs.offsets[part->dense];
+      guint kept = 0;
+      for (guint i = 0; i < fxs_csr_count (&result->inputs, part->dense); i++)
+        if (input_is_passed (&counter, inputs[i]))
+          inputs[kept++] = inputs[i];
+    }
+  return TRUE;
 }

@@ -95,6 +95,7 @@ typedef struct {
   gboolean keep_original_node_name;
   gboolean keep_original_input_name;
   gboolean tuple_return;
+  guint threads;              /* fxs_split_options_set_threads() */
   /* global-state nodes copied to the start of a partition (prelude) and
    * _exit_autocast nodes copied to its end (epilogue), in creation order,
    * by dense partition index */

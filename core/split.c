@@ -779,6 +779,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     .keep_original_node_name = fxs_split_options_get_keep_original_node_name (options),
     .keep_original_input_name = fxs_split_options_get_keep_original_input_name (options),
     .tuple_return = fxs_split_options_get_tuple_return (options),
+    .threads = fxs_split_options_get_threads (options),
   };
   Analysis a;
   analysis_init (&a, graph);

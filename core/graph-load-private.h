@@ -215,6 +215,8 @@ G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
 /* A copy of a string without NUL in the graph being built, shared with an
  * equal one met lately (not always: equal strings may differ in pointer). */
 G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
+/* The same with the text's fxs_load_hash() known. */
+G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash);
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,

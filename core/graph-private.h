@@ -92,6 +92,14 @@ struct FxsGraph {
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
   gint attr_index_ready;       /* like node_index_ready */
+  /* per node, where its get_attr / call_module target is in attrs
+   * (fxs_graph_target_attrs); filled by the loader as it reads, or on
+   * first use under the lazy indexes' lock */
+  guint32 *target_attrs;
+  guint32 n_target_attrs;      /* nodes[0..n) have an entry */
+  guint32 target_attrs_cap;
+  guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
+  gint target_attrs_ready;     /* atomic: n_target_attrs + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */
@@ -127,6 +135,17 @@ FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 /* The position of attribute @qualname in the graph's table, G_MAXUINT32
  * when there is none. */
 guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
+
+/* Per node of @graph, the position of its target in the attribute table
+ * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for
+ * targets that are not in the table.  Made on first use and kept (every
+ * split of the graph asks), brought up to date when nodes or attributes
+ * were added since; safe to call from several threads on a finished graph. */
+const guint32 *fxs_graph_target_attrs (FxsGraph *graph);
+
+/* For loaders: the entry of the node just appended (@index, in order),
+ * found while reading it. */
+void fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position);
 
 /* Appends an attribute without the duplicate check, for producers that
  * guarantee unique names (the engine).  @qualname is copied; @class_name

@@ -111,6 +111,7 @@ fxs_graph_unref (FxsGraph *graph)
   g_free (graph->attr_index.slots);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
+  g_free (graph->target_attrs);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
   if (graph->strings)
@@ -350,6 +351,82 @@ fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
   return name_index_find (&graph->attr_index, graph->attrs, FALSE, qualname);
+}
+
+static gboolean
+has_attr_target (const FxsNode *node)
+{
+  return node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE;
+}
+
+void
+fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position)
+{
+  g_assert (index == graph->n_target_attrs);
+  if (index == graph->target_attrs_cap)
+    {
+      graph->target_attrs_cap = MAX (64, 2 * graph->target_attrs_cap);
+      graph->target_attrs = g_renew (guint32, graph->target_attrs, graph->target_attrs_cap);
+    }
+  graph->target_attrs[index] = position;
+  graph->n_target_attrs = index + 1;
+  /* a target not found yet may be an attribute added later: look again
+   * then (G_MAXUINT32 never equals the count) */
+  if (position == G_MAXUINT32 && has_attr_target (graph->nodes->pdata[index]))
+    graph->target_attrs_attrs = G_MAXUINT32;
+  else if (graph->target_attrs_attrs != G_MAXUINT32)
+    graph->target_attrs_attrs = graph->attrs->len;
+}
+
+/* Entries for the nodes added since, and for targets missing before when
+ * attributes were added since; under lazy_index_lock. */
+static void
+update_target_attrs (FxsGraph *g)
+{
+  guint32 n = g->nodes->len;
+  if (n > g->target_attrs_cap)
+    {
+      g->target_attrs_cap = n;
+      g->target_attrs = g_renew (guint32, g->target_attrs, n);
+    }
+  guint32 from = g->target_attrs_attrs == g->attrs->len ? g->n_target_attrs : 0;
+  gboolean indexed = FALSE;
+  for (guint32 i = from; i < n; i++)
+    {
+      const FxsNode *node = g->nodes->pdata[i];
+      if (i < g->n_target_attrs && g->target_attrs[i] != G_MAXUINT32)
+        continue;   /* found before: positions never change */
+      g->target_attrs[i] = G_MAXUINT32;
+      if (!has_attr_target (node))
+        continue;
+      if (!indexed && g_atomic_int_get (&g->attr_index_ready) != (gint) g->attrs->len + 1)
+        {
+          name_index_update (&g->attr_index, g->attrs, FALSE, g->n_attrs_indexed);
+          g->n_attrs_indexed = g->attrs->len;
+          g_atomic_int_set (&g->attr_index_ready, (gint) g->attrs->len + 1);
+        }
+      indexed = TRUE;
+      g->target_attrs[i] = name_index_find (&g->attr_index, g->attrs, FALSE, node->target);
+    }
+  g->n_target_attrs = n;
+  g->target_attrs_attrs = g->attrs->len;
+}
+
+const guint32 *
+fxs_graph_target_attrs (FxsGraph *graph)
+{
+  if (g_atomic_int_get (&graph->target_attrs_ready) == (gint) graph->nodes->len + 1
+      && graph->target_attrs_attrs == graph->attrs->len)
+    return graph->target_attrs;
+  g_mutex_lock (&lazy_index_lock);
+  if (g_atomic_int_get (&graph->target_attrs_ready) != (gint) graph->nodes->len + 1
+      || graph->target_attrs_attrs != graph->attrs->len)
+    {
+      update_target_attrs (graph);
+      g_atomic_int_set (&graph->target_attrs_ready, (gint) graph->nodes->len + 1);
+    }
+  g_mutex_unlock (&lazy_index_lock);
+  return graph->target_attrs;
 }
 
 /* ---- nodes -------------------------------------------------------------- */

@@ -102,9 +102,9 @@ typedef struct {
   FxsCsr preludes;
   FxsCsr epilogues;
   /* per original node: the position of its target in the original's
-   * attribute table (get_attr, call_module; looked up once, by the
-   * analysis's check), fxs_bulk_alloc memory */
-  guint32 *attr_of;
+   * attribute table (get_attr, call_module; fxs_graph_target_attrs, which
+   * the analysis checked) */
+  const guint32 *attr_of;
 } FxsSplitPlan;
 
 /* A result with nothing in it yet, keeping a reference to @graph. */

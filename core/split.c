@@ -57,7 +57,7 @@ typedef struct {
   guint32 *last_dependent;    /* per partition: the dependent added last */
   guint32 *last_dependency;   /* per partition: the dependency added last */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
-  guint32 *attr_of;           /* see FxsSplitPlan */
+  const guint32 *attr_of;     /* see FxsSplitPlan */
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
@@ -151,7 +151,6 @@ dense_partition (Analysis *a, gint64 id)
 static gboolean
 check_attr (Analysis *a, const FxsNode *node, GError **error)
 {
-  a->attr_of[node->index] = fxs_graph_attr_position (a->g, node->target);
   if (a->attr_of[node->index] != G_MAXUINT32)
     return TRUE;
   g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -243,7 +242,6 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
     {
       const FxsNode *node = node_at (a, i);
       a->r->part_of[i] = FXS_NO_PARTITION;
-      a->attr_of[i] = G_MAXUINT32;
 
       /* the first node whose value is a symbol binds it (placeholders
        * come first, so they win) */
@@ -723,7 +721,7 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->n = fxs_graph_n_nodes (graph);
   a->r = fxs_split_result_new (graph);
   a->r->part_of = g_new (guint32, a->n ? a->n : 1);
-  a->attr_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->attr_of = fxs_graph_target_attrs (graph);
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
@@ -746,7 +744,6 @@ analysis_clear (Analysis *a)
   fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  fxs_bulk_free (a->attr_of);
   g_free (a->first_input_part);
   g_free (a->is_output);
   g_free (a->last_dependent);
@@ -808,7 +805,6 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     {
       make_global_state_copies (&a, &plan);
       plan.attr_of = a.attr_of;
-      a.attr_of = NULL;
       deps_to_partitions (&a, &deps);
       a.r->dependencies = deps;
       deps.offsets = deps.items = NULL;
@@ -824,7 +820,6 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     ok = fxs_split_build_graphs (result, &plan, error);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
-  fxs_bulk_free (plan.attr_of);
   if (!ok)
     {
       fxs_split_result_free (result);

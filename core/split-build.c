@@ -629,6 +629,10 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
   for (guint i = 0; i < b->orig->nodes->len; i++)
     {
+      /* placeholders and get_attrs are in no partition: most nodes are
+       * passed over without reading them */
+      if (b->r->part_of[i] != FXS_NO_PARTITION)
+        continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
           && !constructed (b, i))
@@ -751,55 +755,60 @@ typedef struct {
 } QualnameSlot;
 
 static void
-make_qualname_map (FxsSplitResult *r)
+make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
-  /* room for every call_module up front: no growing */
-  gsize n_calls = 0;
-  for (guint i = 0; i < r->original->nodes->len; i++)
-    n_calls += ((const FxsNode *) r->original->nodes->pdata[i])->op == FXS_OP_CALL_MODULE;
+  /* room for every call_module up front: no growing; the keys go to one
+   * bulk block (pooled: no fresh pages in a process that splits again) */
+  gsize n_calls = plan->n_call_modules, text_size = 1;
+  for (gsize k = 0; k < n_calls; k++)
+    {
+      guint32 i = plan->call_modules[k];
+      const FxsNode *node = r->original->nodes->pdata[i];
+      text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
+    }
   gsize mask = 63, used = 0;
   while (mask + 1 < 2 * n_calls)
     mask = 2 * mask + 1;
   QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
-  g_ptr_array_set_size (r->qualnames, (guint) (2 * n_calls));
-  g_ptr_array_set_size (r->qualnames, 0);
-  GString *key = g_string_new (NULL);
+  g_ptr_array_unref (r->qualnames);
+  r->qualnames = g_ptr_array_sized_new ((guint) (2 * n_calls));
+  char *text = r->qualname_text = fxs_bulk_alloc_uninit (text_size);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
-  for (guint i = 0; i < r->original->nodes->len; i++)
+  for (gsize k = 0; k < n_calls; k++)
     {
+      guint32 i = plan->call_modules[k];
       const FxsNode *node = r->original->nodes->pdata[i];
-      if (node->op != FXS_OP_CALL_MODULE)
-        continue;
       if (last && last->target == node->target && r->part_of[last->index] == r->part_of[i])
         continue;
       last = node;
       const char *submod = r->by_dense[r->part_of[i]]->submod_name;
       gsize submod_len = strlen (submod), target_len = strlen (node->target);
-      g_string_set_size (key, submod_len + 1 + target_len);
-      memcpy (key->str, submod, submod_len);
-      key->str[submod_len] = '.';
-      char *flat = key->str + submod_len + 1;
-      for (gsize k = 0; k < target_len; k++)
-        flat[k] = node->target[k] == '.' ? '_' : node->target[k];
-      guint32 hash = fxs_name_hash (key->str, key->len);
+      char *key = text;
+      gsize key_len = submod_len + 1 + target_len;
+      memcpy (key, submod, submod_len);
+      key[submod_len] = '.';
+      char *flat = key + submod_len + 1;
+      for (gsize c = 0; c < target_len; c++)
+        flat[c] = node->target[c] == '.' ? '_' : node->target[c];
+      key[key_len] = '\0';
+      guint32 hash = fxs_name_hash (key, key_len);
       gsize s = hash & mask;
       for (; slots[s].pair; s = (s + 1) & mask)
         if (slots[s].hash == hash && strcmp (r->qualnames->pdata[2 * (slots[s].pair - 1)],
-                                             key->str) == 0)
+                                             key) == 0)
           break;
       if (slots[s].pair)
         {
           r->qualnames->pdata[2 * (slots[s].pair - 1) + 1] = (gpointer) node->target;
           continue;
         }
-      const char *new_name = g_string_chunk_insert_len (r->strings, key->str, (gssize) key->len);
-      g_ptr_array_add (r->qualnames, (gpointer) new_name);
+      text += key_len + 1;
+      g_ptr_array_add (r->qualnames, key);
       g_ptr_array_add (r->qualnames, (gpointer) node->target);
       slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
       used++;
     }
   g_assert (2 * used <= mask + 1);
-  g_string_free (key, TRUE);
   fxs_bulk_free (slots);
 }
 
@@ -874,7 +883,7 @@ run_task (Builder *b, guint task, GError **error)
     return build_partition (b, &b->r->partitions[task], error);
   if (task == P)
     return build_top (b, error);
-  make_qualname_map (b->r);
+  make_qualname_map (b->r, b->plan);
   return TRUE;
 }
 

@@ -87,6 +87,7 @@ struct FxsSplitResult {
   GPtrArray *qualnames;         /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
+  char *qualname_text;          /* the qualname map's new names: fxs_bulk_alloc memory */
 };
 
 /* What the analysis hands to the graph builder besides the result. */
@@ -105,6 +106,10 @@ typedef struct {
    * attribute table (get_attr, call_module; fxs_graph_target_attrs, which
    * the analysis checked) */
   const guint32 *attr_of;
+  /* the call_module nodes (original indices, graph order), for the
+   * qualname map */
+  guint32 *call_modules;
+  gsize n_call_modules;
 } FxsSplitPlan;
 
 /* A result with nothing in it yet, keeping a reference to @graph. */

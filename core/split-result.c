@@ -88,6 +88,7 @@ fxs_split_result_free (FxsSplitResult *result)
   if (result->qualname_index)
     g_hash_table_unref (result->qualname_index);
   g_string_chunk_free (result->strings);
+  fxs_bulk_free (result->qualname_text);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
   g_free (result);

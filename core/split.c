@@ -58,6 +58,7 @@ typedef struct {
   guint32 *last_dependency;   /* per partition: the dependency added last */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   const guint32 *attr_of;     /* see FxsSplitPlan */
+  GArray *call_modules;       /* guint32: see FxsSplitPlan */
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
@@ -286,8 +287,12 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         return FALSE;
       guint32 dense = dense_partition (a, id);
       a->r->part_of[i] = dense;
-      if (node->op == FXS_OP_CALL_MODULE && !check_attr (a, node, error))
-        return FALSE;
+      if (node->op == FXS_OP_CALL_MODULE)
+        {
+          if (!check_attr (a, node, error))
+            return FALSE;
+          g_array_append_val (a->call_modules, i);
+        }
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
       last_call_part = dense;
@@ -722,6 +727,7 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->r = fxs_split_result_new (graph);
   a->r->part_of = g_new (guint32, a->n ? a->n : 1);
   a->attr_of = fxs_graph_target_attrs (graph);
+  a->call_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
@@ -743,6 +749,8 @@ analysis_clear (Analysis *a)
   fxs_pairs_clear (&a->output_pairs);
   fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
+  if (a->call_modules)
+    g_array_free (a->call_modules, TRUE);
   fxs_id_set_clear (&a->input_seen);
   g_free (a->first_input_part);
   g_free (a->is_output);
@@ -805,6 +813,9 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     {
       make_global_state_copies (&a, &plan);
       plan.attr_of = a.attr_of;
+      plan.n_call_modules = a.call_modules->len;
+      plan.call_modules = (guint32 *) g_array_free (a.call_modules, FALSE);
+      a.call_modules = NULL;
       deps_to_partitions (&a, &deps);
       a.r->dependencies = deps;
       deps.offsets = deps.items = NULL;
@@ -818,6 +829,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
 
   if (ok)
     ok = fxs_split_build_graphs (result, &plan, error);
+  g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
   if (!ok)

@@ -60,6 +60,32 @@ struct FxsAttr {
 
 typedef struct FxsBulkBlock FxsBulkBlock;
 
+/* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
+ * but the storage may be the caller's (fxs_items_use_storage): the engine
+ * puts its graphs' arrays in bulk memory, where a warm split touches no
+ * fresh pages and a first one takes them as huge pages. */
+typedef struct {
+  gpointer *pdata;
+  guint len;
+  guint cap;
+  gboolean borrowed;   /* pdata is the caller's, not to be freed or grown in place */
+} FxsItems;
+
+void fxs_items_grow (FxsItems *items);
+
+static inline void
+fxs_items_add (FxsItems *items, gpointer item)
+{
+  if (G_UNLIKELY (items->len == items->cap))
+    fxs_items_grow (items);
+  items->pdata[items->len++] = item;
+}
+
+/* Makes the empty @items keep up to @cap items in @storage, which must
+ * live as long as @items (more move to memory of its own). */
+void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
+void fxs_items_clear (FxsItems *items);
+
 /* Names -> positions in a graph's nodes or attrs: open addressing on
  * (hash, position + 1), at most half full; the names stay in the items. */
 typedef struct {
@@ -78,7 +104,9 @@ struct FxsGraph {
   FxsArena arena;
   FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;       /* NULL until the first string */
-  GPtrArray *nodes;            /* FxsNode*, in graph order */
+  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
+   * and a graph takes no extra allocation for them */
+  FxsItems nodes[1];           /* FxsNode*, in graph order */
   FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
   guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
                                   lookup, so graphs nobody searches (split
@@ -88,7 +116,7 @@ struct FxsGraph {
                                   threads: the first lookups fill the index
                                   under a lock, later ones only read) */
   FxsNode *output;
-  GPtrArray *attrs;            /* FxsAttr* */
+  FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
   gint attr_index_ready;       /* like node_index_ready */

@@ -77,6 +77,44 @@ free_bulk (FxsGraph *graph)
     }
 }
 
+/* ---- item arrays ---------------------------------------------------------- */
+
+void
+fxs_items_grow (FxsItems *items)
+{
+  guint cap = MAX (8, 2 * items->cap);
+  if (items->borrowed)
+    {
+      gpointer *own = g_new (gpointer, cap);
+      if (items->len)
+        memcpy (own, items->pdata, items->len * sizeof (gpointer));
+      items->pdata = own;
+      items->borrowed = FALSE;
+    }
+  else
+    items->pdata = g_renew (gpointer, items->pdata, cap);
+  items->cap = cap;
+}
+
+void
+fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap)
+{
+  g_assert (items->len == 0);
+  if (!items->borrowed)
+    g_free (items->pdata);
+  items->pdata = storage;
+  items->cap = cap;
+  items->borrowed = TRUE;
+}
+
+void
+fxs_items_clear (FxsItems *items)
+{
+  if (!items->borrowed)
+    g_free (items->pdata);
+  *items = (FxsItems) { 0 };
+}
+
 /* ---- graphs ------------------------------------------------------------- */
 
 FxsGraph *
@@ -87,8 +125,6 @@ fxs_graph_new (void)
   fxs_arena_init (&g->arena);
   /* small: the engine makes a graph per partition, most of them a few
    * nodes (10^7 partitions, tests/hostile); strings come on first use */
-  g->nodes = g_ptr_array_new ();
-  g->attrs = g_ptr_array_new ();
   return g;
 }
 
@@ -105,9 +141,9 @@ fxs_graph_unref (FxsGraph *graph)
 {
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
-  g_ptr_array_unref (graph->nodes);
+  fxs_items_clear (graph->nodes);
   g_free (graph->node_index.slots);
-  g_ptr_array_unref (graph->attrs);
+  fxs_items_clear (graph->attrs);
   g_free (graph->attr_index.slots);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
@@ -175,7 +211,7 @@ fxs_graph_node (const FxsGraph *graph, guint index)
 
 /* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
 static const char *
-item_name (const GPtrArray *items, gboolean nodes, guint32 i)
+item_name (const FxsItems *items, gboolean nodes, guint32 i)
 {
   return nodes ? ((const FxsNode *) items->pdata[i])->name
                : ((const FxsAttr *) items->pdata[i])->name;
@@ -184,7 +220,7 @@ item_name (const GPtrArray *items, gboolean nodes, guint32 i)
 /* The slot of @name (@len bytes, @hash): its entry, or the empty slot
  * where it would go. */
 static FxsNameSlot *
-name_slot (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes, const char *name,
+name_slot (const FxsNameIndex *index, const FxsItems *items, gboolean nodes, const char *name,
            gsize len, guint32 hash)
 {
   gsize i = hash & index->mask;
@@ -223,7 +259,7 @@ name_index_grow (FxsNameIndex *index)
 /* Adds items [@from, items->len) to @index; the first of two equal names
  * wins, as the checked builders never let a second one in. */
 static void
-name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 from)
+name_index_update (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 from)
 {
   if (!index->slots)
     name_index_grow (index);
@@ -243,7 +279,7 @@ name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, 
 
 /* The position of @name in @items, or G_MAXUINT32. */
 static guint32
-name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
                  const char *name)
 {
   gsize len = strlen (name);
@@ -252,7 +288,7 @@ name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nod
 }
 
 static gpointer
-name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+name_index_lookup (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
                    const char *name)
 {
   guint32 i = name_index_find (index, items, nodes, name);
@@ -268,7 +304,7 @@ static GMutex lazy_index_lock;
  * lookup (made on first use: most of a split's graphs are never looked up).
  * *@ready says, atomically, how many items are in it (plus one). */
 static void
-index_items (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 *n_indexed,
+index_items (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 *n_indexed,
              gint *ready)
 {
   if (g_atomic_int_get (ready) == (gint) items->len + 1)
@@ -768,7 +804,7 @@ fxs_attr_bytes (const FxsAttr *attr)
     }
   gint64 total = 0;
   gsize plen = strlen (attr->name);
-  const GPtrArray *attrs = attr->graph->attrs;
+  const FxsItems *attrs = attr->graph->attrs;
   for (guint i = 0; i < attrs->len; i++)
     {
       const FxsAttr *a = attrs->pdata[i];
@@ -826,7 +862,7 @@ fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *
   else
     node->kwargs.kind = FXS_VALUE_DICT;
   node->index = graph->nodes->len;
-  g_ptr_array_add (graph->nodes, node);
+  fxs_items_add (graph->nodes, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
   if (graph->user_offsets)
@@ -1026,6 +1062,6 @@ fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, Fxs
   a->class_name = class_name;
   a->tensor = tensor;
   a->graph = graph;
-  g_ptr_array_add (graph->attrs, a);
+  fxs_items_add (graph->attrs, a);
   return a;
 }

@@ -69,6 +69,7 @@ typedef struct {
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
+  guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
   /* big splits: nodes and their argument lists in bulk blocks of a graph
    * every produced graph keeps alive (fewer, cheaper page faults) */
   FxsGraph *bulk;
@@ -151,7 +152,7 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
                 const FxsTensorMeta *tensor)
 {
   AttrIndex *t = &b->attr_index;
-  GPtrArray *attrs = b->graph->attrs;
+  FxsItems *attrs = b->graph->attrs;
   guint32 hash = fxs_name_hash (name, strlen (name));
   gsize i = hash & t->mask;
   for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
@@ -163,6 +164,10 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
           return t->slots[i].index;
         }
     }
+  /* every attribute comes with a node of the graph: room for as many */
+  if (attrs->cap == 0)
+    fxs_items_use_storage (attrs, node_memory (b, b->graph_size * sizeof (gpointer)),
+                           b->graph_size);
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
@@ -421,9 +426,9 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
-  /* room for every node up front: the array never moves while growing */
-  g_ptr_array_set_size (b->graph->nodes, n_nodes);
-  g_ptr_array_set_size (b->graph->nodes, 0);
+  /* room for every node up front, with the nodes: the array never moves */
+  fxs_items_use_storage (b->graph->nodes, node_memory (b, n_nodes * sizeof (gpointer)), n_nodes);
+  b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
   if (b->bulk)
     fxs_graph_keep_alive (b->graph, b->bulk);

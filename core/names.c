@@ -287,7 +287,8 @@ typedef struct {
   gboolean plain_taken;
 } Base;
 
-#define BASE_CHUNK 512
+/* 256 KiB: big enough to be bulk memory of its own (pooled, see bulk.h) */
+#define BASE_CHUNK 8192
 
 typedef struct {
   guint32 hash;
@@ -385,9 +386,9 @@ fxs_namespace_new (FxsGraph *graph)
   ns->generation = 1;
   ns->epoch = next_epoch ();
   ns->base_mask = 15;
-  ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
+  ns->base_slots = fxs_bulk_alloc ((ns->base_mask + 1) * sizeof (BaseSlot));
   ns->sparse_mask = 15;
-  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
   return ns;
 }
 
@@ -420,12 +421,12 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   for (guint32 i = 0; i < ns->n_base_chunks; i++)
-    g_free (ns->base_chunks[i]);
+    fxs_bulk_free (ns->base_chunks[i]);
   g_free (ns->base_chunks);
   if (ns->base_names)
     g_string_chunk_free (ns->base_names);
-  g_free (ns->base_slots);
-  g_free (ns->sparse);
+  fxs_bulk_free (ns->base_slots);
+  fxs_bulk_free (ns->sparse);
   if (ns->big)
     g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
@@ -469,7 +470,7 @@ static void
 grow_bases (FxsNamespace *ns)
 {
   gsize cap = 2 * (ns->base_mask + 1);
-  BaseSlot *slots = g_new0 (BaseSlot, cap);
+  BaseSlot *slots = fxs_bulk_alloc (cap * sizeof (BaseSlot));
   for (gsize i = 0; i <= ns->base_mask; i++)
     if (base_slot_live (ns, &ns->base_slots[i]))
       {
@@ -478,7 +479,7 @@ grow_bases (FxsNamespace *ns)
           j = (j + 1) & (cap - 1);
         slots[j] = ns->base_slots[i];
       }
-  g_free (ns->base_slots);
+  fxs_bulk_free (ns->base_slots);
   ns->base_slots = slots;
   ns->base_mask = cap - 1;
 }
@@ -507,7 +508,7 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
   if (index / BASE_CHUNK == ns->n_base_chunks)
     {
       ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
-      ns->base_chunks[ns->n_base_chunks++] = g_new (Base, BASE_CHUNK);
+      ns->base_chunks[ns->n_base_chunks++] = fxs_bulk_alloc_uninit (BASE_CHUNK * sizeof (Base));
     }
   *base_at (ns, index) = b;
   ns->base_slots[i] = (BaseSlot) { hash, index, ns->generation };
@@ -543,11 +544,11 @@ grow_sparse (FxsNamespace *ns)
   SparseSlot *old = ns->sparse;
   gsize old_cap = ns->sparse_mask + 1;
   ns->sparse_mask = 2 * old_cap - 1;
-  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
   for (gsize i = 0; i < old_cap; i++)
     if (sparse_live (ns, &old[i]))
       *find_sparse (ns, old[i].base, old[i].number) = old[i];
-  g_free (old);
+  fxs_bulk_free (old);
 }
 
 static void

@@ -83,7 +83,7 @@ static void
 attr_index_init (AttrIndex *t)
 {
   t->mask = 63;
-  t->slots = g_new0 (AttrSlot, t->mask + 1);
+  t->slots = fxs_bulk_alloc ((t->mask + 1) * sizeof (AttrSlot));
   t->used = 0;
   t->generation = 1;
 }
@@ -91,7 +91,7 @@ attr_index_init (AttrIndex *t)
 static void
 attr_index_clear (AttrIndex *t)
 {
-  g_free (t->slots);
+  fxs_bulk_free (t->slots);
 }
 
 /* Empties the index for the next graph. */
@@ -110,7 +110,7 @@ static void
 attr_index_grow (AttrIndex *t)
 {
   gsize cap = 2 * (t->mask + 1);
-  AttrSlot *slots = g_new0 (AttrSlot, cap);
+  AttrSlot *slots = fxs_bulk_alloc (cap * sizeof (AttrSlot));
   for (gsize i = 0; i <= t->mask; i++)
     if (t->slots[i].generation == t->generation)
       {
@@ -119,7 +119,7 @@ attr_index_grow (AttrIndex *t)
           j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
       }
-  g_free (t->slots);
+  fxs_bulk_free (t->slots);
   t->slots = slots;
   t->mask = cap - 1;
 }
@@ -775,9 +775,10 @@ make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
   while (mask + 1 < 2 * n_calls)
     mask = 2 * mask + 1;
   QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
-  g_ptr_array_unref (r->qualnames);
-  r->qualnames = g_ptr_array_sized_new ((guint) (2 * n_calls));
-  char *text = r->qualname_text = fxs_bulk_alloc_uninit (text_size);
+  gsize array_size = 2 * n_calls * sizeof (gpointer);
+  r->qualname_block = fxs_bulk_alloc_uninit (array_size + text_size);
+  fxs_items_use_storage (r->qualnames, r->qualname_block, (guint) (2 * n_calls));
+  char *text = (char *) r->qualname_block + array_size;
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (gsize k = 0; k < n_calls; k++)
     {
@@ -808,8 +809,8 @@ make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
           continue;
         }
       text += key_len + 1;
-      g_ptr_array_add (r->qualnames, key);
-      g_ptr_array_add (r->qualnames, (gpointer) node->target);
+      fxs_items_add (r->qualnames, key);
+      fxs_items_add (r->qualnames, (gpointer) node->target);
       slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
       used++;
     }

@@ -84,10 +84,10 @@ struct FxsSplitResult {
   FxsCsr outputs;
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
-  GPtrArray *qualnames;         /* new name, old name, new name, ... */
+  FxsItems qualnames[1];        /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
-  char *qualname_text;          /* the qualname map's new names: fxs_bulk_alloc memory */
+  gpointer qualname_block;      /* fxs_bulk_alloc memory: the map's array and its new names */
 };
 
 /* What the analysis hands to the graph builder besides the result. */

@@ -453,9 +453,9 @@ static gboolean
 record_uses (Analysis *a, GError **error)
 {
   guint P = a->ids->len;
-  a->first_input_part = g_new (guint32, a->n ? a->n : 1);
+  a->first_input_part = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
-  a->is_output = g_new0 (guint8, a->n ? a->n : 1);
+  a->is_output = fxs_bulk_alloc (a->n ? a->n : 1);
   a->last_dependent = g_new (guint32, P ? P : 1);
   a->last_dependency = g_new (guint32, P ? P : 1);
   memset (a->last_dependent, 0xff, P * sizeof (guint32));
@@ -725,7 +725,7 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->g = graph;
   a->n = fxs_graph_n_nodes (graph);
   a->r = fxs_split_result_new (graph);
-  a->r->part_of = g_new (guint32, a->n ? a->n : 1);
+  a->r->part_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   a->attr_of = fxs_graph_target_attrs (graph);
   a->call_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -752,8 +752,8 @@ analysis_clear (Analysis *a)
   if (a->call_modules)
     g_array_free (a->call_modules, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  g_free (a->first_input_part);
-  g_free (a->is_output);
+  fxs_bulk_free (a->first_input_part);
+  fxs_bulk_free (a->is_output);
   g_free (a->last_dependent);
   g_free (a->last_dependency);
   fxs_id_set_clear (&a->dependent_seen);

@@ -54,7 +54,11 @@ static const char *const reserved_names[] = {
 /* reserved_names as an open-addressing set (power of two, at most half
  * full), made on first use: one hash and one comparison per question. */
 #define RESERVED_SLOTS 512
+#define RESERVED_MAX_LEN 25     /* the longest one */
 static const char *reserved_set[RESERVED_SLOTS];
+/* per length, the first characters of reserved names of that length (a
+ * bit per ASCII character): most names are told apart without hashing */
+static guint64 reserved_starts[RESERVED_MAX_LEN + 1][2];
 
 static const char *const *
 reserved_table (void)
@@ -66,7 +70,10 @@ reserved_table (void)
       for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
         {
           const char *r = reserved_names[i];
-          gsize k = fxs_name_hash (r, strlen (r)) & (RESERVED_SLOTS - 1);
+          gsize len = strlen (r);
+          g_assert (len <= RESERVED_MAX_LEN && (guchar) r[0] < 128);
+          reserved_starts[len][r[0] >> 6] |= G_GUINT64_CONSTANT (1) << (r[0] & 63);
+          gsize k = fxs_name_hash (r, len) & (RESERVED_SLOTS - 1);
           while (reserved_set[k])
             k = (k + 1) & (RESERVED_SLOTS - 1);
           reserved_set[k] = r;
@@ -79,9 +86,12 @@ reserved_table (void)
 static gboolean
 is_reserved_len (const char *name, gsize len)
 {
-  if (len < 2 || len > 25)     /* the shortest ("as") and longest ones */
+  if (len < 2 || len > RESERVED_MAX_LEN)     /* the shortest is "as" */
     return FALSE;
   const char *const *set = reserved_table ();
+  guchar first = (guchar) name[0];
+  if (first >= 128 || !(reserved_starts[len][first >> 6] & (G_GUINT64_CONSTANT (1) << (first & 63))))
+    return FALSE;
   for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
        k = (k + 1) & (RESERVED_SLOTS - 1))
     if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
@@ -633,19 +643,19 @@ static const char *
 take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
 {
   guint64 n = take_number (ns, base, start);
-  char text[20];
-  guint k = 0;
-  do
-    text[k++] = (char) ('0' + n % 10);
-  while ((n /= 10) != 0);
-  /* written in place: the name's length is known now */
+  guint k = 1;
+  for (guint64 m = n; m >= 10; m /= 10)
+    k++;
+  /* written in place, digits from the end: the name's length is known */
   const Base *b = base_at (ns, base);
   char *name = name_memory (ns, b->len + 1 + k + 1);
   memcpy (name, b->name, b->len);
   name[b->len] = '_';
-  for (guint i = 0; i < k; i++)
-    name[b->len + 1 + i] = text[k - 1 - i];
-  name[b->len + 1 + k] = '\0';
+  char *d = name + b->len + 1 + k;
+  *d = '\0';
+  do
+    *--d = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
   return name;
 }
 

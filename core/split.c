@@ -426,6 +426,44 @@ record_use (const FxsNode *def, gpointer data)
     add_dependency (a, up, dp, d, use->use_node, NULL);
 }
 
+/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
+ * the user's own partition (most of them) passed over on the spot. */
+static void
+record_value_uses (const FxsValue *value, Use *use)
+{
+  const guint32 *part_of = use->a->r->part_of;
+  guint step = 1, first = 0;
+  switch (value->kind)
+    {
+    case FXS_VALUE_NODE:
+      if (part_of[value->u.node->index] != use->use_part)
+        record_use (value->u.node, use);
+      return;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      break;
+    case FXS_VALUE_DICT:
+      /* map_arg maps dict values only */
+      step = 2;
+      first = 1;
+      break;
+    default:
+      return;
+    }
+  for (guint i = first; i < step * value->n; i += step)
+    {
+      const FxsValue *item = &value->u.items[i];
+      if (item->kind == FXS_VALUE_NODE)
+        {
+          if (part_of[item->u.node->index] != use->use_part)
+            record_use (item->u.node, use);
+        }
+      else if (item->kind >= FXS_VALUE_LIST)
+        record_value_uses (item, use);
+    }
+}
+
 /* Global-state regions are re-entered per partition, which only works
  * when partition ids never decrease in graph order. */
 static gboolean
@@ -466,17 +504,17 @@ record_uses (Analysis *a, GError **error)
       const FxsNode *node = node_at (a, i);
       Use use = { a, i, a->r->part_of[i] };
       if (node->op == FXS_OP_OUTPUT)
-        fxs_value_foreach_node (&node->args.u.items[0], record_use, &use);
+        record_value_uses (&node->args.u.items[0], &use);
       else if (use.use_part != FXS_NO_PARTITION)
         {
           if (a->has_global_state && !check_monotonic (a, node, &prev, error))
             return FALSE;
           /* global-state nodes are re-entered in every partition of their
            * region instead of being passed around */
-          if (global_state_of (node) == GLOBAL_STATE_NONE)
+          if (!a->has_global_state || global_state_of (node) == GLOBAL_STATE_NONE)
             {
-              fxs_value_foreach_node (&node->args, record_use, &use);
-              fxs_value_foreach_node (&node->kwargs, record_use, &use);
+              record_value_uses (&node->args, &use);
+              record_value_uses (&node->kwargs, &use);
             }
         }
       if (a->error)

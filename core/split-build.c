@@ -70,6 +70,7 @@ typedef struct {
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
   guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
+  guint32 *passed_inputs;   /* BuildJob.passed_inputs */
   /* big splits: nodes and their argument lists in bulk blocks of a graph
    * every produced graph keeps alive (fewer, cheaper page faults) */
   FxsGraph *bulk;
@@ -648,17 +649,24 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 /* Calls the partition and binds its outputs (unpacked with getitem when it
  * returns a tuple). */
 static gboolean
-call_partition (Builder *b, const FxsPartition *part, GError **error)
+call_partition (Builder *b, FxsPartition *part, GError **error)
 {
+  /* the inputs passed (module attributes are not), listed for the result
+   * apart from r->inputs, which the partitions' builders read meanwhile */
   const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
-  FxsValue *items;
-  FxsValue args = tuple_value (b, part->n_inputs, &items);
-  for (guint k = 0, passed = 0; passed < part->n_inputs; k++)
+  guint32 *passed = b->passed_inputs + b->r->inputs.offsets[part->dense];
+  guint n_passed = 0;
+  for (guint k = 0; k < fxs_csr_count (&b->r->inputs, part->dense); k++)
     if (input_is_passed (b, inputs[k]))
-      {
-        FxsValue ref = node_value (original_node (b, inputs[k]));
-        remap (b, &ref, &items[passed++]);
-      }
+      passed[n_passed++] = inputs[k];
+  part->n_inputs = n_passed;
+  FxsValue *items;
+  FxsValue args = tuple_value (b, n_passed, &items);
+  for (guint k = 0; k < n_passed; k++)
+    {
+      FxsValue ref = node_value (original_node (b, passed[k]));
+      remap (b, &ref, &items[k]);
+    }
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
@@ -709,7 +717,7 @@ build_top (Builder *b, GError **error)
     construct_all (b, TRUE, TRUE);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
-      const FxsPartition *part = &b->r->partitions[k];
+      FxsPartition *part = &b->r->partitions[k];
       if (plan->keep_original_order)
         {
           /* every placeholder before the first call, then the attributes
@@ -839,6 +847,9 @@ typedef struct {
   guint n_tasks;          /* the partitions, the top-level graph, the qualname map */
   gint next;              /* atomic: the next task to take, in scheduling order */
   gsize bulk_chunk;       /* 0: graphs in their own arenas */
+  /* the inputs each partition is passed, at r->inputs' offsets: the
+   * top-level graph's builder finds them, the result keeps them */
+  guint32 *passed_inputs;
   GMutex lock;            /* guards the two below */
   guint failed;           /* the first failing task (serial order), or G_MAXUINT */
   GError *error;          /* its error */
@@ -858,6 +869,7 @@ builder_init (Builder *b, BuildJob *job)
     .top_owner = job->r->n_partitions,
     .candidate = g_string_new (NULL),
     .bulk_chunk = job->bulk_chunk,
+    .passed_inputs = job->passed_inputs,
   };
   memset (b->env_owner, 0xff, env_owner_size);
   cache_init (b);
@@ -960,17 +972,8 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
       job.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
     }
 
-  /* what the top-level graph passes to each partition is known now: the
-   * partitions' graphs and it can be built in any order */
-  Builder counter = { .r = result, .plan = plan, .orig = result->original };
-  for (guint k = 0; k < P; k++)
-    {
-      FxsPartition *part = &result->partitions[k];
-      const guint32 *inputs = fxs_csr_items (&result->inputs, part->dense);
-      part->n_inputs = 0;
-      for (guint i = 0; i < fxs_csr_count (&result->inputs, part->dense); i++)
-        part->n_inputs += input_is_passed (&counter, inputs[i]);
-    }
+  guint n_inputs = result->inputs.offsets[result->n_partitions];
+  job.passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
 
   GThread **workers = g_new (GThread *, threads);
   for (guint t = 1; t < threads; t++)
@@ -982,19 +985,11 @@ fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError
   g_mutex_clear (&job.lock);
   if (job.error)
     {
+      fxs_bulk_free (job.passed_inputs);
       g_propagate_error (error, job.error);
       return FALSE;
     }
-
-  /* the result lists the inputs each partition is passed */
-  for (guint k = 0; k < P; k++)
-    {
-      FxsPartition *part = &result->partitions[k];
-      guint32 *inputs = result->inputs.items + result->inputs.offsets[part->dense];
-      guint kept = 0;
-      for (guint i = 0; i < fxs_csr_count (&result->inputs, part->dense); i++)
-        if (input_is_passed (&counter, inputs[i]))
-          inputs[kept++] = inputs[i];
-    }
+  fxs_bulk_free (result->inputs.items);
+  result->inputs.items = job.passed_inputs;
   return TRUE;
 }

@@ -58,7 +58,8 @@ typedef struct {
   guint32 *last_dependency;   /* per partition: the dependency added last */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   const guint32 *attr_of;     /* see FxsSplitPlan */
-  GArray *call_modules;       /* guint32: see FxsSplitPlan */
+  guint32 *call_modules;      /* see FxsSplitPlan */
+  gsize n_call_modules;
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
@@ -76,8 +77,8 @@ global_state_of (const FxsNode *node)
 {
   const char *t = node->target;
   /* cheap rejection first: this runs for every call node */
-  if (node->op != FXS_OP_CALL_FUNCTION || t[0] != 't' || strncmp (t, "torch.", 6) != 0
-      || (t[6] != '_' && t[6] != 'a'))
+  if (node->op != FXS_OP_CALL_FUNCTION || t[0] != 't' || t[1] != 'o' || t[2] != 'r'
+      || t[3] != 'c' || t[4] != 'h' || t[5] != '.' || (t[6] != '_' && t[6] != 'a'))
     return GLOBAL_STATE_NONE;
   if (strcmp (t, "torch._C._set_grad_enabled") == 0)
     return GLOBAL_STATE_SET_GRAD;
@@ -246,7 +247,7 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
 
       /* the first node whose value is a symbol binds it (placeholders
        * come first, so they win) */
-      const char *symbol = fxs_node_symbol (node);
+      const char *symbol = node->meta ? node->meta->symbol : NULL;
       if (symbol && !g_hash_table_contains (a->binder, symbol))
         g_hash_table_insert (a->binder, (gpointer) symbol, GUINT_TO_POINTER (i + 1));
 
@@ -291,7 +292,7 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         {
           if (!check_attr (a, node, error))
             return FALSE;
-          g_array_append_val (a->call_modules, i);
+          a->call_modules[a->n_call_modules++] = i;
         }
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
@@ -514,7 +515,8 @@ record_uses (Analysis *a, GError **error)
           if (!a->has_global_state || global_state_of (node) == GLOBAL_STATE_NONE)
             {
               record_value_uses (&node->args, &use);
-              record_value_uses (&node->kwargs, &use);
+              if (node->kwargs.n)
+                record_value_uses (&node->kwargs, &use);
             }
         }
       if (a->error)
@@ -765,7 +767,8 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->r = fxs_split_result_new (graph);
   a->r->part_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   a->attr_of = fxs_graph_target_attrs (graph);
-  a->call_modules = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* room for every node: pages of it never used are never touched */
+  a->call_modules = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
@@ -787,8 +790,7 @@ analysis_clear (Analysis *a)
   fxs_pairs_clear (&a->output_pairs);
   fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
-  if (a->call_modules)
-    g_array_free (a->call_modules, TRUE);
+  fxs_bulk_free (a->call_modules);
   fxs_id_set_clear (&a->input_seen);
   fxs_bulk_free (a->first_input_part);
   fxs_bulk_free (a->is_output);
@@ -851,8 +853,8 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     {
       make_global_state_copies (&a, &plan);
       plan.attr_of = a.attr_of;
-      plan.n_call_modules = a.call_modules->len;
-      plan.call_modules = (guint32 *) g_array_free (a.call_modules, FALSE);
+      plan.n_call_modules = a.n_call_modules;
+      plan.call_modules = a.call_modules;
       a.call_modules = NULL;
       deps_to_partitions (&a, &deps);
       a.r->dependencies = deps;
@@ -867,7 +869,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
 
   if (ok)
     ok = fxs_split_build_graphs (result, &plan, error);
-  g_free (plan.call_modules);
+  fxs_bulk_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
   if (!ok)

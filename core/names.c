@@ -897,7 +897,15 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
     k++;
   if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
     {
-      set_candidate_text (c, s, len, alloc, alloc_data);
+      if (s[len] == '\0')
+        {
+          /* the target's own text (or its end): shared, not copied */
+          c->text = s;
+          c->len = (guint32) len;
+          analyse_candidate (c);
+        }
+      else
+        set_candidate_text (c, s, len, alloc, alloc_data);
       return TRUE;
     }
   char buf[256];

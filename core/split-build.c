@@ -46,6 +46,7 @@ typedef struct {
   FxsOp op;
   FxsNameCandidate name;  /* its text in the graph */
   const char *flat;       /* call_module: the flattened target in this graph */
+  guint32 flat_hash;      /* call_module: fxs_name_hash of flat */
   const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
@@ -149,12 +150,11 @@ node_memory (Builder *b, gsize size)
 /* Sets the graph's attribute @name (which must live as long as the graph);
  * returns its position. */
 static guint
-attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor)
+attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
+                       const char *class_name, const FxsTensorMeta *tensor)
 {
   AttrIndex *t = &b->attr_index;
   FxsItems *attrs = b->graph->attrs;
-  guint32 hash = fxs_name_hash (name, strlen (name));
   gsize i = hash & t->mask;
   for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
     {
@@ -175,6 +175,14 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
   if (2 * ++t->used > t->mask + 1)
     attr_index_grow (t);
   return attrs->len - 1;
+}
+
+static guint
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
+                                tensor);
 }
 
 static guint
@@ -379,6 +387,10 @@ lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
+  if (op == FXS_OP_CALL_MODULE)
+    /* a plain candidate that is the flat target hashed it already */
+    e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
+                     ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
   return e;
 }
 
@@ -511,7 +523,8 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
       if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
-        c->attr_index = attr_table_set_original (b, target, c->attr);
+        c->attr_index = attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
+                                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
       const char *name = b->plan->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);

@@ -81,8 +81,9 @@ fxs_items_add (FxsItems *items, gpointer item)
   items->pdata[items->len++] = item;
 }
 
-/* Makes the empty @items keep up to @cap items in @storage, which must
- * live as long as @items (more move to memory of its own). */
+/* Makes @items keep up to @cap items in @storage (the items it has are
+ * copied there), which must live as long as @items; more move to memory
+ * of its own. */
 void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
 void fxs_items_clear (FxsItems *items);
 

@@ -99,7 +99,9 @@ fxs_items_grow (FxsItems *items)
 void
 fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap)
 {
-  g_assert (items->len == 0);
+  g_assert (items->len <= cap);
+  if (items->len)
+    memcpy (storage, items->pdata, items->len * sizeof (gpointer));
   if (!items->borrowed)
     g_free (items->pdata);
   items->pdata = storage;

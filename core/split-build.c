@@ -53,17 +53,20 @@ typedef struct {
 
 #define BULK_MIN ((gsize) 2 << 20)
 
+/* Builder.owner of the top-level graph (partitions own their dense index;
+ * G_MAXUINT32: no graph) */
+#define TOP_OWNER (G_MAXUINT32 - 1)
+
 typedef struct {
   FxsSplitResult *r;
   const FxsSplitPlan *plan;
   FxsGraph *orig;
   /* environment: the node standing for original node i in the graph being
    * built, valid when env_owner[i] == owner (partition dense index, or
-   * top_owner for the top-level graph) */
+   * TOP_OWNER for the top-level graph) */
   FxsNode **env;
   guint32 *env_owner;
   guint32 owner;
-  guint32 top_owner;
   FxsGraph *graph;
   FxsNamespace *ns;
   AttrIndex attr_index;
@@ -147,6 +150,13 @@ node_memory (Builder *b, gsize size)
   return p;
 }
 
+/* Moves @items to memory of the graph being built with room for @cap. */
+static void
+items_room (Builder *b, FxsItems *items, guint cap)
+{
+  fxs_items_use_storage (items, node_memory (b, cap * sizeof (gpointer)), cap);
+}
+
 /* Sets the graph's attribute @name (which must live as long as the graph);
  * returns its position. */
 static guint
@@ -166,9 +176,8 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
         }
     }
   /* every attribute comes with a node of the graph: room for as many */
-  if (attrs->cap == 0)
-    fxs_items_use_storage (attrs, node_memory (b, b->graph_size * sizeof (gpointer)),
-                           b->graph_size);
+  if (attrs->len == attrs->cap)
+    items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
@@ -405,6 +414,11 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
+  /* room is made up front, except for a top-level graph begun before its
+   * size was known */
+  FxsItems *nodes = b->graph->nodes;
+  if (G_UNLIKELY (nodes->len == nodes->cap))
+    items_room (b, nodes, 2 * nodes->cap + 16);
   return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
                                    args, kwargs);
 }
@@ -425,7 +439,7 @@ bind (Builder *b, guint32 original_index, FxsNode *node)
 {
   b->env[original_index] = node;
   b->env_owner[original_index] = b->owner;
-  if (b->owner == b->top_owner)
+  if (b->owner == TOP_OWNER)
     b->n_top_bound++;
 }
 
@@ -440,7 +454,7 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
   /* room for every node up front, with the nodes: the array never moves */
-  fxs_items_use_storage (b->graph->nodes, node_memory (b, n_nodes * sizeof (gpointer)), n_nodes);
+  items_room (b, b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
   if (b->bulk)
@@ -631,8 +645,11 @@ construct (Builder *b, guint32 i)
       node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      attr_table_set_original (b, orig->target,
-                               lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr);
+      /* a target missing from the table fails the analysis (this may run
+       * beside it: fxs_split_build_start) */
+      const FxsAttr *attr = original_attr (b, orig);
+      if (attr)
+        attr_table_set_original (b, orig->target, attr);
     }
   bind (b, i, node);
 }
@@ -640,17 +657,18 @@ construct (Builder *b, guint32 i)
 static gboolean
 constructed (const Builder *b, guint32 i)
 {
-  return b->env_owner[i] == b->top_owner;
+  return b->env_owner[i] == TOP_OWNER;
 }
 
 static void
 construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
+  /* placeholders and get_attrs are in no partition: once that is known,
+   * most nodes are passed over without reading them */
+  const guint32 *part_of = b->r ? b->r->part_of : NULL;
   for (guint i = 0; i < b->orig->nodes->len; i++)
     {
-      /* placeholders and get_attrs are in no partition: most nodes are
-       * passed over without reading them */
-      if (b->r->part_of[i] != FXS_NO_PARTITION)
+      if (part_of && part_of[i] != FXS_NO_PARTITION)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
@@ -717,17 +735,27 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
     construct (b, def->index);
 }
 
+/* The top-level graph's first nodes, which need nothing of the analysis:
+ * the original's placeholders and get_attrs (except with
+ * keep_original_order, which places them among the calls).  Room for
+ * @n_nodes nodes, more when needed. */
+static void
+begin_top (Builder *b, guint n_nodes)
+{
+  begin_graph (b, TOP_OWNER, n_nodes);
+  if (!b->plan->keep_original_order)
+    construct_all (b, TRUE, TRUE);
+}
+
+/* The rest of the top-level graph: the partitions' calls and the output. */
 static gboolean
-build_top (Builder *b, GError **error)
+finish_top (Builder *b, GError **error)
 {
   const FxsSplitPlan *plan = b->plan;
-  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
-  for (guint i = 0; i < b->orig->nodes->len; i++)
-    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
-  begin_graph (b, b->top_owner, n_top);
   b->r->top = b->graph;
-  if (!plan->keep_original_order)
-    construct_all (b, TRUE, TRUE);
+  FxsItems *attrs = b->graph->attrs;
+  if (attrs->cap - attrs->len < b->r->n_partitions)
+    items_room (b, attrs, attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
@@ -768,6 +796,16 @@ build_top (Builder *b, GError **error)
     }
   end_graph (b);
   return ok;
+}
+
+static gboolean
+build_top (Builder *b, GError **error)
+{
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_top (b, n_top);
+  return finish_top (b, error);
 }
 
 /* ---- the qualname map -------------------------------------------------------- */
@@ -848,41 +886,62 @@ make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
  * Builder of its own, take one after the other; the result does not depend
  * on which worker builds what.  An error is the one of the first failing
  * task in the serial order (partitions in call order, then the top-level
- * graph), as a serial build would report. */
+ * graph), as a serial build would report.
+ *
+ * The workers start with the analysis (fxs_split_build_start): one of them
+ * makes the top-level graph's placeholders and get_attrs meanwhile, which
+ * need nothing of the analysis, then finishes that graph once the analysis
+ * is done; the others wait for it. */
 
 /* Fewer nodes than this are built on the calling thread alone: starting a
  * thread costs more than it saves there. */
 #define THREADS_MIN_NODES 16384
 
-typedef struct {
-  FxsSplitResult *r;
+typedef enum {
+  BUILD_ANALYSING,
+  BUILD_BUILDING,
+  BUILD_CANCELLED,
+} BuildState;
+
+struct FxsSplitBuild {
+  FxsGraph *orig;
   const FxsSplitPlan *plan;
-  guint n_tasks;          /* the partitions, the top-level graph, the qualname map */
-  gint next;              /* atomic: the next task to take, in scheduling order */
+  guint threads;
+  gboolean early_top;     /* a worker begins the top-level graph during the analysis */
+  GThread **workers;      /* threads - 1 of them; the caller is the last worker */
+  struct Worker *args;    /* per worker */
   gsize bulk_chunk;       /* 0: graphs in their own arenas */
+  GMutex lock;            /* guards what follows */
+  GCond analysed;         /* state left BUILD_ANALYSING */
+  BuildState state;
+  /* set when the analysis is done */
+  FxsSplitResult *r;
+  guint n_sched;          /* tasks handed out through next */
+  gint next;              /* atomic: the next task to take, in scheduling order */
   /* the inputs each partition is passed, at r->inputs' offsets: the
    * top-level graph's builder finds them, the result keeps them */
   guint32 *passed_inputs;
-  GMutex lock;            /* guards the two below */
   guint failed;           /* the first failing task (serial order), or G_MAXUINT */
   GError *error;          /* its error */
-} BuildJob;
+};
+
+typedef struct Worker {
+  FxsSplitBuild *job;
+  gboolean makes_top;     /* the worker that begins the top-level graph early */
+} Worker;
 
 static void
-builder_init (Builder *b, BuildJob *job)
+builder_init (Builder *b, FxsSplitBuild *job)
 {
-  guint n = job->r->original->nodes->len;
+  guint n = job->orig->nodes->len;
   gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
   *b = (Builder) {
-    .r = job->r,
     .plan = job->plan,
-    .orig = job->r->original,
+    .orig = job->orig,
     .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
     .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
-    .top_owner = job->r->n_partitions,
     .candidate = g_string_new (NULL),
     .bulk_chunk = job->bulk_chunk,
-    .passed_inputs = job->passed_inputs,
   };
   memset (b->env_owner, 0xff, env_owner_size);
   cache_init (b);
@@ -918,91 +977,162 @@ run_task (Builder *b, guint task, GError **error)
   return TRUE;
 }
 
+static void
+note_failure (FxsSplitBuild *job, guint task, GError *error)
+{
+  g_mutex_lock (&job->lock);
+  if (task < job->failed)
+    {
+      g_clear_error (&job->error);
+      job->error = error;
+      g_atomic_int_set ((gint *) &job->failed, (gint) task);
+    }
+  else
+    g_error_free (error);
+  g_mutex_unlock (&job->lock);
+}
+
+/* FALSE when no task before @task has failed. */
+static gboolean
+superseded (FxsSplitBuild *job, guint task)
+{
+  return task > (guint) g_atomic_int_get ((gint *) &job->failed);
+}
+
+/* Waits for the analysis; TRUE when there is a result to build. */
+static gboolean
+wait_for_analysis (FxsSplitBuild *job)
+{
+  g_mutex_lock (&job->lock);
+  while (job->state == BUILD_ANALYSING)
+    g_cond_wait (&job->analysed, &job->lock);
+  gboolean go = job->state == BUILD_BUILDING;
+  g_mutex_unlock (&job->lock);
+  return go;
+}
+
 static gpointer
 build_worker (gpointer data)
 {
-  BuildJob *job = data;
-  guint P = job->r->n_partitions;
+  const Worker *w = data;
+  FxsSplitBuild *job = w->job;
   Builder b;
   builder_init (&b, job);
+  if (w->makes_top)
+    begin_top (&b, 64 + job->orig->nodes->len / 16);
+  if (!wait_for_analysis (job))
+    {
+      if (w->makes_top)
+        fxs_graph_unref (b.graph);
+      builder_clear (&b);
+      return NULL;
+    }
+  b.r = job->r;
+  b.passed_inputs = job->passed_inputs;
+  guint P = job->r->n_partitions;
+  GError *error = NULL;
+  if (w->makes_top && superseded (job, P))
+    {
+      /* a partition failed: the graph is not needed */
+      FxsGraph *top = b.graph;
+      end_graph (&b);
+      fxs_graph_unref (top);
+    }
+  else if (w->makes_top && !finish_top (&b, &error))
+    note_failure (job, P, error);
   for (;;)
     {
       guint s = (guint) g_atomic_int_add (&job->next, 1);
-      if (s >= job->n_tasks)
+      if (s >= job->n_sched)
         break;
       /* the top-level graph (often the biggest) and the qualname map
        * first, then the partitions in call order */
-      guint task = s < 2 ? P + s : s - 2;
-      if (task > (guint) g_atomic_int_get ((gint *) &job->failed))
-        continue;   /* a task before it failed already: it cannot matter */
-      GError *error = NULL;
-      if (run_task (&b, task, &error))
+      guint task = job->early_top ? (s == 0 ? P + 1 : s - 1) : (s < 2 ? P + s : s - 2);
+      if (superseded (job, task))
         continue;
-      g_mutex_lock (&job->lock);
-      if (task < job->failed)
-        {
-          g_clear_error (&job->error);
-          job->error = error;
-          g_atomic_int_set ((gint *) &job->failed, (gint) task);
-        }
-      else
-        g_error_free (error);
-      g_mutex_unlock (&job->lock);
+      error = NULL;
+      if (!run_task (&b, task, &error))
+        note_failure (job, task, error);
     }
   builder_clear (&b);
   return NULL;
 }
 
-/* How many threads build a split of @n nodes in @n_tasks tasks. */
+/* How many threads build a split of @n nodes. */
 static guint
-build_threads (guint requested, guint n, guint n_tasks)
+build_threads (guint requested, guint n)
 {
   if (n < THREADS_MIN_NODES)
     return 1;
-  guint threads = requested ? requested : g_get_num_processors ();
-  return MAX (1, MIN (threads, n_tasks));
+  return MAX (1, requested ? requested : g_get_num_processors ());
 }
 
-gboolean
-fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
+FxsSplitBuild *
+fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan)
 {
-  guint n = result->original->nodes->len, P = result->n_partitions;
-  BuildJob job = {
-    .r = result,
-    .plan = plan,
-    .n_tasks = P + 2,
-    .failed = G_MAXUINT,
-  };
-  g_mutex_init (&job.lock);
-  guint threads = build_threads (plan->threads, n, job.n_tasks);
+  FxsSplitBuild *job = g_new0 (FxsSplitBuild, 1);
+  job->orig = graph;
+  job->plan = plan;
+  job->state = BUILD_ANALYSING;
+  job->failed = G_MAXUINT;
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->analysed);
+  guint n = graph->nodes->len;
+  job->threads = build_threads (plan->threads, n);
+  job->early_top = job->threads > 1 && !plan->keep_original_order;
   /* a node and its arguments take about 128 bytes; a few MiB and more go
    * to bulk blocks of 2 MiB to 32 MiB, a series per worker */
   gsize estimate = (gsize) n * 128;
   if (estimate >= BULK_MIN)
     {
-      gsize chunk = (estimate / 8 / threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
+      gsize chunk = (estimate / 8 / job->threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
       /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-      job.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
+      job->bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
     }
+  job->workers = g_new0 (GThread *, job->threads);
+  job->args = g_new0 (Worker, job->threads);
+  for (guint t = 0; t < job->threads; t++)
+    job->args[t] = (Worker) { job, job->early_top && t == 0 };
+  for (guint t = 0; t + 1 < job->threads; t++)
+    job->workers[t] = g_thread_new ("fxs-split", build_worker, &job->args[t]);
+  return job;
+}
 
-  guint n_inputs = result->inputs.offsets[result->n_partitions];
-  job.passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
-
-  GThread **workers = g_new (GThread *, threads);
-  for (guint t = 1; t < threads; t++)
-    workers[t] = g_thread_new ("fxs-split", build_worker, &job);
-  build_worker (&job);
-  for (guint t = 1; t < threads; t++)
-    g_thread_join (workers[t]);
-  g_free (workers);
-  g_mutex_clear (&job.lock);
-  if (job.error)
+gboolean
+fxs_split_build_finish (FxsSplitBuild *job, FxsSplitResult *result, GError **error)
+{
+  g_mutex_lock (&job->lock);
+  if (result)
     {
-      fxs_bulk_free (job.passed_inputs);
-      g_propagate_error (error, job.error);
-      return FALSE;
+      guint P = result->n_partitions;
+      guint n_inputs = result->inputs.offsets[P];
+      job->r = result;
+      job->passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
+      job->n_sched = job->early_top ? P + 1 : P + 2;
+      job->state = BUILD_BUILDING;
     }
-  fxs_bulk_free (result->inputs.items);
-  result->inputs.items = job.passed_inputs;
-  return TRUE;
+  else
+    job->state = BUILD_CANCELLED;
+  g_cond_broadcast (&job->analysed);
+  g_mutex_unlock (&job->lock);
+
+  build_worker (&job->args[job->threads - 1]);
+  for (guint t = 0; t + 1 < job->threads; t++)
+    g_thread_join (job->workers[t]);
+  gboolean ok = result && !job->error;
+  if (job->error)
+    g_propagate_error (error, job->error);
+  if (ok)
+    {
+      fxs_bulk_free (result->inputs.items);
+      result->inputs.items = job->passed_inputs;
+    }
+  else
+    fxs_bulk_free (job->passed_inputs);
+  g_free (job->args);
+  g_free (job->workers);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->analysed);
+  g_free (job);
+  return ok;
 }

@@ -115,9 +115,16 @@ typedef struct {
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 
-/* Builds the submodule graphs, the top-level graph and the qualname map
- * for a result whose partitions, lists and order the analysis has filled. */
-gboolean fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan,
-                                 GError **error);
+/* Building the submodule graphs, the top-level graph and the qualname map
+ * (split-build.c), begun before the analysis: with threads, workers start
+ * at once and one of them makes what the top-level graph needs nothing of
+ * the analysis for.  @plan must have its options and attr_of set, and the
+ * rest by fxs_split_build_finish(). */
+typedef struct FxsSplitBuild FxsSplitBuild;
+FxsSplitBuild *fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan);
+/* Builds the graphs of @result, whose partitions, lists and order the
+ * analysis has filled, or, with @result NULL (the analysis failed), stops
+ * the workers.  Frees @build. */
+gboolean fxs_split_build_finish (FxsSplitBuild *build, FxsSplitResult *result, GError **error);
 
 #endif

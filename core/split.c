@@ -825,7 +825,9 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     .keep_original_input_name = fxs_split_options_get_keep_original_input_name (options),
     .tuple_return = fxs_split_options_get_tuple_return (options),
     .threads = fxs_split_options_get_threads (options),
+    .attr_of = fxs_graph_target_attrs (graph),
   };
+  FxsSplitBuild *build = fxs_split_build_start (graph, &plan);
   Analysis a;
   analysis_init (&a, graph);
   FxsCsr deps = { NULL, NULL };
@@ -852,7 +854,6 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   if (ok)
     {
       make_global_state_copies (&a, &plan);
-      plan.attr_of = a.attr_of;
       plan.n_call_modules = a.n_call_modules;
       plan.call_modules = a.call_modules;
       a.call_modules = NULL;
@@ -867,8 +868,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   g_free (order);
   fxs_split_options_free (defaults);
 
-  if (ok)
-    ok = fxs_split_build_graphs (result, &plan, error);
+  ok = fxs_split_build_finish (build, ok ? result : NULL, ok ? error : NULL) && ok;
   fxs_bulk_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);

@@ -1058,13 +1058,17 @@ build_worker (gpointer data)
   return NULL;
 }
 
+/* At most one thread per this many nodes: more could only wait. */
+#define NODES_PER_THREAD 2048
+
 /* How many threads build a split of @n nodes. */
 static guint
 build_threads (guint requested, guint n)
 {
   if (n < THREADS_MIN_NODES)
     return 1;
-  return MAX (1, requested ? requested : g_get_num_processors ());
+  guint threads = requested ? requested : (guint) g_get_num_processors ();
+  return CLAMP (threads, 1, n / NODES_PER_THREAD);
 }
 
 FxsSplitBuild *

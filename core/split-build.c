@@ -530,7 +530,9 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       const FxsNode *orig = original_node (b, nodes[k]);
       FxsValue args, kwargs;
       remap (b, &orig->args, &args);
-      remap (b, &orig->kwargs, &kwargs);
+      kwargs = orig->kwargs;
+      if (kwargs.n)   /* most are {} */
+        remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);

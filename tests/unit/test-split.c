@@ -888,6 +888,42 @@ test_missing_attr (void)
   split_clear (&s);
 }
 
+/* The attribute positions a graph keeps for its splits follow attributes
+ * added after a split: a target missing at first is found later. */
+static void
+test_attr_added_later (void)
+{
+  Split s = split_ids ("placeholder x x ()\n"
+                       "get_attr w w ()\n"
+                       "call_module lin foo.bar (x,)\n"
+                       "call_function add _operator.add (lin, w)\n"
+                       "output output output (add,)\n", "foo.bar:module:M", "lin=0 add=1", NULL);
+  check_error (&s, FXS_ERROR_GRAPH, "node 'w': get_attr target 'w' is not in the attribute table");
+  g_clear_error (&s.error);
+  CU_ASSERT_PTR_NOT_NULL (fxs_graph_add_attr (s.graph, "w", FXS_ATTR_PARAMETER, NULL, NULL, NULL));
+  gint64 *ids = fxs_test_ids (s.graph, "lin=0 add=1");
+  s.result = fxs_split_with_ids (s.graph, ids, NULL, &s.error);
+  g_free (ids);
+  check_dump (&s, "--- top\n"
+                  "placeholder x x ()\n"
+                  "get_attr w w ()\n"
+                  "call_module submod_0 submod_0 (x,)\n"
+                  "call_module submod_1 submod_1 (submod_0, w)\n"
+                  "output output output (submod_1,)\n"
+                  "--- submod_0\n"
+                  "placeholder x x ()\n"
+                  "call_module foo_bar foo_bar (x,)\n"
+                  "output output output (foo_bar,)\n"
+                  "--- submod_1\n"
+                  "placeholder lin lin ()\n"
+                  "placeholder w w ()\n"
+                  "call_function add _operator.add (lin, w)\n"
+                  "output output output (add,)\n"
+                  "--- qualname_map\n"
+                  "submod_0.foo_bar -> foo.bar\n");
+  split_clear (&s);
+}
+
 /* ---- names -------------------------------------------------------------------- */
 
 static void
@@ -1569,6 +1605,7 @@ register_tests (void)
     FXS_TEST (test_nested_targets),
     FXS_TEST (test_flattened_name_clash),
     FXS_TEST (test_missing_attr),
+    FXS_TEST (test_attr_added_later),
     FXS_TEST (test_builtin_names_and_defaults),
     FXS_TEST (test_collide_x),
     FXS_TEST (test_extreme_ids),

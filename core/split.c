@@ -56,6 +56,11 @@ typedef struct {
   guint8 *is_output;          /* per node: an output of its partition already */
   guint32 *last_dependent;    /* per partition: the dependent added last */
   guint32 *last_dependency;   /* per partition: the dependency added last */
+  guint partitions_cap;       /* of the two above */
+  /* uses are recorded while partitions are assigned (one pass over the
+   * nodes, not two) unless that could differ from recording them after:
+   * global-state nodes, a symbol bound only by a later node */
+  gboolean fused;
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   const guint32 *attr_of;     /* see FxsSplitPlan */
   guint32 *call_modules;      /* see FxsSplitPlan */
@@ -110,6 +115,8 @@ first_ref (const FxsValue *value)
 
 /* ---- pass 1: partitions, symbols, global-state regions ------------------- */
 
+static void record_node_uses (Analysis *a, const FxsNode *node, guint32 part);
+
 static gboolean
 partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **error)
 {
@@ -136,6 +143,22 @@ partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **
   return TRUE;
 }
 
+/* Room in the per-partition arrays of record_use for @P partitions. */
+static void
+partitions_room (Analysis *a, guint P)
+{
+  if (P <= a->partitions_cap)
+    return;
+  guint cap = MAX (P, 2 * a->partitions_cap);
+  a->last_dependent = g_renew (guint32, a->last_dependent, cap);
+  a->last_dependency = g_renew (guint32, a->last_dependency, cap);
+  memset (a->last_dependent + a->partitions_cap, 0xff,
+          (cap - a->partitions_cap) * sizeof (guint32));
+  memset (a->last_dependency + a->partitions_cap, 0xff,
+          (cap - a->partitions_cap) * sizeof (guint32));
+  a->partitions_cap = cap;
+}
+
 static guint32
 dense_partition (Analysis *a, gint64 id)
 {
@@ -145,7 +168,10 @@ dense_partition (Analysis *a, gint64 id)
   guint32 dense = fxs_id_map_lookup_or_insert (&a->dense_of_id, (guint64) id, a->ids->len,
                                                &inserted);
   if (inserted)
-    g_array_append_val (a->ids, id);
+    {
+      g_array_append_val (a->ids, id);
+      partitions_room (a, a->ids->len);
+    }
   a->last_dense = dense;
   return dense;
 }
@@ -278,6 +304,8 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
                            node->name, node->args.n);
               return FALSE;
             }
+          if (a->fused)
+            record_node_uses (a, node, FXS_NO_PARTITION);
           continue;
         default:
           break;
@@ -297,6 +325,10 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
       last_call_part = dense;
+      if (a->has_global_state)
+        a->fused = FALSE;   /* their uses are recorded differently */
+      if (a->fused)
+        record_node_uses (a, node, dense);
     }
 
   if (a->grad_regions->len)
@@ -402,6 +434,12 @@ record_use (const FxsNode *def, gpointer data)
     {
       const char *symbol = fxs_node_free_symbol (def, k);
       guint b = GPOINTER_TO_UINT (g_hash_table_lookup (a->binder, symbol));
+      if (!b && a->fused)
+        {
+          /* a later node may bind it: record the uses after all */
+          a->fused = FALSE;
+          return;
+        }
       if (!b)
         {
           g_set_error (&a->error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -488,17 +526,54 @@ check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, G
   return TRUE;
 }
 
-static gboolean
-record_uses (Analysis *a, GError **error)
+/* The uses of @node (in partition @part, or none), in pass 1. */
+static void
+record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
 {
-  guint P = a->ids->len;
+  Use use = { a, node->index, part };
+  if (node->op == FXS_OP_OUTPUT)
+    record_value_uses (&node->args.u.items[0], &use);
+  else
+    {
+      record_value_uses (&node->args, &use);
+      if (node->kwargs.n)
+        record_value_uses (&node->kwargs, &use);
+    }
+}
+
+/* Empty bookkeeping for recording uses. */
+static void
+uses_init (Analysis *a)
+{
   a->first_input_part = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = fxs_bulk_alloc (a->n ? a->n : 1);
-  a->last_dependent = g_new (guint32, P ? P : 1);
-  a->last_dependency = g_new (guint32, P ? P : 1);
-  memset (a->last_dependent, 0xff, P * sizeof (guint32));
-  memset (a->last_dependency, 0xff, P * sizeof (guint32));
+  partitions_room (a, 64);
+}
+
+/* Forgets the uses recorded so far. */
+static void
+uses_reset (Analysis *a)
+{
+  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
+  memset (a->is_output, 0, a->n ? a->n : 1);
+  memset (a->last_dependent, 0xff, a->partitions_cap * sizeof (guint32));
+  memset (a->last_dependency, 0xff, a->partitions_cap * sizeof (guint32));
+  a->input_pairs.len = a->output_pairs.len = a->dependent_pairs.len = 0;
+  g_array_set_size (a->dep_edges, 0);
+  fxs_id_set_clear (&a->input_seen);
+  fxs_id_set_clear (&a->dependent_seen);
+  fxs_id_set_clear (&a->dependency_seen);
+  fxs_id_set_init (&a->input_seen);
+  fxs_id_set_init (&a->dependent_seen);
+  fxs_id_set_init (&a->dependency_seen);
+}
+
+/* Pass 2, when pass 1 could not record the uses. */
+static gboolean
+record_uses (Analysis *a, GError **error)
+{
+  uses_reset (a);
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)
     {
@@ -832,7 +907,9 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   analysis_init (&a, graph);
   FxsCsr deps = { NULL, NULL };
   guint32 *order = NULL;
-  gboolean ok = assign_partitions (&a, src, error) && record_uses (&a, error);
+  uses_init (&a);
+  a.fused = TRUE;
+  gboolean ok = assign_partitions (&a, src, error) && (a.fused || record_uses (&a, error));
   if (ok)
     {
       guint P = a.ids->len;

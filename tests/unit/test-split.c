@@ -1324,6 +1324,50 @@ test_symbolic_sizes (void)
 
 /* A dependency that exists only through a symbol shows in a cycle:
  * partition 2 takes n from partition 0 because a's size has n's symbol. */
+/* A symbol first bound by a node after its use: the binder is looked for
+ * in the whole graph (here it is in the user's own partition: nothing is
+ * passed for it), as when uses were recorded in a pass of their own. */
+static void
+test_symbol_bound_later (void)
+{
+  FxsGraph *g = symbolic_graph_new ();
+  const char *u7[] = { "u7" };
+  fxs_node_set_free_symbols (node (g, "zeros"), u7, 1);
+  fxs_node_set_symbol (node (g, "mul"), "u7");
+  gint64 *ids = fxs_test_ids (g, symbolic_ids);
+  Split s = { g, NULL, NULL };
+  s.result = fxs_split_with_ids (g, ids, NULL, &s.error);
+  g_free (ids);
+  check_dump (&s, "--- top\n"
+                  "placeholder x x ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "call_module submod_0 submod_0 (x, s0)\n"
+                  "call_function getitem _operator.getitem (submod_0, 0)\n"
+                  "call_function getitem_1 _operator.getitem (submod_0, 1)\n"
+                  "call_function getitem_2 _operator.getitem (submod_0, 2)\n"
+                  "call_module submod_1 submod_1 (x, getitem, s0, getitem_1, getitem_2)\n"
+                  "output output output (submod_1,)\n"
+                  "--- submod_0\n"
+                  "placeholder x x ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "call_function relu torch.relu (x,)\n"
+                  "call_method size size (x, 0)\n"
+                  "call_function zeros torch.zeros (size,)\n"
+                  "call_function ones torch.ones (s0,)\n"
+                  "output output output ((relu, zeros, ones),)\n"
+                  "--- submod_1\n"
+                  "placeholder x x ()\n"
+                  "placeholder relu relu ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "placeholder zeros zeros ()\n"
+                  "placeholder ones ones ()\n"
+                  "call_method size size (x, 1)\n"
+                  "call_function add _operator.add (relu, zeros)\n"
+                  "call_function mul _operator.mul (add, ones)\n"
+                  "output output output (mul,)\n");
+  split_clear (&s);
+}
+
 static void
 test_symbolic_cycle (void)
 {
@@ -1613,6 +1657,7 @@ register_tests (void)
     FXS_TEST (test_global_state),
     FXS_TEST (test_global_state_errors),
     FXS_TEST (test_symbolic_sizes),
+    FXS_TEST (test_symbol_bound_later),
     FXS_TEST (test_symbolic_cycle),
     FXS_TEST (test_callback_error),
     FXS_TEST (test_graph_errors),

@@ -40,6 +40,7 @@ typedef struct {
   guint partitions;
   guint repeat;
   guint load_repeat;
+  guint threads;          /* fxs_split_options_set_threads(); 0: the processors */
   gboolean modes[G_N_ELEMENTS (mode_names)];
 } BenchConfig;
 
@@ -313,13 +314,15 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
   gint64 rss_before = status_bytes ("VmRSS");
   gboolean structure_reported = FALSE;
   char *failure = NULL;
+  FxsSplitOptions *options = fxs_split_options_new ();
+  fxs_split_options_set_threads (options, cfg->threads);
 
   for (guint run = 0; run < cfg->repeat; run++)
     {
       GError *error = NULL;
       Times t0 = times_now ();
       CALLGRIND_START_INSTRUMENTATION;
-      FxsSplitResult *result = fxs_split_with_ids (graph, ids, NULL, &error);
+      FxsSplitResult *result = fxs_split_with_ids (graph, ids, options, &error);
       CALLGRIND_STOP_INSTRUMENTATION;
       Times t = times_since (t0);
       samples_add (&s, t);
@@ -361,6 +364,7 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
                           failure ? "failed" : "ok", rss_before, peak,
                           peak_is_exact ? "true" : "false", (double) peak / n);
   record_end (out);
+  fxs_split_options_free (options);
   g_free (failure);
   samples_clear (&s);
   g_free (ids);
@@ -371,13 +375,15 @@ bench_split (const BenchConfig *cfg, FxsGraph *graph, gint64 file_bytes, SplitMo
 static gboolean
 parse_config (int *argc, char ***argv, BenchConfig *cfg, GError **error)
 {
-  gint partitions = 8, repeat = 5, load_repeat = 0;
+  gint partitions = 8, repeat = 5, load_repeat = 0, threads = 0;
   char *mode = NULL;
   GOptionEntry entries[] = {
     { "partitions", 'k', 0, G_OPTION_ARG_INT, &partitions, "Partitions (default 8)", "K" },
     { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Split runs per mode (default 5)", "R" },
     { "load-repeat", 'l', 0, G_OPTION_ARG_INT, &load_repeat,
       "Load runs (default: as --repeat)", "L" },
+    { "threads", 't', 0, G_OPTION_ARG_INT, &threads,
+      "Threads building the produced graphs (default 0: the processors)", "N" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode,
       "contiguous, round-robin or both (default contiguous)", "MODE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -394,19 +400,21 @@ parse_config (int *argc, char ***argv, BenchConfig *cfg, GError **error)
   if (*argc != 2)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                   "usage: bench-split [--partitions=K] [--repeat=R] [--load-repeat=L] "
+                   "usage: bench-split [--partitions=K] [--repeat=R] [--load-repeat=L] [--threads=N] "
                    "[--mode=contiguous|round-robin|both] GRAPH.json");
       goto out;
     }
-  if (partitions < 1 || repeat < 1 || load_repeat < 0)
+  if (partitions < 1 || repeat < 1 || load_repeat < 0 || threads < 0)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                   "--partitions and --repeat must be at least 1, --load-repeat at least 0");
+                   "--partitions and --repeat must be at least 1, --load-repeat and "
+                   "--threads at least 0");
       goto out;
     }
   cfg->path = (*argv)[1];
   cfg->partitions = (guint) partitions;
   cfg->repeat = (guint) repeat;
+  cfg->threads = (guint) threads;
   cfg->load_repeat = load_repeat ? (guint) load_repeat : (guint) repeat;
   if (!mode || strcmp (mode, "contiguous") == 0)
     cfg->modes[MODE_CONTIGUOUS] = TRUE;

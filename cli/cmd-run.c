@@ -39,9 +39,13 @@ cli_cmd_run (int argc, char **argv)
 {
   CliCommon common = { 0 };
   char **sets = NULL;
+  char *threads = NULL;
   const GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a pipeline setting (repeatable)", "GROUP.KEY=VALUE" },
+    { "threads", 't', 0, G_OPTION_ARG_STRING, &threads,
+      "Threads that build the split's graphs, as [split] threads (default 0: as many as "
+      "processors)", "N" },
     { NULL },
   };
   GOptionContext *context = g_option_context_new ("PIPELINE.ini - run a split pipeline");
@@ -73,10 +77,13 @@ cli_cmd_run (int argc, char **argv)
     }
   for (char **s = sets; s && *s; s++)
     apply_set (pipeline, *s);
+  if (threads)
+    fxs_pipeline_set (pipeline, "split", "threads", threads, "--threads");
   code = cli_run_pipeline (pipeline, &common);
   fxs_pipeline_free (pipeline);
 out:
   g_strfreev (sets);
+  g_free (threads);
   cli_common_clear (&common);
   g_option_context_free (context);
   return code;

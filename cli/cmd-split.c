@@ -15,6 +15,7 @@ typedef struct {
   char *partition_affix;
   gboolean tuple_return;
   char *submodule;         /* --submodule: split this submodule of a split result */
+  char *threads;           /* --threads N: [split] threads */
 } SplitArgs;
 
 static void
@@ -26,6 +27,7 @@ split_args_clear (SplitArgs *a)
   g_strfreev (a->output_options);
   g_free (a->partition_affix);
   g_free (a->submodule);
+  g_free (a->threads);
 }
 
 /* Splits "KEY=VALUE"; FALSE (after saying so) when there is no '=' or key. */
@@ -123,6 +125,8 @@ build_pipeline (FxsPipeline *pipeline, const char *graph, const SplitArgs *a)
       fxs_pipeline_set (pipeline, "split", flags[i].key, flags[i].value, NULL);
   if (a->partition_affix)
     fxs_pipeline_set (pipeline, "split", "partition_affix", a->partition_affix, NULL);
+  if (a->threads)
+    fxs_pipeline_set (pipeline, "split", "threads", a->threads, "--threads");
   GPtrArray *groups = g_ptr_array_new_with_free_func (g_free);
   gboolean ok = add_outputs (pipeline, a, groups);
   g_ptr_array_unref (groups);
@@ -153,6 +157,8 @@ cli_cmd_split (int argc, char **argv)
       "Name partitions AFFIX_ID and submodules submod_AFFIX_ID", "AFFIX" },
     { "tuple-return", 0, 0, G_OPTION_ARG_NONE, &a.tuple_return,
       "Submodules always return a tuple", NULL },
+    { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
+      "Threads that build the split's graphs (default 0: as many as processors)", "N" },
     { "submodule", 0, 0, G_OPTION_ARG_STRING, &a.submodule,
       "Split submodule NAME of GRAPH.json (a split result) instead of its top level",
       "NAME" },

@@ -107,7 +107,7 @@ probe (const FxsLoadNames *t, const char *s, gsize len, guint32 hash)
 /* Indexes the items added since the last call: after a switch of graphs
  * (a split result's submodules), or items added by other code. */
 static void
-index_new_items (FxsLoadNames *t, GPtrArray *items)
+index_new_items (FxsLoadNames *t, FxsItems *items)
 {
   if (t->items != items)
     {
@@ -127,7 +127,7 @@ index_new_items (FxsLoadNames *t, GPtrArray *items)
 }
 
 gint64
-fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s, gsize len, guint32 hash)
+fxs_load_names_find (FxsLoadNames *t, FxsItems *items, const char *s, gsize len, guint32 hash)
 {
   if (G_UNLIKELY (t->items != items || t->n_indexed != items->len))
     index_new_items (t, items);
@@ -135,14 +135,14 @@ fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s, gsize len
 }
 
 void
-fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items, guint32 hash)
+fxs_load_names_prefetch (const FxsLoadNames *t, FxsItems *items, guint32 hash)
 {
   if (t->items == items && t->slots)
     __builtin_prefetch (&t->slots[2 * (hash & t->mask)]);
 }
 
 void
-fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash)
+fxs_load_names_add (FxsLoadNames *t, FxsItems *items, guint32 hash)
 {
   g_assert (t->items == items && t->n_indexed < items->len);
   if (2 * ((gsize) t->n_indexed + 1) > (t->slots ? (gsize) t->mask + 1 : 0))

@@ -511,9 +511,18 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
+  guint32 target_hash = fxs_load_hash (f.target->u.s, f.target->n);
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
-                                                   fxs_load_share (&c, f.target),
+                                                   fxs_load_share_hashed (&c, f.target,
+                                                                          target_hash),
                                                    &args, &kwargs);
+  /* every split looks the targets of these up: the attributes are in the
+   * loader's table already (files fxsplit writes list them first) */
+  gint64 attr = -1;
+  if (op == FXS_OP_GET_ATTR || op == FXS_OP_CALL_MODULE)
+    attr = fxs_load_names_find (&l->attr_names, l->graph->attrs, f.target->u.s, f.target->n,
+                                target_hash);
+  fxs_graph_note_target_attr (l->graph, node->index, attr >= 0 ? (guint32) attr : G_MAXUINT32);
   if (f.type && f.type->type == FXS_JSON_STRING)
     node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;

@@ -44,7 +44,7 @@ G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
  * the array it was last used with, indexing what others added to it and
  * starting over for another array, so it never goes stale. */
 typedef struct {
-  GPtrArray *items;
+  FxsItems *items;
   gsize name_offset;        /* of the item's const char *name */
   guint32 *slots;
   guint32 mask;
@@ -54,14 +54,14 @@ typedef struct {
 G_GNUC_INTERNAL void fxs_load_names_init (FxsLoadNames *t, gsize name_offset);
 G_GNUC_INTERNAL void fxs_load_names_clear (FxsLoadNames *t);
 /* The index in @items of the item named @s (@len bytes, no NUL), or -1. */
-G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, GPtrArray *items, const char *s,
+G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, FxsItems *items, const char *s,
                                             gsize len, guint32 hash);
 /* Starts fetching the slot of @hash into the cache, for a look-up that
  * comes a little later (the table is far bigger than the cache). */
-G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, GPtrArray *items,
+G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, FxsItems *items,
                                               guint32 hash);
 /* Adds the last item of @items, whose name has @hash and was not found. */
-G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, GPtrArray *items, guint32 hash);
+G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, FxsItems *items, guint32 hash);
 
 /* Strings interned in one graph's arena: equal ones share memory, and
  * pointers compare them (tensor metadata is shared by content). */
@@ -215,6 +215,8 @@ G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
 /* A copy of a string without NUL in the graph being built, shared with an
  * equal one met lately (not always: equal strings may differ in pointer). */
 G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
+/* The same with the text's fxs_load_hash() known. */
+G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash);
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,

@@ -185,7 +185,12 @@ fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 const char *
 fxs_load_share (FxsLoadConv *c, const FxsJson *j)
 {
-  guint32 h = fxs_load_hash (j->u.s, j->n);
+  return fxs_load_share_hashed (c, j, fxs_load_hash (j->u.s, j->n));
+}
+
+const char *
+fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h)
+{
   FxsLoader *l = c->loader;
   FxsLoadCached *e = &l->shared[h % G_N_ELEMENTS (l->shared)];
   if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)

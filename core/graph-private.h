@@ -60,6 +60,33 @@ struct FxsAttr {
 
 typedef struct FxsBulkBlock FxsBulkBlock;
 
+/* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
+ * but the storage may be the caller's (fxs_items_use_storage): the engine
+ * puts its graphs' arrays in bulk memory, where a warm split touches no
+ * fresh pages and a first one takes them as huge pages. */
+typedef struct {
+  gpointer *pdata;
+  guint len;
+  guint cap;
+  gboolean borrowed;   /* pdata is the caller's, not to be freed or grown in place */
+} FxsItems;
+
+void fxs_items_grow (FxsItems *items);
+
+static inline void
+fxs_items_add (FxsItems *items, gpointer item)
+{
+  if (G_UNLIKELY (items->len == items->cap))
+    fxs_items_grow (items);
+  items->pdata[items->len++] = item;
+}
+
+/* Makes @items keep up to @cap items in @storage (the items it has are
+ * copied there), which must live as long as @items; more move to memory
+ * of its own. */
+void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
+void fxs_items_clear (FxsItems *items);
+
 /* Names -> positions in a graph's nodes or attrs: open addressing on
  * (hash, position + 1), at most half full; the names stay in the items. */
 typedef struct {
@@ -78,7 +105,9 @@ struct FxsGraph {
   FxsArena arena;
   FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;       /* NULL until the first string */
-  GPtrArray *nodes;            /* FxsNode*, in graph order */
+  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
+   * and a graph takes no extra allocation for them */
+  FxsItems nodes[1];           /* FxsNode*, in graph order */
   FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
   guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
                                   lookup, so graphs nobody searches (split
@@ -88,10 +117,18 @@ struct FxsGraph {
                                   threads: the first lookups fill the index
                                   under a lock, later ones only read) */
   FxsNode *output;
-  GPtrArray *attrs;            /* FxsAttr* */
+  FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
   guint32 n_attrs_indexed;
   gint attr_index_ready;       /* like node_index_ready */
+  /* per node, where its get_attr / call_module target is in attrs
+   * (fxs_graph_target_attrs); filled by the loader as it reads, or on
+   * first use under the lazy indexes' lock */
+  guint32 *target_attrs;
+  guint32 n_target_attrs;      /* nodes[0..n) have an entry */
+  guint32 target_attrs_cap;
+  guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
+  gint target_attrs_ready;     /* atomic: n_target_attrs + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */
@@ -127,6 +164,17 @@ FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 /* The position of attribute @qualname in the graph's table, G_MAXUINT32
  * when there is none. */
 guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
+
+/* Per node of @graph, the position of its target in the attribute table
+ * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for
+ * targets that are not in the table.  Made on first use and kept (every
+ * split of the graph asks), brought up to date when nodes or attributes
+ * were added since; safe to call from several threads on a finished graph. */
+const guint32 *fxs_graph_target_attrs (FxsGraph *graph);
+
+/* For loaders: the entry of the node just appended (@index, in order),
+ * found while reading it. */
+void fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position);
 
 /* Appends an attribute without the duplicate check, for producers that
  * guarantee unique names (the engine).  @qualname is copied; @class_name

@@ -77,6 +77,46 @@ free_bulk (FxsGraph *graph)
     }
 }
 
+/* ---- item arrays ---------------------------------------------------------- */
+
+void
+fxs_items_grow (FxsItems *items)
+{
+  guint cap = MAX (8, 2 * items->cap);
+  if (items->borrowed)
+    {
+      gpointer *own = g_new (gpointer, cap);
+      if (items->len)
+        memcpy (own, items->pdata, items->len * sizeof (gpointer));
+      items->pdata = own;
+      items->borrowed = FALSE;
+    }
+  else
+    items->pdata = g_renew (gpointer, items->pdata, cap);
+  items->cap = cap;
+}
+
+void
+fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap)
+{
+  g_assert (items->len <= cap);
+  if (items->len)
+    memcpy (storage, items->pdata, items->len * sizeof (gpointer));
+  if (!items->borrowed)
+    g_free (items->pdata);
+  items->pdata = storage;
+  items->cap = cap;
+  items->borrowed = TRUE;
+}
+
+void
+fxs_items_clear (FxsItems *items)
+{
+  if (!items->borrowed)
+    g_free (items->pdata);
+  *items = (FxsItems) { 0 };
+}
+
 /* ---- graphs ------------------------------------------------------------- */
 
 FxsGraph *
@@ -87,8 +127,6 @@ fxs_graph_new (void)
   fxs_arena_init (&g->arena);
   /* small: the engine makes a graph per partition, most of them a few
    * nodes (10^7 partitions, tests/hostile); strings come on first use */
-  g->nodes = g_ptr_array_new ();
-  g->attrs = g_ptr_array_new ();
   return g;
 }
 
@@ -105,12 +143,13 @@ fxs_graph_unref (FxsGraph *graph)
 {
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
-  g_ptr_array_unref (graph->nodes);
+  fxs_items_clear (graph->nodes);
   g_free (graph->node_index.slots);
-  g_ptr_array_unref (graph->attrs);
+  fxs_items_clear (graph->attrs);
   g_free (graph->attr_index.slots);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
+  g_free (graph->target_attrs);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
   if (graph->strings)
@@ -174,7 +213,7 @@ fxs_graph_node (const FxsGraph *graph, guint index)
 
 /* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
 static const char *
-item_name (const GPtrArray *items, gboolean nodes, guint32 i)
+item_name (const FxsItems *items, gboolean nodes, guint32 i)
 {
   return nodes ? ((const FxsNode *) items->pdata[i])->name
                : ((const FxsAttr *) items->pdata[i])->name;
@@ -183,7 +222,7 @@ item_name (const GPtrArray *items, gboolean nodes, guint32 i)
 /* The slot of @name (@len bytes, @hash): its entry, or the empty slot
  * where it would go. */
 static FxsNameSlot *
-name_slot (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes, const char *name,
+name_slot (const FxsNameIndex *index, const FxsItems *items, gboolean nodes, const char *name,
            gsize len, guint32 hash)
 {
   gsize i = hash & index->mask;
@@ -222,7 +261,7 @@ name_index_grow (FxsNameIndex *index)
 /* Adds items [@from, items->len) to @index; the first of two equal names
  * wins, as the checked builders never let a second one in. */
 static void
-name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 from)
+name_index_update (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 from)
 {
   if (!index->slots)
     name_index_grow (index);
@@ -242,7 +281,7 @@ name_index_update (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, 
 
 /* The position of @name in @items, or G_MAXUINT32. */
 static guint32
-name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
                  const char *name)
 {
   gsize len = strlen (name);
@@ -251,7 +290,7 @@ name_index_find (const FxsNameIndex *index, const GPtrArray *items, gboolean nod
 }
 
 static gpointer
-name_index_lookup (const FxsNameIndex *index, const GPtrArray *items, gboolean nodes,
+name_index_lookup (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
                    const char *name)
 {
   guint32 i = name_index_find (index, items, nodes, name);
@@ -267,7 +306,7 @@ static GMutex lazy_index_lock;
  * lookup (made on first use: most of a split's graphs are never looked up).
  * *@ready says, atomically, how many items are in it (plus one). */
 static void
-index_items (FxsNameIndex *index, const GPtrArray *items, gboolean nodes, guint32 *n_indexed,
+index_items (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 *n_indexed,
              gint *ready)
 {
   if (g_atomic_int_get (ready) == (gint) items->len + 1)
@@ -350,6 +389,82 @@ fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
   return name_index_find (&graph->attr_index, graph->attrs, FALSE, qualname);
+}
+
+static gboolean
+has_attr_target (const FxsNode *node)
+{
+  return node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE;
+}
+
+void
+fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position)
+{
+  g_assert (index == graph->n_target_attrs);
+  if (index == graph->target_attrs_cap)
+    {
+      graph->target_attrs_cap = MAX (64, 2 * graph->target_attrs_cap);
+      graph->target_attrs = g_renew (guint32, graph->target_attrs, graph->target_attrs_cap);
+    }
+  graph->target_attrs[index] = position;
+  graph->n_target_attrs = index + 1;
+  /* a target not found yet may be an attribute added later: look again
+   * then (G_MAXUINT32 never equals the count) */
+  if (position == G_MAXUINT32 && has_attr_target (graph->nodes->pdata[index]))
+    graph->target_attrs_attrs = G_MAXUINT32;
+  else if (graph->target_attrs_attrs != G_MAXUINT32)
+    graph->target_attrs_attrs = graph->attrs->len;
+}
+
+/* Entries for the nodes added since, and for targets missing before when
+ * attributes were added since; under lazy_index_lock. */
+static void
+update_target_attrs (FxsGraph *g)
+{
+  guint32 n = g->nodes->len;
+  if (n > g->target_attrs_cap)
+    {
+      g->target_attrs_cap = n;
+      g->target_attrs = g_renew (guint32, g->target_attrs, n);
+    }
+  guint32 from = g->target_attrs_attrs == g->attrs->len ? g->n_target_attrs : 0;
+  gboolean indexed = FALSE;
+  for (guint32 i = from; i < n; i++)
+    {
+      const FxsNode *node = g->nodes->pdata[i];
+      if (i < g->n_target_attrs && g->target_attrs[i] != G_MAXUINT32)
+        continue;   /* found before: positions never change */
+      g->target_attrs[i] = G_MAXUINT32;
+      if (!has_attr_target (node))
+        continue;
+      if (!indexed && g_atomic_int_get (&g->attr_index_ready) != (gint) g->attrs->len + 1)
+        {
+          name_index_update (&g->attr_index, g->attrs, FALSE, g->n_attrs_indexed);
+          g->n_attrs_indexed = g->attrs->len;
+          g_atomic_int_set (&g->attr_index_ready, (gint) g->attrs->len + 1);
+        }
+      indexed = TRUE;
+      g->target_attrs[i] = name_index_find (&g->attr_index, g->attrs, FALSE, node->target);
+    }
+  g->n_target_attrs = n;
+  g->target_attrs_attrs = g->attrs->len;
+}
+
+const guint32 *
+fxs_graph_target_attrs (FxsGraph *graph)
+{
+  if (g_atomic_int_get (&graph->target_attrs_ready) == (gint) graph->nodes->len + 1
+      && graph->target_attrs_attrs == graph->attrs->len)
+    return graph->target_attrs;
+  g_mutex_lock (&lazy_index_lock);
+  if (g_atomic_int_get (&graph->target_attrs_ready) != (gint) graph->nodes->len + 1
+      || graph->target_attrs_attrs != graph->attrs->len)
+    {
+      update_target_attrs (graph);
+      g_atomic_int_set (&graph->target_attrs_ready, (gint) graph->nodes->len + 1);
+    }
+  g_mutex_unlock (&lazy_index_lock);
+  return graph->target_attrs;
 }
 
 /* ---- nodes -------------------------------------------------------------- */
@@ -691,7 +806,7 @@ fxs_attr_bytes (const FxsAttr *attr)
     }
   gint64 total = 0;
   gsize plen = strlen (attr->name);
-  const GPtrArray *attrs = attr->graph->attrs;
+  const FxsItems *attrs = attr->graph->attrs;
   for (guint i = 0; i < attrs->len; i++)
     {
       const FxsAttr *a = attrs->pdata[i];
@@ -749,7 +864,7 @@ fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *
   else
     node->kwargs.kind = FXS_VALUE_DICT;
   node->index = graph->nodes->len;
-  g_ptr_array_add (graph->nodes, node);
+  fxs_items_add (graph->nodes, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
   if (graph->user_offsets)
@@ -949,6 +1064,6 @@ fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, Fxs
   a->class_name = class_name;
   a->tensor = tensor;
   a->graph = graph;
-  g_ptr_array_add (graph->attrs, a);
+  fxs_items_add (graph->attrs, a);
   return a;
 }

@@ -54,7 +54,11 @@ static const char *const reserved_names[] = {
 /* reserved_names as an open-addressing set (power of two, at most half
  * full), made on first use: one hash and one comparison per question. */
 #define RESERVED_SLOTS 512
+#define RESERVED_MAX_LEN 25     /* the longest one */
 static const char *reserved_set[RESERVED_SLOTS];
+/* per length, the first characters of reserved names of that length (a
+ * bit per ASCII character): most names are told apart without hashing */
+static guint64 reserved_starts[RESERVED_MAX_LEN + 1][2];
 
 static const char *const *
 reserved_table (void)
@@ -66,7 +70,10 @@ reserved_table (void)
       for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
         {
           const char *r = reserved_names[i];
-          gsize k = fxs_name_hash (r, strlen (r)) & (RESERVED_SLOTS - 1);
+          gsize len = strlen (r);
+          g_assert (len <= RESERVED_MAX_LEN && (guchar) r[0] < 128);
+          reserved_starts[len][r[0] >> 6] |= G_GUINT64_CONSTANT (1) << (r[0] & 63);
+          gsize k = fxs_name_hash (r, len) & (RESERVED_SLOTS - 1);
           while (reserved_set[k])
             k = (k + 1) & (RESERVED_SLOTS - 1);
           reserved_set[k] = r;
@@ -79,9 +86,12 @@ reserved_table (void)
 static gboolean
 is_reserved_len (const char *name, gsize len)
 {
-  if (len < 2 || len > 25)     /* the shortest ("as") and longest ones */
+  if (len < 2 || len > RESERVED_MAX_LEN)     /* the shortest is "as" */
     return FALSE;
   const char *const *set = reserved_table ();
+  guchar first = (guchar) name[0];
+  if (first >= 128 || !(reserved_starts[len][first >> 6] & (G_GUINT64_CONSTANT (1) << (first & 63))))
+    return FALSE;
   for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
        k = (k + 1) & (RESERVED_SLOTS - 1))
     if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
@@ -287,7 +297,8 @@ typedef struct {
   gboolean plain_taken;
 } Base;
 
-#define BASE_CHUNK 512
+/* 256 KiB: big enough to be bulk memory of its own (pooled, see bulk.h) */
+#define BASE_CHUNK 8192
 
 typedef struct {
   guint32 hash;
@@ -385,9 +396,9 @@ fxs_namespace_new (FxsGraph *graph)
   ns->generation = 1;
   ns->epoch = next_epoch ();
   ns->base_mask = 15;
-  ns->base_slots = g_new0 (BaseSlot, ns->base_mask + 1);
+  ns->base_slots = fxs_bulk_alloc ((ns->base_mask + 1) * sizeof (BaseSlot));
   ns->sparse_mask = 15;
-  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
   return ns;
 }
 
@@ -420,12 +431,12 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   for (guint32 i = 0; i < ns->n_base_chunks; i++)
-    g_free (ns->base_chunks[i]);
+    fxs_bulk_free (ns->base_chunks[i]);
   g_free (ns->base_chunks);
   if (ns->base_names)
     g_string_chunk_free (ns->base_names);
-  g_free (ns->base_slots);
-  g_free (ns->sparse);
+  fxs_bulk_free (ns->base_slots);
+  fxs_bulk_free (ns->sparse);
   if (ns->big)
     g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
@@ -469,7 +480,7 @@ static void
 grow_bases (FxsNamespace *ns)
 {
   gsize cap = 2 * (ns->base_mask + 1);
-  BaseSlot *slots = g_new0 (BaseSlot, cap);
+  BaseSlot *slots = fxs_bulk_alloc (cap * sizeof (BaseSlot));
   for (gsize i = 0; i <= ns->base_mask; i++)
     if (base_slot_live (ns, &ns->base_slots[i]))
       {
@@ -478,7 +489,7 @@ grow_bases (FxsNamespace *ns)
           j = (j + 1) & (cap - 1);
         slots[j] = ns->base_slots[i];
       }
-  g_free (ns->base_slots);
+  fxs_bulk_free (ns->base_slots);
   ns->base_slots = slots;
   ns->base_mask = cap - 1;
 }
@@ -507,7 +518,7 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
   if (index / BASE_CHUNK == ns->n_base_chunks)
     {
       ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
-      ns->base_chunks[ns->n_base_chunks++] = g_new (Base, BASE_CHUNK);
+      ns->base_chunks[ns->n_base_chunks++] = fxs_bulk_alloc_uninit (BASE_CHUNK * sizeof (Base));
     }
   *base_at (ns, index) = b;
   ns->base_slots[i] = (BaseSlot) { hash, index, ns->generation };
@@ -543,11 +554,11 @@ grow_sparse (FxsNamespace *ns)
   SparseSlot *old = ns->sparse;
   gsize old_cap = ns->sparse_mask + 1;
   ns->sparse_mask = 2 * old_cap - 1;
-  ns->sparse = g_new0 (SparseSlot, ns->sparse_mask + 1);
+  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
   for (gsize i = 0; i < old_cap; i++)
     if (sparse_live (ns, &old[i]))
       *find_sparse (ns, old[i].base, old[i].number) = old[i];
-  g_free (old);
+  fxs_bulk_free (old);
 }
 
 static void
@@ -632,19 +643,19 @@ static const char *
 take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
 {
   guint64 n = take_number (ns, base, start);
-  char text[20];
-  guint k = 0;
-  do
-    text[k++] = (char) ('0' + n % 10);
-  while ((n /= 10) != 0);
-  /* written in place: the name's length is known now */
+  guint k = 1;
+  for (guint64 m = n; m >= 10; m /= 10)
+    k++;
+  /* written in place, digits from the end: the name's length is known */
   const Base *b = base_at (ns, base);
   char *name = name_memory (ns, b->len + 1 + k + 1);
   memcpy (name, b->name, b->len);
   name[b->len] = '_';
-  for (guint i = 0; i < k; i++)
-    name[b->len + 1 + i] = text[k - 1 - i];
-  name[b->len + 1 + k] = '\0';
+  char *d = name + b->len + 1 + k;
+  *d = '\0';
+  do
+    *--d = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
   return name;
 }
 
@@ -886,7 +897,15 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
     k++;
   if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
     {
-      set_candidate_text (c, s, len, alloc, alloc_data);
+      if (s[len] == '\0')
+        {
+          /* the target's own text (or its end): shared, not copied */
+          c->text = s;
+          c->len = (guint32) len;
+          analyse_candidate (c);
+        }
+      else
+        set_candidate_text (c, s, len, alloc, alloc_data);
       return TRUE;
     }
   char buf[256];

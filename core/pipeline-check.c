@@ -14,8 +14,12 @@
 static const char *const graph_keys[] = { "input", "plugin_dir", NULL };
 static const char *const split_keys[] = {
   "keep_original_order", "keep_original_node_name", "keep_original_input_name",
-  "partition_affix", "tuple_return", NULL,
+  "partition_affix", "tuple_return", "threads", NULL,
 };
+
+/* More threads than this is surely a mistake (the engine uses at most one
+ * per graph it builds, and only as many as it has work for). */
+#define MAX_SPLIT_THREADS 1024
 
 /* "output NAME" with a non-blank NAME. */
 static gboolean
@@ -111,6 +115,19 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
       if (strcmp (s->key, "partition_affix") == 0)
         {
           fxs_split_options_set_partition_affix (p->split_options, *s->value ? s->value : NULL);
+          continue;
+        }
+      if (strcmp (s->key, "threads") == 0)
+        {
+          guint64 threads;
+          if (!g_ascii_string_to_unsigned (s->value, 10, 0, MAX_SPLIT_THREADS, &threads, NULL))
+            {
+              set_error_at (error, FXS_ERROR_CONFIG, s->origin, group->name,
+                            "threads: expected a number from 0 (as many as the machine has "
+                            "processors) to %d, got '%s'", MAX_SPLIT_THREADS, s->value);
+              return FALSE;
+            }
+          fxs_split_options_set_threads (p->split_options, (guint) threads);
           continue;
         }
       gboolean v;

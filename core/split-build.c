@@ -46,11 +46,16 @@ typedef struct {
   FxsOp op;
   FxsNameCandidate name;  /* its text in the graph */
   const char *flat;       /* call_module: the flattened target in this graph */
+  guint32 flat_hash;      /* call_module: fxs_name_hash of flat */
   const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
 #define BULK_MIN ((gsize) 2 << 20)
+
+/* Builder.owner of the top-level graph (partitions own their dense index;
+ * G_MAXUINT32: no graph) */
+#define TOP_OWNER (G_MAXUINT32 - 1)
 
 typedef struct {
   FxsSplitResult *r;
@@ -58,17 +63,18 @@ typedef struct {
   FxsGraph *orig;
   /* environment: the node standing for original node i in the graph being
    * built, valid when env_owner[i] == owner (partition dense index, or
-   * top_owner for the top-level graph) */
+   * TOP_OWNER for the top-level graph) */
   FxsNode **env;
   guint32 *env_owner;
   guint32 owner;
-  guint32 top_owner;
   FxsGraph *graph;
   FxsNamespace *ns;
   AttrIndex attr_index;
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
+  guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
+  guint32 *passed_inputs;   /* BuildJob.passed_inputs */
   /* big splits: nodes and their argument lists in bulk blocks of a graph
    * every produced graph keeps alive (fewer, cheaper page faults) */
   FxsGraph *bulk;
@@ -82,7 +88,7 @@ static void
 attr_index_init (AttrIndex *t)
 {
   t->mask = 63;
-  t->slots = g_new0 (AttrSlot, t->mask + 1);
+  t->slots = fxs_bulk_alloc ((t->mask + 1) * sizeof (AttrSlot));
   t->used = 0;
   t->generation = 1;
 }
@@ -90,7 +96,7 @@ attr_index_init (AttrIndex *t)
 static void
 attr_index_clear (AttrIndex *t)
 {
-  g_free (t->slots);
+  fxs_bulk_free (t->slots);
 }
 
 /* Empties the index for the next graph. */
@@ -109,7 +115,7 @@ static void
 attr_index_grow (AttrIndex *t)
 {
   gsize cap = 2 * (t->mask + 1);
-  AttrSlot *slots = g_new0 (AttrSlot, cap);
+  AttrSlot *slots = fxs_bulk_alloc (cap * sizeof (AttrSlot));
   for (gsize i = 0; i <= t->mask; i++)
     if (t->slots[i].generation == t->generation)
       {
@@ -118,7 +124,7 @@ attr_index_grow (AttrIndex *t)
           j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
       }
-  g_free (t->slots);
+  fxs_bulk_free (t->slots);
   t->slots = slots;
   t->mask = cap - 1;
 }
@@ -144,15 +150,21 @@ node_memory (Builder *b, gsize size)
   return p;
 }
 
+/* Moves @items to memory of the graph being built with room for @cap. */
+static void
+items_room (Builder *b, FxsItems *items, guint cap)
+{
+  fxs_items_use_storage (items, node_memory (b, cap * sizeof (gpointer)), cap);
+}
+
 /* Sets the graph's attribute @name (which must live as long as the graph);
  * returns its position. */
 static guint
-attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor)
+attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
+                       const char *class_name, const FxsTensorMeta *tensor)
 {
   AttrIndex *t = &b->attr_index;
-  GPtrArray *attrs = b->graph->attrs;
-  guint32 hash = fxs_name_hash (name, strlen (name));
+  FxsItems *attrs = b->graph->attrs;
   gsize i = hash & t->mask;
   for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
     {
@@ -163,12 +175,23 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
           return t->slots[i].index;
         }
     }
+  /* every attribute comes with a node of the graph: room for as many */
+  if (attrs->len == attrs->cap)
+    items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
   if (2 * ++t->used > t->mask + 1)
     attr_index_grow (t);
   return attrs->len - 1;
+}
+
+static guint
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
+                                tensor);
 }
 
 static guint
@@ -373,6 +396,10 @@ lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
+  if (op == FXS_OP_CALL_MODULE)
+    /* a plain candidate that is the flat target hashed it already */
+    e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
+                     ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
   return e;
 }
 
@@ -387,6 +414,11 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
+  /* room is made up front, except for a top-level graph begun before its
+   * size was known */
+  FxsItems *nodes = b->graph->nodes;
+  if (G_UNLIKELY (nodes->len == nodes->cap))
+    items_room (b, nodes, 2 * nodes->cap + 16);
   return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
                                    args, kwargs);
 }
@@ -407,7 +439,7 @@ bind (Builder *b, guint32 original_index, FxsNode *node)
 {
   b->env[original_index] = node;
   b->env_owner[original_index] = b->owner;
-  if (b->owner == b->top_owner)
+  if (b->owner == TOP_OWNER)
     b->n_top_bound++;
 }
 
@@ -421,9 +453,9 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
-  /* room for every node up front: the array never moves while growing */
-  g_ptr_array_set_size (b->graph->nodes, n_nodes);
-  g_ptr_array_set_size (b->graph->nodes, 0);
+  /* room for every node up front, with the nodes: the array never moves */
+  items_room (b, b->graph->nodes, n_nodes);
+  b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
   if (b->bulk)
     fxs_graph_keep_alive (b->graph, b->bulk);
@@ -440,27 +472,37 @@ end_graph (Builder *b)
 
 /* ---- submodules ---------------------------------------------------------- */
 
+/* Whether original node @i, an input of a partition, is passed to it:
+ * module attributes are not, the submodule fetches them itself with
+ * get_attr. */
+static gboolean
+input_is_passed (const Builder *b, guint32 i)
+{
+  const FxsNode *orig = original_node (b, i);
+  if (orig->op != FXS_OP_GET_ATTR)
+    return TRUE;
+  const FxsAttr *attr = original_attr (b, orig);
+  return !attr || fxs_attr_kind (attr) != FXS_ATTR_MODULE;
+}
+
 /* The partition's inputs: placeholders, except module attributes, which
  * the submodule fetches itself with get_attr (and drops from its inputs). */
 static void
-add_inputs (Builder *b, FxsPartition *part)
+add_inputs (Builder *b, const FxsPartition *part)
 {
-  guint32 *inputs = b->r->inputs.items + b->r->inputs.offsets[part->dense];
-  guint n = fxs_csr_count (&b->r->inputs, part->dense), kept = 0, counter = 0;
+  const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  guint n = fxs_csr_count (&b->r->inputs, part->dense), counter = 0;
   for (guint k = 0; k < n; k++)
     {
       const FxsNode *orig = original_node (b, inputs[k]);
-      const FxsAttr *attr = orig->op == FXS_OP_GET_ATTR
-                              ? lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr
-                              : NULL;
       FxsNode *node;
-      if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
+      if (!input_is_passed (b, inputs[k]))
         {
           node = add_node (b, FXS_OP_GET_ATTR,
                            name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
                            NULL, NULL);
           fxs_node_share_meta (node, orig);
-          attr_table_set_original (b, orig->target, attr);
+          attr_table_set_original (b, orig->target, original_attr (b, orig));
         }
       else
         {
@@ -474,11 +516,9 @@ add_inputs (Builder *b, FxsPartition *part)
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
                            NULL);
-          inputs[kept++] = inputs[k];
         }
       bind (b, inputs[k], node);
     }
-  part->n_inputs = kept;
 }
 
 static gboolean
@@ -490,14 +530,17 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       const FxsNode *orig = original_node (b, nodes[k]);
       FxsValue args, kwargs;
       remap (b, &orig->args, &args);
-      remap (b, &orig->kwargs, &kwargs);
+      kwargs = orig->kwargs;
+      if (kwargs.n)   /* most are {} */
+        remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
       if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
-        c->attr_index = attr_table_set_original (b, target, c->attr);
+        c->attr_index = attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
+                                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
       const char *name = b->plan->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
@@ -604,8 +647,11 @@ construct (Builder *b, guint32 i)
       node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      attr_table_set_original (b, orig->target,
-                               lookup_target (b, FXS_OP_GET_ATTR, orig->target, orig)->attr);
+      /* a target missing from the table fails the analysis (this may run
+       * beside it: fxs_split_build_start) */
+      const FxsAttr *attr = original_attr (b, orig);
+      if (attr)
+        attr_table_set_original (b, orig->target, attr);
     }
   bind (b, i, node);
 }
@@ -613,14 +659,19 @@ construct (Builder *b, guint32 i)
 static gboolean
 constructed (const Builder *b, guint32 i)
 {
-  return b->env_owner[i] == b->top_owner;
+  return b->env_owner[i] == TOP_OWNER;
 }
 
 static void
 construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
+  /* placeholders and get_attrs are in no partition: once that is known,
+   * most nodes are passed over without reading them */
+  const guint32 *part_of = b->r ? b->r->part_of : NULL;
   for (guint i = 0; i < b->orig->nodes->len; i++)
     {
+      if (part_of && part_of[i] != FXS_NO_PARTITION)
+        continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
           && !constructed (b, i))
@@ -631,14 +682,22 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 /* Calls the partition and binds its outputs (unpacked with getitem when it
  * returns a tuple). */
 static gboolean
-call_partition (Builder *b, const FxsPartition *part, GError **error)
+call_partition (Builder *b, FxsPartition *part, GError **error)
 {
+  /* the inputs passed (module attributes are not), listed for the result
+   * apart from r->inputs, which the partitions' builders read meanwhile */
   const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  guint32 *passed = b->passed_inputs + b->r->inputs.offsets[part->dense];
+  guint n_passed = 0;
+  for (guint k = 0; k < fxs_csr_count (&b->r->inputs, part->dense); k++)
+    if (input_is_passed (b, inputs[k]))
+      passed[n_passed++] = inputs[k];
+  part->n_inputs = n_passed;
   FxsValue *items;
-  FxsValue args = tuple_value (b, part->n_inputs, &items);
-  for (guint k = 0; k < part->n_inputs; k++)
+  FxsValue args = tuple_value (b, n_passed, &items);
+  for (guint k = 0; k < n_passed; k++)
     {
-      FxsValue ref = node_value (original_node (b, inputs[k]));
+      FxsValue ref = node_value (original_node (b, passed[k]));
       remap (b, &ref, &items[k]);
     }
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
@@ -678,20 +737,30 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
     construct (b, def->index);
 }
 
+/* The top-level graph's first nodes, which need nothing of the analysis:
+ * the original's placeholders and get_attrs (except with
+ * keep_original_order, which places them among the calls).  Room for
+ * @n_nodes nodes, more when needed. */
+static void
+begin_top (Builder *b, guint n_nodes)
+{
+  begin_graph (b, TOP_OWNER, n_nodes);
+  if (!b->plan->keep_original_order)
+    construct_all (b, TRUE, TRUE);
+}
+
+/* The rest of the top-level graph: the partitions' calls and the output. */
 static gboolean
-build_top (Builder *b, GError **error)
+finish_top (Builder *b, GError **error)
 {
   const FxsSplitPlan *plan = b->plan;
-  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
-  for (guint i = 0; i < b->orig->nodes->len; i++)
-    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
-  begin_graph (b, b->top_owner, n_top);
   b->r->top = b->graph;
-  if (!plan->keep_original_order)
-    construct_all (b, TRUE, TRUE);
+  FxsItems *attrs = b->graph->attrs;
+  if (attrs->cap - attrs->len < b->r->n_partitions)
+    items_room (b, attrs, attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
-      const FxsPartition *part = &b->r->partitions[k];
+      FxsPartition *part = &b->r->partitions[k];
       if (plan->keep_original_order)
         {
           /* every placeholder before the first call, then the attributes
@@ -699,8 +768,9 @@ build_top (Builder *b, GError **error)
           if (k == 0)
             construct_all (b, TRUE, FALSE);
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
-          for (guint i = 0; i < part->n_inputs; i++)
-            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && !constructed (b, inputs[i]))
+          for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
+            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
+                && !constructed (b, inputs[i]))
               construct (b, inputs[i]);
         }
       if (!call_partition (b, part, error))
@@ -730,6 +800,16 @@ build_top (Builder *b, GError **error)
   return ok;
 }
 
+static gboolean
+build_top (Builder *b, GError **error)
+{
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_top (b, n_top);
+  return finish_top (b, error);
+}
+
 /* ---- the qualname map -------------------------------------------------------- */
 
 /* "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
@@ -741,99 +821,324 @@ typedef struct {
 } QualnameSlot;
 
 static void
-make_qualname_map (FxsSplitResult *r)
+make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
-  /* room for every call_module up front: no growing */
-  gsize n_calls = 0;
-  for (guint i = 0; i < r->original->nodes->len; i++)
-    n_calls += ((const FxsNode *) r->original->nodes->pdata[i])->op == FXS_OP_CALL_MODULE;
+  /* room for every call_module up front: no growing; the keys go to one
+   * bulk block (pooled: no fresh pages in a process that splits again) */
+  gsize n_calls = plan->n_call_modules, text_size = 1;
+  for (gsize k = 0; k < n_calls; k++)
+    {
+      guint32 i = plan->call_modules[k];
+      const FxsNode *node = r->original->nodes->pdata[i];
+      text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
+    }
   gsize mask = 63, used = 0;
   while (mask + 1 < 2 * n_calls)
     mask = 2 * mask + 1;
   QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
-  g_ptr_array_set_size (r->qualnames, (guint) (2 * n_calls));
-  g_ptr_array_set_size (r->qualnames, 0);
-  GString *key = g_string_new (NULL);
+  gsize array_size = 2 * n_calls * sizeof (gpointer);
+  r->qualname_block = fxs_bulk_alloc_uninit (array_size + text_size);
+  fxs_items_use_storage (r->qualnames, r->qualname_block, (guint) (2 * n_calls));
+  char *text = (char *) r->qualname_block + array_size;
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
-  for (guint i = 0; i < r->original->nodes->len; i++)
+  for (gsize k = 0; k < n_calls; k++)
     {
+      guint32 i = plan->call_modules[k];
       const FxsNode *node = r->original->nodes->pdata[i];
-      if (node->op != FXS_OP_CALL_MODULE)
-        continue;
       if (last && last->target == node->target && r->part_of[last->index] == r->part_of[i])
         continue;
       last = node;
       const char *submod = r->by_dense[r->part_of[i]]->submod_name;
       gsize submod_len = strlen (submod), target_len = strlen (node->target);
-      g_string_set_size (key, submod_len + 1 + target_len);
-      memcpy (key->str, submod, submod_len);
-      key->str[submod_len] = '.';
-      char *flat = key->str + submod_len + 1;
-      for (gsize k = 0; k < target_len; k++)
-        flat[k] = node->target[k] == '.' ? '_' : node->target[k];
-      guint32 hash = fxs_name_hash (key->str, key->len);
+      char *key = text;
+      gsize key_len = submod_len + 1 + target_len;
+      memcpy (key, submod, submod_len);
+      key[submod_len] = '.';
+      char *flat = key + submod_len + 1;
+      for (gsize c = 0; c < target_len; c++)
+        flat[c] = node->target[c] == '.' ? '_' : node->target[c];
+      key[key_len] = '\0';
+      guint32 hash = fxs_name_hash (key, key_len);
       gsize s = hash & mask;
       for (; slots[s].pair; s = (s + 1) & mask)
         if (slots[s].hash == hash && strcmp (r->qualnames->pdata[2 * (slots[s].pair - 1)],
-                                             key->str) == 0)
+                                             key) == 0)
           break;
       if (slots[s].pair)
         {
           r->qualnames->pdata[2 * (slots[s].pair - 1) + 1] = (gpointer) node->target;
           continue;
         }
-      const char *new_name = g_string_chunk_insert_len (r->strings, key->str, (gssize) key->len);
-      g_ptr_array_add (r->qualnames, (gpointer) new_name);
-      g_ptr_array_add (r->qualnames, (gpointer) node->target);
+      text += key_len + 1;
+      fxs_items_add (r->qualnames, key);
+      fxs_items_add (r->qualnames, (gpointer) node->target);
       slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
       used++;
     }
   g_assert (2 * used <= mask + 1);
-  g_string_free (key, TRUE);
   fxs_bulk_free (slots);
 }
 
-gboolean
-fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan, GError **error)
+/* ---- building on several threads ------------------------------------------ *
+ *
+ * Once the analysis is done the graphs are independent: each partition's
+ * graph has its own namespace and attribute table, and the top-level graph
+ * needs of the partitions only what the analysis knows (their inputs).  So
+ * the graphs (and the qualname map) are tasks that workers, each with a
+ * Builder of its own, take one after the other; the result does not depend
+ * on which worker builds what.  An error is the one of the first failing
+ * task in the serial order (partitions in call order, then the top-level
+ * graph), as a serial build would report.
+ *
+ * The workers start with the analysis (fxs_split_build_start): one of them
+ * makes the top-level graph's placeholders and get_attrs meanwhile, which
+ * need nothing of the analysis, then finishes that graph once the analysis
+ * is done; the others wait for it. */
+
+/* Fewer nodes than this are built on the calling thread alone: starting a
+ * thread costs more than it saves there. */
+#define THREADS_MIN_NODES 16384
+
+typedef enum {
+  BUILD_ANALYSING,
+  BUILD_BUILDING,
+  BUILD_CANCELLED,
+} BuildState;
+
+struct FxsSplitBuild {
+  FxsGraph *orig;
+  const FxsSplitPlan *plan;
+  guint threads;
+  gboolean early_top;     /* a worker begins the top-level graph during the analysis */
+  GThread **workers;      /* threads - 1 of them; the caller is the last worker */
+  struct Worker *args;    /* per worker */
+  gsize bulk_chunk;       /* 0: graphs in their own arenas */
+  GMutex lock;            /* guards what follows */
+  GCond analysed;         /* state left BUILD_ANALYSING */
+  BuildState state;
+  /* set when the analysis is done */
+  FxsSplitResult *r;
+  guint n_sched;          /* tasks handed out through next */
+  gint next;              /* atomic: the next task to take, in scheduling order */
+  /* the inputs each partition is passed, at r->inputs' offsets: the
+   * top-level graph's builder finds them, the result keeps them */
+  guint32 *passed_inputs;
+  guint failed;           /* the first failing task (serial order), or G_MAXUINT */
+  GError *error;          /* its error */
+};
+
+typedef struct Worker {
+  FxsSplitBuild *job;
+  gboolean makes_top;     /* the worker that begins the top-level graph early */
+} Worker;
+
+static void
+builder_init (Builder *b, FxsSplitBuild *job)
 {
-  guint n = result->original->nodes->len;
-  gsize env_size = (n ? n : 1) * sizeof (FxsNode *), env_owner_size = (n ? n : 1) * sizeof (guint32);
-  Builder b = {
-    .r = result,
-    .plan = plan,
-    .orig = result->original,
-    .env = fxs_bulk_alloc_uninit (env_size),
+  guint n = job->orig->nodes->len;
+  gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
+  *b = (Builder) {
+    .plan = job->plan,
+    .orig = job->orig,
+    .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
     .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
-    .top_owner = result->n_partitions,
     .candidate = g_string_new (NULL),
+    .bulk_chunk = job->bulk_chunk,
   };
-  memset (b.env_owner, 0xff, env_owner_size);
-  cache_init (&b);
-  attr_index_init (&b.attr_index);
-  b.ns = fxs_namespace_new (NULL);
+  memset (b->env_owner, 0xff, env_owner_size);
+  cache_init (b);
+  attr_index_init (&b->attr_index);
+  b->ns = fxs_namespace_new (NULL);
+  if (b->bulk_chunk)
+    b->bulk = fxs_graph_new ();
+}
+
+static void
+builder_clear (Builder *b)
+{
+  fxs_namespace_free (b->ns);
+  attr_index_clear (&b->attr_index);
+  fxs_bulk_free (b->env);
+  fxs_bulk_free (b->env_owner);
+  if (b->bulk)
+    fxs_graph_unref (b->bulk);
+  g_string_free (b->candidate, TRUE);
+}
+
+/* Task @task in serial order: partition @task in call order, then the
+ * top-level graph, then the qualname map. */
+static gboolean
+run_task (Builder *b, guint task, GError **error)
+{
+  guint P = b->r->n_partitions;
+  if (task < P)
+    return build_partition (b, &b->r->partitions[task], error);
+  if (task == P)
+    return build_top (b, error);
+  make_qualname_map (b->r, b->plan);
+  return TRUE;
+}
+
+static void
+note_failure (FxsSplitBuild *job, guint task, GError *error)
+{
+  g_mutex_lock (&job->lock);
+  if (task < job->failed)
+    {
+      g_clear_error (&job->error);
+      job->error = error;
+      g_atomic_int_set ((gint *) &job->failed, (gint) task);
+    }
+  else
+    g_error_free (error);
+  g_mutex_unlock (&job->lock);
+}
+
+/* FALSE when no task before @task has failed. */
+static gboolean
+superseded (FxsSplitBuild *job, guint task)
+{
+  return task > (guint) g_atomic_int_get ((gint *) &job->failed);
+}
+
+/* Waits for the analysis; TRUE when there is a result to build. */
+static gboolean
+wait_for_analysis (FxsSplitBuild *job)
+{
+  g_mutex_lock (&job->lock);
+  while (job->state == BUILD_ANALYSING)
+    g_cond_wait (&job->analysed, &job->lock);
+  gboolean go = job->state == BUILD_BUILDING;
+  g_mutex_unlock (&job->lock);
+  return go;
+}
+
+static gpointer
+build_worker (gpointer data)
+{
+  const Worker *w = data;
+  FxsSplitBuild *job = w->job;
+  Builder b;
+  builder_init (&b, job);
+  if (w->makes_top)
+    begin_top (&b, 64 + job->orig->nodes->len / 16);
+  if (!wait_for_analysis (job))
+    {
+      if (w->makes_top)
+        fxs_graph_unref (b.graph);
+      builder_clear (&b);
+      return NULL;
+    }
+  b.r = job->r;
+  b.passed_inputs = job->passed_inputs;
+  guint P = job->r->n_partitions;
+  GError *error = NULL;
+  if (w->makes_top && superseded (job, P))
+    {
+      /* a partition failed: the graph is not needed */
+      FxsGraph *top = b.graph;
+      end_graph (&b);
+      fxs_graph_unref (top);
+    }
+  else if (w->makes_top && !finish_top (&b, &error))
+    note_failure (job, P, error);
+  for (;;)
+    {
+      guint s = (guint) g_atomic_int_add (&job->next, 1);
+      if (s >= job->n_sched)
+        break;
+      /* the top-level graph (often the biggest) and the qualname map
+       * first, then the partitions in call order */
+      guint task = job->early_top ? (s == 0 ? P + 1 : s - 1) : (s < 2 ? P + s : s - 2);
+      if (superseded (job, task))
+        continue;
+      error = NULL;
+      if (!run_task (&b, task, &error))
+        note_failure (job, task, error);
+    }
+  builder_clear (&b);
+  return NULL;
+}
+
+/* At most one thread per this many nodes: more could only wait. */
+#define NODES_PER_THREAD 2048
+
+/* How many threads build a split of @n nodes. */
+static guint
+build_threads (guint requested, guint n)
+{
+  if (n < THREADS_MIN_NODES)
+    return 1;
+  guint threads = requested ? requested : (guint) g_get_num_processors ();
+  return CLAMP (threads, 1, n / NODES_PER_THREAD);
+}
+
+FxsSplitBuild *
+fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan)
+{
+  FxsSplitBuild *job = g_new0 (FxsSplitBuild, 1);
+  job->orig = graph;
+  job->plan = plan;
+  job->state = BUILD_ANALYSING;
+  job->failed = G_MAXUINT;
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->analysed);
+  guint n = graph->nodes->len;
+  job->threads = build_threads (plan->threads, n);
+  job->early_top = job->threads > 1 && !plan->keep_original_order;
   /* a node and its arguments take about 128 bytes; a few MiB and more go
-   * to bulk blocks of 2 MiB to 32 MiB */
+   * to bulk blocks of 2 MiB to 32 MiB, a series per worker */
   gsize estimate = (gsize) n * 128;
   if (estimate >= BULK_MIN)
     {
-      b.bulk = fxs_graph_new ();
-      gsize chunk = (estimate / 8 + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
+      gsize chunk = (estimate / 8 / job->threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
       /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-      b.bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
+      job->bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
     }
-  gboolean ok = TRUE;
-  for (guint k = 0; ok && k < result->n_partitions; k++)
-    ok = build_partition (&b, &result->partitions[k], error);
+  job->workers = g_new0 (GThread *, job->threads);
+  job->args = g_new0 (Worker, job->threads);
+  for (guint t = 0; t < job->threads; t++)
+    job->args[t] = (Worker) { job, job->early_top && t == 0 };
+  for (guint t = 0; t + 1 < job->threads; t++)
+    job->workers[t] = g_thread_new ("fxs-split", build_worker, &job->args[t]);
+  return job;
+}
+
+gboolean
+fxs_split_build_finish (FxsSplitBuild *job, FxsSplitResult *result, GError **error)
+{
+  g_mutex_lock (&job->lock);
+  if (result)
+    {
+      guint P = result->n_partitions;
+      guint n_inputs = result->inputs.offsets[P];
+      job->r = result;
+      job->passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
+      job->n_sched = job->early_top ? P + 1 : P + 2;
+      job->state = BUILD_BUILDING;
+    }
+  else
+    job->state = BUILD_CANCELLED;
+  g_cond_broadcast (&job->analysed);
+  g_mutex_unlock (&job->lock);
+
+  build_worker (&job->args[job->threads - 1]);
+  for (guint t = 0; t + 1 < job->threads; t++)
+    g_thread_join (job->workers[t]);
+  gboolean ok = result && !job->error;
+  if (job->error)
+    g_propagate_error (error, job->error);
   if (ok)
-    ok = build_top (&b, error);
-  if (ok)
-    make_qualname_map (result);
-  fxs_namespace_free (b.ns);
-  attr_index_clear (&b.attr_index);
-  fxs_bulk_free (b.env);
-  fxs_bulk_free (b.env_owner);
-  if (b.bulk)
-    fxs_graph_unref (b.bulk);
-  g_string_free (b.candidate, TRUE);
+    {
+      fxs_bulk_free (result->inputs.items);
+      result->inputs.items = job->passed_inputs;
+    }
+  else
+    fxs_bulk_free (job->passed_inputs);
+  g_free (job->args);
+  g_free (job->workers);
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->analysed);
+  g_free (job);
   return ok;
 }

@@ -7,6 +7,7 @@ struct FxsSplitOptions {
   gboolean keep_original_input_name;
   gboolean tuple_return;
   char *partition_affix;
+  guint threads;
 };
 
 FxsSplitOptions *
@@ -105,4 +106,18 @@ fxs_split_options_get_partition_affix (const FxsSplitOptions *o)
 {
   g_return_val_if_fail (o != NULL, NULL);
   return o->partition_affix;
+}
+
+void
+fxs_split_options_set_threads (FxsSplitOptions *o, guint threads)
+{
+  g_return_if_fail (o != NULL);
+  o->threads = threads;
+}
+
+guint
+fxs_split_options_get_threads (const FxsSplitOptions *o)
+{
+  g_return_val_if_fail (o != NULL, 0);
+  return o->threads;
 }

@@ -84,9 +84,10 @@ struct FxsSplitResult {
   FxsCsr outputs;
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
-  GPtrArray *qualnames;         /* new name, old name, new name, ... */
+  FxsItems qualnames[1];        /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
+  gpointer qualname_block;      /* fxs_bulk_alloc memory: the map's array and its new names */
 };
 
 /* What the analysis hands to the graph builder besides the result. */
@@ -95,23 +96,35 @@ typedef struct {
   gboolean keep_original_node_name;
   gboolean keep_original_input_name;
   gboolean tuple_return;
+  guint threads;              /* fxs_split_options_set_threads() */
   /* global-state nodes copied to the start of a partition (prelude) and
    * _exit_autocast nodes copied to its end (epilogue), in creation order,
    * by dense partition index */
   FxsCsr preludes;
   FxsCsr epilogues;
   /* per original node: the position of its target in the original's
-   * attribute table (get_attr, call_module; looked up once, by the
-   * analysis's check), fxs_bulk_alloc memory */
-  guint32 *attr_of;
+   * attribute table (get_attr, call_module; fxs_graph_target_attrs, which
+   * the analysis checked) */
+  const guint32 *attr_of;
+  /* the call_module nodes (original indices, graph order), for the
+   * qualname map */
+  guint32 *call_modules;
+  gsize n_call_modules;
 } FxsSplitPlan;
 
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 
-/* Builds the submodule graphs, the top-level graph and the qualname map
- * for a result whose partitions, lists and order the analysis has filled. */
-gboolean fxs_split_build_graphs (FxsSplitResult *result, const FxsSplitPlan *plan,
-                                 GError **error);
+/* Building the submodule graphs, the top-level graph and the qualname map
+ * (split-build.c), begun before the analysis: with threads, workers start
+ * at once and one of them makes what the top-level graph needs nothing of
+ * the analysis for.  @plan must have its options and attr_of set, and the
+ * rest by fxs_split_build_finish(). */
+typedef struct FxsSplitBuild FxsSplitBuild;
+FxsSplitBuild *fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan);
+/* Builds the graphs of @result, whose partitions, lists and order the
+ * analysis has filled, or, with @result NULL (the analysis failed), stops
+ * the workers.  Frees @build. */
+gboolean fxs_split_build_finish (FxsSplitBuild *build, FxsSplitResult *result, GError **error);
 
 #endif

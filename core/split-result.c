@@ -3,18 +3,41 @@
 
 #include <string.h>
 
+/* The engine's per-node and per-partition arrays are bulk memory
+ * (fxs_bulk_alloc): pooled when freed, so that a process that splits again
+ * touches no fresh pages, and taken as huge pages when big. */
+
 void
 fxs_pairs_grow (FxsPairs *pairs)
 {
-  pairs->cap = pairs->cap ? 2 * pairs->cap : 256;
-  pairs->data = g_renew (guint32, pairs->data, 2 * pairs->cap);
+  gsize cap = pairs->cap ? 2 * pairs->cap : 256;
+  guint32 *data = fxs_bulk_alloc_uninit (2 * cap * sizeof (guint32));
+  if (pairs->len)
+    memcpy (data, pairs->data, 2 * pairs->len * sizeof (guint32));
+  fxs_bulk_free (pairs->data);
+  pairs->data = data;
+  pairs->cap = cap;
 }
 
 void
 fxs_pairs_clear (FxsPairs *pairs)
 {
-  g_clear_pointer (&pairs->data, g_free);
+  g_clear_pointer (&pairs->data, fxs_bulk_free);
   pairs->len = pairs->cap = 0;
+}
+
+/* Turns counts (offsets[g + 1] = items of group g) into offsets; returns
+ * a copy of them to fill from. */
+static guint32 *
+csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
+{
+  for (guint g = 0; g < n_groups; g++)
+    csr->offsets[g + 1] += csr->offsets[g];
+  guint32 *fill = fxs_bulk_alloc_uninit ((n_groups + 1) * sizeof (guint32));
+  memcpy (fill, csr->offsets, (n_groups + 1) * sizeof (guint32));
+  csr->items = fxs_bulk_alloc_uninit ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1)
+                                      * sizeof (guint32));
+  return fill;
 }
 
 /* Counting sort: stable, so each group keeps the pairs' order. */
@@ -22,41 +45,35 @@ void
 fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
 {
   const guint32 *pair = pairs->data;
-  csr->offsets = g_new0 (guint32, n_groups + 1);
-  csr->items = g_new (guint32, pairs->len ? pairs->len : 1);
+  csr->offsets = fxs_bulk_alloc ((n_groups + 1) * sizeof (guint32));
   for (gsize i = 0; i < pairs->len; i++)
     csr->offsets[pair[2 * i] + 1]++;
-  for (guint g = 0; g < n_groups; g++)
-    csr->offsets[g + 1] += csr->offsets[g];
-  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
   for (gsize i = 0; i < pairs->len; i++)
     csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
-  g_free (fill);
+  fxs_bulk_free (fill);
 }
 
 void
 fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
                           guint32 none)
 {
-  csr->offsets = g_new0 (guint32, n_groups + 1);
+  csr->offsets = fxs_bulk_alloc ((n_groups + 1) * sizeof (guint32));
   for (guint i = 0; i < n; i++)
     if (group_of[i] != none)
       csr->offsets[group_of[i] + 1]++;
-  for (guint g = 0; g < n_groups; g++)
-    csr->offsets[g + 1] += csr->offsets[g];
-  csr->items = g_new (guint32, csr->offsets[n_groups] ? csr->offsets[n_groups] : 1);
-  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
   for (guint i = 0; i < n; i++)
     if (group_of[i] != none)
       csr->items[fill[group_of[i]]++] = i;
-  g_free (fill);
+  fxs_bulk_free (fill);
 }
 
 void
 fxs_csr_clear (FxsCsr *csr)
 {
-  g_clear_pointer (&csr->offsets, g_free);
-  g_clear_pointer (&csr->items, g_free);
+  g_clear_pointer (&csr->offsets, fxs_bulk_free);
+  g_clear_pointer (&csr->items, fxs_bulk_free);
 }
 
 FxsSplitResult *
@@ -64,7 +81,6 @@ fxs_split_result_new (FxsGraph *graph)
 {
   FxsSplitResult *r = g_new0 (FxsSplitResult, 1);
   r->original = fxs_graph_ref (graph);
-  r->qualnames = g_ptr_array_new ();
   r->strings = g_string_chunk_new (4096);
   return r;
 }
@@ -78,16 +94,17 @@ fxs_split_result_free (FxsSplitResult *result)
     fxs_graph_unref (result->partitions[i].graph);
   g_free (result->partitions);
   g_free (result->by_dense);
-  g_free (result->part_of);
+  fxs_bulk_free (result->part_of);
   fxs_csr_clear (&result->nodes);
   fxs_csr_clear (&result->inputs);
   fxs_csr_clear (&result->outputs);
   fxs_csr_clear (&result->dependencies);
   fxs_csr_clear (&result->dependents);
-  g_ptr_array_free (result->qualnames, TRUE);
+  fxs_items_clear (result->qualnames);
   if (result->qualname_index)
     g_hash_table_unref (result->qualname_index);
   g_string_chunk_free (result->strings);
+  fxs_bulk_free (result->qualname_block);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
   g_free (result);

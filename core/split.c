@@ -56,8 +56,15 @@ typedef struct {
   guint8 *is_output;          /* per node: an output of its partition already */
   guint32 *last_dependent;    /* per partition: the dependent added last */
   guint32 *last_dependency;   /* per partition: the dependency added last */
+  guint partitions_cap;       /* of the two above */
+  /* uses are recorded while partitions are assigned (one pass over the
+   * nodes, not two) unless that could differ from recording them after:
+   * global-state nodes, a symbol bound only by a later node */
+  gboolean fused;
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
-  guint32 *attr_of;           /* see FxsSplitPlan */
+  const guint32 *attr_of;     /* see FxsSplitPlan */
+  guint32 *call_modules;      /* see FxsSplitPlan */
+  gsize n_call_modules;
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
@@ -75,8 +82,8 @@ global_state_of (const FxsNode *node)
 {
   const char *t = node->target;
   /* cheap rejection first: this runs for every call node */
-  if (node->op != FXS_OP_CALL_FUNCTION || t[0] != 't' || strncmp (t, "torch.", 6) != 0
-      || (t[6] != '_' && t[6] != 'a'))
+  if (node->op != FXS_OP_CALL_FUNCTION || t[0] != 't' || t[1] != 'o' || t[2] != 'r'
+      || t[3] != 'c' || t[4] != 'h' || t[5] != '.' || (t[6] != '_' && t[6] != 'a'))
     return GLOBAL_STATE_NONE;
   if (strcmp (t, "torch._C._set_grad_enabled") == 0)
     return GLOBAL_STATE_SET_GRAD;
@@ -108,6 +115,8 @@ first_ref (const FxsValue *value)
 
 /* ---- pass 1: partitions, symbols, global-state regions ------------------- */
 
+static void record_node_uses (Analysis *a, const FxsNode *node, guint32 part);
+
 static gboolean
 partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **error)
 {
@@ -134,6 +143,22 @@ partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **
   return TRUE;
 }
 
+/* Room in the per-partition arrays of record_use for @P partitions. */
+static void
+partitions_room (Analysis *a, guint P)
+{
+  if (P <= a->partitions_cap)
+    return;
+  guint cap = MAX (P, 2 * a->partitions_cap);
+  a->last_dependent = g_renew (guint32, a->last_dependent, cap);
+  a->last_dependency = g_renew (guint32, a->last_dependency, cap);
+  memset (a->last_dependent + a->partitions_cap, 0xff,
+          (cap - a->partitions_cap) * sizeof (guint32));
+  memset (a->last_dependency + a->partitions_cap, 0xff,
+          (cap - a->partitions_cap) * sizeof (guint32));
+  a->partitions_cap = cap;
+}
+
 static guint32
 dense_partition (Analysis *a, gint64 id)
 {
@@ -143,7 +168,10 @@ dense_partition (Analysis *a, gint64 id)
   guint32 dense = fxs_id_map_lookup_or_insert (&a->dense_of_id, (guint64) id, a->ids->len,
                                                &inserted);
   if (inserted)
-    g_array_append_val (a->ids, id);
+    {
+      g_array_append_val (a->ids, id);
+      partitions_room (a, a->ids->len);
+    }
   a->last_dense = dense;
   return dense;
 }
@@ -151,7 +179,6 @@ dense_partition (Analysis *a, gint64 id)
 static gboolean
 check_attr (Analysis *a, const FxsNode *node, GError **error)
 {
-  a->attr_of[node->index] = fxs_graph_attr_position (a->g, node->target);
   if (a->attr_of[node->index] != G_MAXUINT32)
     return TRUE;
   g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -243,11 +270,10 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
     {
       const FxsNode *node = node_at (a, i);
       a->r->part_of[i] = FXS_NO_PARTITION;
-      a->attr_of[i] = G_MAXUINT32;
 
       /* the first node whose value is a symbol binds it (placeholders
        * come first, so they win) */
-      const char *symbol = fxs_node_symbol (node);
+      const char *symbol = node->meta ? node->meta->symbol : NULL;
       if (symbol && !g_hash_table_contains (a->binder, symbol))
         g_hash_table_insert (a->binder, (gpointer) symbol, GUINT_TO_POINTER (i + 1));
 
@@ -278,6 +304,8 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
                            node->name, node->args.n);
               return FALSE;
             }
+          if (a->fused)
+            record_node_uses (a, node, FXS_NO_PARTITION);
           continue;
         default:
           break;
@@ -288,11 +316,19 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         return FALSE;
       guint32 dense = dense_partition (a, id);
       a->r->part_of[i] = dense;
-      if (node->op == FXS_OP_CALL_MODULE && !check_attr (a, node, error))
-        return FALSE;
+      if (node->op == FXS_OP_CALL_MODULE)
+        {
+          if (!check_attr (a, node, error))
+            return FALSE;
+          a->call_modules[a->n_call_modules++] = i;
+        }
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
       last_call_part = dense;
+      if (a->has_global_state)
+        a->fused = FALSE;   /* their uses are recorded differently */
+      if (a->fused)
+        record_node_uses (a, node, dense);
     }
 
   if (a->grad_regions->len)
@@ -398,6 +434,12 @@ record_use (const FxsNode *def, gpointer data)
     {
       const char *symbol = fxs_node_free_symbol (def, k);
       guint b = GPOINTER_TO_UINT (g_hash_table_lookup (a->binder, symbol));
+      if (!b && a->fused)
+        {
+          /* a later node may bind it: record the uses after all */
+          a->fused = FALSE;
+          return;
+        }
       if (!b)
         {
           g_set_error (&a->error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -423,6 +465,44 @@ record_use (const FxsNode *def, gpointer data)
     add_dependency (a, up, dp, d, use->use_node, NULL);
 }
 
+/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
+ * the user's own partition (most of them) passed over on the spot. */
+static void
+record_value_uses (const FxsValue *value, Use *use)
+{
+  const guint32 *part_of = use->a->r->part_of;
+  guint step = 1, first = 0;
+  switch (value->kind)
+    {
+    case FXS_VALUE_NODE:
+      if (part_of[value->u.node->index] != use->use_part)
+        record_use (value->u.node, use);
+      return;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      break;
+    case FXS_VALUE_DICT:
+      /* map_arg maps dict values only */
+      step = 2;
+      first = 1;
+      break;
+    default:
+      return;
+    }
+  for (guint i = first; i < step * value->n; i += step)
+    {
+      const FxsValue *item = &value->u.items[i];
+      if (item->kind == FXS_VALUE_NODE)
+        {
+          if (part_of[item->u.node->index] != use->use_part)
+            record_use (item->u.node, use);
+        }
+      else if (item->kind >= FXS_VALUE_LIST)
+        record_value_uses (item, use);
+    }
+}
+
 /* Global-state regions are re-entered per partition, which only works
  * when partition ids never decrease in graph order. */
 static gboolean
@@ -446,34 +526,72 @@ check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, G
   return TRUE;
 }
 
+/* The uses of @node (in partition @part, or none), in pass 1. */
+static void
+record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
+{
+  Use use = { a, node->index, part };
+  if (node->op == FXS_OP_OUTPUT)
+    record_value_uses (&node->args.u.items[0], &use);
+  else
+    {
+      record_value_uses (&node->args, &use);
+      if (node->kwargs.n)
+        record_value_uses (&node->kwargs, &use);
+    }
+}
+
+/* Empty bookkeeping for recording uses. */
+static void
+uses_init (Analysis *a)
+{
+  a->first_input_part = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
+  a->is_output = fxs_bulk_alloc (a->n ? a->n : 1);
+  partitions_room (a, 64);
+}
+
+/* Forgets the uses recorded so far. */
+static void
+uses_reset (Analysis *a)
+{
+  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
+  memset (a->is_output, 0, a->n ? a->n : 1);
+  memset (a->last_dependent, 0xff, a->partitions_cap * sizeof (guint32));
+  memset (a->last_dependency, 0xff, a->partitions_cap * sizeof (guint32));
+  a->input_pairs.len = a->output_pairs.len = a->dependent_pairs.len = 0;
+  g_array_set_size (a->dep_edges, 0);
+  fxs_id_set_clear (&a->input_seen);
+  fxs_id_set_clear (&a->dependent_seen);
+  fxs_id_set_clear (&a->dependency_seen);
+  fxs_id_set_init (&a->input_seen);
+  fxs_id_set_init (&a->dependent_seen);
+  fxs_id_set_init (&a->dependency_seen);
+}
+
+/* Pass 2, when pass 1 could not record the uses. */
 static gboolean
 record_uses (Analysis *a, GError **error)
 {
-  guint P = a->ids->len;
-  a->first_input_part = g_new (guint32, a->n ? a->n : 1);
-  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
-  a->is_output = g_new0 (guint8, a->n ? a->n : 1);
-  a->last_dependent = g_new (guint32, P ? P : 1);
-  a->last_dependency = g_new (guint32, P ? P : 1);
-  memset (a->last_dependent, 0xff, P * sizeof (guint32));
-  memset (a->last_dependency, 0xff, P * sizeof (guint32));
+  uses_reset (a);
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)
     {
       const FxsNode *node = node_at (a, i);
       Use use = { a, i, a->r->part_of[i] };
       if (node->op == FXS_OP_OUTPUT)
-        fxs_value_foreach_node (&node->args.u.items[0], record_use, &use);
+        record_value_uses (&node->args.u.items[0], &use);
       else if (use.use_part != FXS_NO_PARTITION)
         {
           if (a->has_global_state && !check_monotonic (a, node, &prev, error))
             return FALSE;
           /* global-state nodes are re-entered in every partition of their
            * region instead of being passed around */
-          if (global_state_of (node) == GLOBAL_STATE_NONE)
+          if (!a->has_global_state || global_state_of (node) == GLOBAL_STATE_NONE)
             {
-              fxs_value_foreach_node (&node->args, record_use, &use);
-              fxs_value_foreach_node (&node->kwargs, record_use, &use);
+              record_value_uses (&node->args, &use);
+              if (node->kwargs.n)
+                record_value_uses (&node->kwargs, &use);
             }
         }
       if (a->error)
@@ -722,8 +840,10 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->g = graph;
   a->n = fxs_graph_n_nodes (graph);
   a->r = fxs_split_result_new (graph);
-  a->r->part_of = g_new (guint32, a->n ? a->n : 1);
-  a->attr_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->r->part_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->attr_of = fxs_graph_target_attrs (graph);
+  /* room for every node: pages of it never used are never touched */
+  a->call_modules = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
@@ -745,10 +865,10 @@ analysis_clear (Analysis *a)
   fxs_pairs_clear (&a->output_pairs);
   fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
+  fxs_bulk_free (a->call_modules);
   fxs_id_set_clear (&a->input_seen);
-  fxs_bulk_free (a->attr_of);
-  g_free (a->first_input_part);
-  g_free (a->is_output);
+  fxs_bulk_free (a->first_input_part);
+  fxs_bulk_free (a->is_output);
   g_free (a->last_dependent);
   g_free (a->last_dependency);
   fxs_id_set_clear (&a->dependent_seen);
@@ -779,12 +899,17 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     .keep_original_node_name = fxs_split_options_get_keep_original_node_name (options),
     .keep_original_input_name = fxs_split_options_get_keep_original_input_name (options),
     .tuple_return = fxs_split_options_get_tuple_return (options),
+    .threads = fxs_split_options_get_threads (options),
+    .attr_of = fxs_graph_target_attrs (graph),
   };
+  FxsSplitBuild *build = fxs_split_build_start (graph, &plan);
   Analysis a;
   analysis_init (&a, graph);
   FxsCsr deps = { NULL, NULL };
   guint32 *order = NULL;
-  gboolean ok = assign_partitions (&a, src, error) && record_uses (&a, error);
+  uses_init (&a);
+  a.fused = TRUE;
+  gboolean ok = assign_partitions (&a, src, error) && (a.fused || record_uses (&a, error));
   if (ok)
     {
       guint P = a.ids->len;
@@ -806,8 +931,9 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   if (ok)
     {
       make_global_state_copies (&a, &plan);
-      plan.attr_of = a.attr_of;
-      a.attr_of = NULL;
+      plan.n_call_modules = a.n_call_modules;
+      plan.call_modules = a.call_modules;
+      a.call_modules = NULL;
       deps_to_partitions (&a, &deps);
       a.r->dependencies = deps;
       deps.offsets = deps.items = NULL;
@@ -819,11 +945,10 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   g_free (order);
   fxs_split_options_free (defaults);
 
-  if (ok)
-    ok = fxs_split_build_graphs (result, &plan, error);
+  ok = fxs_split_build_finish (build, ok ? result : NULL, ok ? error : NULL) && ok;
+  fxs_bulk_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
-  fxs_bulk_free (plan.attr_of);
   if (!ok)
     {
       fxs_split_result_free (result);

@@ -124,6 +124,62 @@ class TestSplitCommand(FxsplitTestCase):
         self.assertEqual(r.stderr, f"fxsplit: [partitioner] map: 1 entries of {columns} name no "
                                    "call node of the graph\n")
 
+    def write_big_graph(self, n_blocks=6000):
+        """A residual chain of 3 * n_blocks + 2 nodes (enough for the engine
+        to build on several threads), its blocks in 4 stages: a module call,
+        a parameter, an addition reading the block before."""
+        attributes, nodes = {}, [{"name": "x", "op": "placeholder", "target": "x"}]
+        prev = "x"
+        for i in range(n_blocks):
+            stage = 4 * i // n_blocks
+            attributes[f"layers.{i}.fc"] = {"kind": "module", "class": "torch.nn.Linear"}
+            attributes[f"layers.{i}.scale"] = {"kind": "parameter", "shape": [8],
+                                               "dtype": "torch.float32"}
+            nodes += [
+                {"name": f"fc_{i}", "op": "call_module", "target": f"layers.{i}.fc",
+                 "args": [{"node": prev}], "meta": {"stage": stage}},
+                {"name": f"layers_{i}_scale", "op": "get_attr", "target": f"layers.{i}.scale"},
+                {"name": f"add_{i}", "op": "call_function", "target": "_operator.add",
+                 "args": [{"node": f"fc_{i}"}, {"node": f"layers_{i}_scale"}],
+                 "kwargs": {"alpha": {"node": prev}} if i % 7 == 0 else {},
+                 "meta": {"stage": stage}},
+            ]
+            prev = f"add_{i}"
+        nodes.append({"name": "output", "op": "output", "target": "output",
+                      "args": [{"node": prev}]})
+        return self.write("big.json", json.dumps({"format": "fxsplit-graph", "version": 1,
+                                                  "attributes": attributes, "nodes": nodes}))
+
+    def test_threads_give_the_same_split(self):
+        graph = self.write_big_graph()
+        texts = {}
+        for threads in (None, "1", "2", "5"):
+            out = self.path(f"out-{threads}.json")
+            args = ["split", graph, "-p", "map", "-o", "meta_key=stage", "-O", f"json:{out}"]
+            if threads:
+                args += ["--threads", threads]
+            self.assert_ok(fxsplit(*args))
+            with open(out, encoding="utf-8") as f:
+                texts[threads] = f.read()
+        self.assertEqual(len(partitions(self.path("out-1.json"))), 4)
+        for threads in (None, "2", "5"):
+            self.assertEqual(texts[threads], texts["1"], f"--threads {threads}")
+        # run: the flag over the pipeline file's [split] threads
+        ini = self.write("big.ini", f"[graph]\ninput = {graph}\n[split]\nthreads = 1\n"
+                                    "[partitioner]\nplugin = map\nmeta_key = stage\n"
+                                    "[output json]\nplugin = json\npath = run.json\n")
+        self.assert_ok(fxsplit("run", ini, "--threads", "2"))
+        with open(self.path("run.json"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), texts["1"])
+
+    def test_threads_must_be_a_count(self):
+        for bad in ("-1", "two", "1025"):
+            r = fxsplit("split", DOCSTRING, "-p", "modulo", "--threads", bad)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(r.stderr, "fxsplit: --threads: [split] threads: expected a number "
+                                       "from 0 (as many as the machine has processors) to 1024, "
+                                       f"got '{bad}'\n")
+
     def test_no_outputs_only_checks(self):
         r = fxsplit("split", DOCSTRING, "-p", "modulo")
         self.assert_ok(r)

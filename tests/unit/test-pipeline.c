@@ -150,13 +150,17 @@ test_groups_and_keys (void)
   assert_pipeline_fails (GRAPH_GROUP "\n[partitoner]\nplugin = modulo\n", FXS_ERROR_CONFIG, group);
   const char *split_key[] = { "@F:5: [split] unknown key 'keep_order' (valid: "
                               "keep_original_order, keep_original_node_name, "
-                              "keep_original_input_name, partition_affix, tuple_return)", NULL };
+                              "keep_original_input_name, partition_affix, tuple_return, "
+                              "threads)", NULL };
   assert_pipeline_fails (GRAPH_GROUP "[split]\n\nkeep_order = true\n", FXS_ERROR_CONFIG, split_key);
   const char *graph_key[] = { "@F:3: [graph] unknown key 'inptu' (valid: input, plugin_dir)", NULL };
   assert_pipeline_fails ("[graph]\n\ninptu = g.json\n", FXS_ERROR_CONFIG, graph_key);
   const char *type[] = { "@F:4: [split] tuple_return: expected true or false, got 'sometimes'",
                          NULL };
   assert_pipeline_fails (GRAPH_GROUP "[split]\ntuple_return = sometimes\n", FXS_ERROR_CONFIG, type);
+  const char *threads[] = { "@F:4: [split] threads: expected a number from 0 (as many as the "
+                            "machine has processors) to 1024, got '-2'", NULL };
+  assert_pipeline_fails (GRAPH_GROUP "[split]\nthreads = -2\n", FXS_ERROR_CONFIG, threads);
   const char *no_part[] = { "@F: no [partitioner] group", NULL };
   assert_pipeline_fails (GRAPH_GROUP, FXS_ERROR_CONFIG, no_part);
   const char *no_plugin[] = { "@F:4: [partitioner] no 'plugin' key", NULL };

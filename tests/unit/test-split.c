@@ -888,6 +888,42 @@ test_missing_attr (void)
   split_clear (&s);
 }
 
+/* The attribute positions a graph keeps for its splits follow attributes
+ * added after a split: a target missing at first is found later. */
+static void
+test_attr_added_later (void)
+{
+  Split s = split_ids ("placeholder x x ()\n"
+                       "get_attr w w ()\n"
+                       "call_module lin foo.bar (x,)\n"
+                       "call_function add _operator.add (lin, w)\n"
+                       "output output output (add,)\n", "foo.bar:module:M", "lin=0 add=1", NULL);
+  check_error (&s, FXS_ERROR_GRAPH, "node 'w': get_attr target 'w' is not in the attribute table");
+  g_clear_error (&s.error);
+  CU_ASSERT_PTR_NOT_NULL (fxs_graph_add_attr (s.graph, "w", FXS_ATTR_PARAMETER, NULL, NULL, NULL));
+  gint64 *ids = fxs_test_ids (s.graph, "lin=0 add=1");
+  s.result = fxs_split_with_ids (s.graph, ids, NULL, &s.error);
+  g_free (ids);
+  check_dump (&s, "--- top\n"
+                  "placeholder x x ()\n"
+                  "get_attr w w ()\n"
+                  "call_module submod_0 submod_0 (x,)\n"
+                  "call_module submod_1 submod_1 (submod_0, w)\n"
+                  "output output output (submod_1,)\n"
+                  "--- submod_0\n"
+                  "placeholder x x ()\n"
+                  "call_module foo_bar foo_bar (x,)\n"
+                  "output output output (foo_bar,)\n"
+                  "--- submod_1\n"
+                  "placeholder lin lin ()\n"
+                  "placeholder w w ()\n"
+                  "call_function add _operator.add (lin, w)\n"
+                  "output output output (add,)\n"
+                  "--- qualname_map\n"
+                  "submod_0.foo_bar -> foo.bar\n");
+  split_clear (&s);
+}
+
 /* ---- names -------------------------------------------------------------------- */
 
 static void
@@ -1288,6 +1324,50 @@ test_symbolic_sizes (void)
 
 /* A dependency that exists only through a symbol shows in a cycle:
  * partition 2 takes n from partition 0 because a's size has n's symbol. */
+/* A symbol first bound by a node after its use: the binder is looked for
+ * in the whole graph (here it is in the user's own partition: nothing is
+ * passed for it), as when uses were recorded in a pass of their own. */
+static void
+test_symbol_bound_later (void)
+{
+  FxsGraph *g = symbolic_graph_new ();
+  const char *u7[] = { "u7" };
+  fxs_node_set_free_symbols (node (g, "zeros"), u7, 1);
+  fxs_node_set_symbol (node (g, "mul"), "u7");
+  gint64 *ids = fxs_test_ids (g, symbolic_ids);
+  Split s = { g, NULL, NULL };
+  s.result = fxs_split_with_ids (g, ids, NULL, &s.error);
+  g_free (ids);
+  check_dump (&s, "--- top\n"
+                  "placeholder x x ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "call_module submod_0 submod_0 (x, s0)\n"
+                  "call_function getitem _operator.getitem (submod_0, 0)\n"
+                  "call_function getitem_1 _operator.getitem (submod_0, 1)\n"
+                  "call_function getitem_2 _operator.getitem (submod_0, 2)\n"
+                  "call_module submod_1 submod_1 (x, getitem, s0, getitem_1, getitem_2)\n"
+                  "output output output (submod_1,)\n"
+                  "--- submod_0\n"
+                  "placeholder x x ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "call_function relu torch.relu (x,)\n"
+                  "call_method size size (x, 0)\n"
+                  "call_function zeros torch.zeros (size,)\n"
+                  "call_function ones torch.ones (s0,)\n"
+                  "output output output ((relu, zeros, ones),)\n"
+                  "--- submod_1\n"
+                  "placeholder x x ()\n"
+                  "placeholder relu relu ()\n"
+                  "placeholder s0 s0 ()\n"
+                  "placeholder zeros zeros ()\n"
+                  "placeholder ones ones ()\n"
+                  "call_method size size (x, 1)\n"
+                  "call_function add _operator.add (relu, zeros)\n"
+                  "call_function mul _operator.mul (add, ones)\n"
+                  "output output output (mul,)\n");
+  split_clear (&s);
+}
+
 static void
 test_symbolic_cycle (void)
 {
@@ -1395,6 +1475,159 @@ test_nested_values (void)
                "output output output (f,)\n");
 }
 
+/* ---- threads ------------------------------------------------------------------ */
+
+/* A residual chain big enough for the engine to build on several threads
+ * (it does from 16,384 nodes on): per block a module call, a parameter and
+ * an addition reading the block before (and, every seventh, one further
+ * back: partitions with several outputs); every 50th block also passes its
+ * module on as a value (a module get_attr, which submodules fetch
+ * themselves).  Five contiguous partitions whose ids go down and up. */
+static void
+big_graph (guint blocks, GString *graph, GString *attrs, GString *ids)
+{
+  static const int stage_ids[] = { 3, 1, 4, 0, 2 };
+  g_string_append (graph, "placeholder x x ()\n");
+  const char *prev = "x";
+  char *prev_owned = NULL;
+  for (guint i = 0; i < blocks; i++)
+    {
+      int id = stage_ids[5 * i / blocks];
+      g_string_append_printf (attrs, "layers.%u.fc:module:torch.nn.Linear "
+                                     "layers.%u.scale:parameter ", i, i);
+      g_string_append_printf (graph, "call_module fc_%u layers.%u.fc (%s,)\n"
+                                     "get_attr layers_%u_scale layers.%u.scale ()\n",
+                              i, i, prev, i, i);
+      g_string_append_printf (ids, "fc_%u=%d add_%u=%d ", i, id, i, id);
+      if (i % 7 == 3)
+        g_string_append_printf (graph, "call_function add_%u _operator.add (fc_%u, "
+                                       "layers_%u_scale) {'alpha': add_%u}\n",
+                                i, i, i, i - 3);
+      else
+        g_string_append_printf (graph, "call_function add_%u _operator.add (fc_%u, "
+                                       "layers_%u_scale)\n", i, i, i);
+      g_free (prev_owned);
+      prev = prev_owned = g_strdup_printf ("add_%u", i);
+      if (i % 50 == 49)
+        {
+          g_string_append_printf (graph, "get_attr mod_%u layers.%u.fc ()\n"
+                                         "call_function use_%u __main__.f (%s, mod_%u)\n",
+                                  i, i, i, prev, i);
+          g_string_append_printf (ids, "use_%u=%d ", i, stage_ids[MIN (5 * i / blocks + 1, 4)]);
+        }
+    }
+  g_string_append_printf (graph, "output output output (%s,)\n", prev);
+  g_free (prev_owned);
+}
+
+/* The split of the big graph with @threads threads, as JSON; or its error. */
+static char *
+split_with_threads (FxsGraph *graph, const gint64 *ids, guint threads,
+                    gboolean keep_original_order, GError **error)
+{
+  FxsSplitOptions *options = fxs_split_options_new ();
+  fxs_split_options_set_threads (options, threads);
+  fxs_split_options_set_keep_original_order (options, keep_original_order);
+  FxsSplitResult *result = fxs_split_with_ids (graph, ids, options, error);
+  fxs_split_options_free (options);
+  if (!result)
+    return NULL;
+  GString *json = g_string_new (NULL);
+  fxs_split_result_to_json (result, json);
+  fxs_split_result_free (result);
+  return g_string_free (json, FALSE);
+}
+
+static void
+test_threads_same_result (void)
+{
+  GString *text = g_string_new (NULL), *attrs = g_string_new (NULL), *ids = g_string_new (NULL);
+  big_graph (6000, text, attrs, ids);
+  FxsGraph *graph = fxs_test_graph_new (text->str);
+  fxs_test_add_attrs (graph, attrs->str);
+  gint64 *id_array = fxs_test_ids (graph, ids->str);
+  CU_ASSERT_TRUE (fxs_graph_n_nodes (graph) >= 16384);
+  for (guint keep = 0; keep < 2; keep++)
+    {
+      GError *error = NULL;
+      char *serial = split_with_threads (graph, id_array, 1, keep, &error);
+      if (error)
+        fprintf (stderr, "\nsplit failed: %s\n", error->message);
+      CU_ASSERT_PTR_NULL (error);
+      CU_ASSERT_PTR_NOT_NULL_FATAL (serial);
+      CU_ASSERT_PTR_NOT_NULL (strstr (serial, "\"submod_2.layers_5999_fc\""));
+      const guint counts[] = { 0, 2, 3, 8 };
+      for (guint k = 0; k < G_N_ELEMENTS (counts); k++)
+        {
+          char *json = split_with_threads (graph, id_array, counts[k], keep, &error);
+          CU_ASSERT_PTR_NULL (error);
+          CU_ASSERT_PTR_NOT_NULL_FATAL (json);
+          CU_ASSERT_TRUE (strcmp (json, serial) == 0);
+          g_free (json);
+        }
+      g_free (serial);
+    }
+  g_free (id_array);
+  fxs_graph_unref (graph);
+  g_string_free (text, TRUE);
+  g_string_free (attrs, TRUE);
+  g_string_free (ids, TRUE);
+}
+
+/* A big split that fails reports the same error with any number of threads. */
+static void
+test_threads_same_error (void)
+{
+  GString *text = g_string_new (NULL), *attrs = g_string_new (NULL), *ids = g_string_new (NULL);
+  big_graph (6000, text, attrs, ids);
+  /* partition 0 (the fourth stage) takes a value from partition 2 (the last) */
+  g_string_replace (ids, "use_3599=2 ", "use_3599=0 ", 1);
+  g_string_replace (text, "__main__.f (add_3599, mod_3599)", "__main__.f (add_5000, mod_3599)",
+                    1);
+  char *moved = g_strdup (strstr (text->str, "call_function use_3599"));
+  *strchr (moved, '\n') = '\0';
+  g_string_replace (text, moved, "", 1);
+  char *after = g_strdup_printf ("%s\n", moved);
+  gssize at = strstr (text->str, "call_module fc_5001") - text->str;
+  g_string_insert (text, at, after);
+  FxsGraph *graph = fxs_test_graph_new (text->str);
+  fxs_test_add_attrs (graph, attrs->str);
+  gint64 *id_array = fxs_test_ids (graph, ids->str);
+  GError *serial = NULL;
+  CU_ASSERT_PTR_NULL (split_with_threads (graph, id_array, 1, FALSE, &serial));
+  CU_ASSERT_PTR_NOT_NULL_FATAL (serial);
+  CU_ASSERT_TRUE (g_error_matches (serial, FXS_ERROR, FXS_ERROR_CYCLE));
+  for (guint threads = 0; threads <= 4; threads += 2)
+    {
+      GError *error = NULL;
+      CU_ASSERT_PTR_NULL (split_with_threads (graph, id_array, threads, FALSE, &error));
+      CU_ASSERT_PTR_NOT_NULL_FATAL (error);
+      CU_ASSERT_TRUE (g_error_matches (error, serial->domain, serial->code));
+      CU_ASSERT_TRUE (fxs_test_text_equal (error->message, serial->message));
+      g_error_free (error);
+    }
+  g_error_free (serial);
+  g_free (moved);
+  g_free (after);
+  g_free (id_array);
+  fxs_graph_unref (graph);
+  g_string_free (text, TRUE);
+  g_string_free (attrs, TRUE);
+  g_string_free (ids, TRUE);
+}
+
+static void
+test_threads_option (void)
+{
+  FxsSplitOptions *o = fxs_split_options_new ();
+  CU_ASSERT_EQUAL (fxs_split_options_get_threads (o), 0);
+  fxs_split_options_set_threads (o, 3);
+  FxsSplitOptions *copy = fxs_split_options_copy (o);
+  CU_ASSERT_EQUAL (fxs_split_options_get_threads (copy), 3);
+  fxs_split_options_free (copy);
+  fxs_split_options_free (o);
+}
+
 static void
 register_tests (void)
 {
@@ -1416,6 +1649,7 @@ register_tests (void)
     FXS_TEST (test_nested_targets),
     FXS_TEST (test_flattened_name_clash),
     FXS_TEST (test_missing_attr),
+    FXS_TEST (test_attr_added_later),
     FXS_TEST (test_builtin_names_and_defaults),
     FXS_TEST (test_collide_x),
     FXS_TEST (test_extreme_ids),
@@ -1423,10 +1657,14 @@ register_tests (void)
     FXS_TEST (test_global_state),
     FXS_TEST (test_global_state_errors),
     FXS_TEST (test_symbolic_sizes),
+    FXS_TEST (test_symbol_bound_later),
     FXS_TEST (test_symbolic_cycle),
     FXS_TEST (test_callback_error),
     FXS_TEST (test_graph_errors),
     FXS_TEST (test_nested_values),
+    FXS_TEST (test_threads_same_result),
+    FXS_TEST (test_threads_same_error),
+    FXS_TEST (test_threads_option),
     { NULL, NULL },
   };
   fxs_test_add_suite ("split", cases);

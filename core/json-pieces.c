@@ -2,9 +2,10 @@
  *
  * The document is cut into pieces of a fixed number of units (nodes,
  * attributes, entries).  Every serializing thread walks the whole document
- * with its own writer, which skips the units of other threads' pieces
- * (a skipped unit costs a counter step) and writes its own pieces into
- * buffers; the calling thread hands the buffers on in order.  Piece k goes
+ * with its own writer; at each piece's first unit the first thread to get
+ * there takes the piece, the others skip its units (a skipped unit costs a
+ * counter step).  A thread writes its pieces into buffers; the calling
+ * thread hands the buffers on in order.  Piece k goes
  * to slot k % n_slots, so at most n_slots pieces are held at a time and a
  * thread that runs ahead waits for its slot.  Text between units belongs
  * to the piece of the unit before it (before the first unit: to piece 0),
@@ -37,6 +38,7 @@ struct FxsJsonPieces {
   guint n_slots;
   Slot *slots;
   guint n_done;             /* threads that have finished their walk */
+  gint next_piece;          /* atomic: the first piece no thread has taken */
   GMutex lock;
   GCond cond;
 };
@@ -98,12 +100,13 @@ fxs_json_pieces_unit (FxsJsonWriter *w)
   if (u > 0 && u % p->piece_units == 0)
     {
       guint64 k = u / p->piece_units;
-      /* with two threads or more, neighbouring pieces are different threads' */
       if (w->emitting)
         finish_piece (w, k - 1);
-      /* past the last piece: a walk with more units than said (reported
-       * at its end) */
-      if (k % p->n_threads == w->thread && k < p->n_pieces)
+      /* the first thread here takes the piece: a thread on a slower core
+       * (or one whose pieces were dearer) takes fewer; past the last
+       * piece: a walk with more units than said (reported at its end) */
+      if (k < p->n_pieces
+          && g_atomic_int_compare_and_exchange (&p->next_piece, (gint) k, (gint) k + 1))
         start_piece (w, k);
     }
   if (!w->emitting)
@@ -140,7 +143,7 @@ run_worker (gpointer data)
   w.thread = worker->thread;
   w.discard = g_malloc (DISCARD_BUFFER);
   if (w.thread == 0)
-    start_piece (&w, 0);    /* the text before the first unit */
+    start_piece (&w, 0);    /* the first piece, and the text before it */
   else
     skip (&w);
   p->emit (&w, p->data);
@@ -162,7 +165,7 @@ fxs_json_write_pieces (FxsJsonWriter *out, FxsJsonEmitFunc emit, gconstpointer d
                        guint64 n_units, guint n_threads, guint64 piece_units)
 {
   piece_units = MAX (piece_units, 1);
-  if (n_threads < 2 || n_units <= piece_units)
+  if (n_threads < 2 || n_units <= piece_units || n_units / piece_units >= G_MAXINT)
     {
       emit (out, data);
       return;
@@ -172,6 +175,7 @@ fxs_json_write_pieces (FxsJsonWriter *out, FxsJsonEmitFunc emit, gconstpointer d
     .n_pieces = (n_units + piece_units - 1) / piece_units,
     .n_threads = (guint) MIN ((guint64) n_threads, (n_units + piece_units - 1) / piece_units),
   };
+  p.next_piece = 1;
   /* two per thread: one being filled, one waiting to be written */
   p.n_slots = 2 * p.n_threads;
   p.slots = g_new0 (Slot, p.n_slots);

@@ -13,7 +13,7 @@
  * alive: a first split mostly pays for touching fresh memory, and 4 KiB
  * page faults cost far more than 2 MiB ones on virtual machines.  The
  * partition graphs themselves stay small (tests/hostile, 10^7 partitions). */
-#include "split-private.h"
+#include "split-builder.h"
 #include "names.h"
 
 #include <string.h>
@@ -51,13 +51,11 @@ typedef struct {
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
-#define BULK_MIN ((gsize) 2 << 20)
-
 /* Builder.owner of the top-level graph (partitions own their dense index;
  * G_MAXUINT32: no graph) */
 #define TOP_OWNER (G_MAXUINT32 - 1)
 
-typedef struct {
+struct FxsBuilder {
   FxsSplitResult *r;
   const FxsSplitPlan *plan;
   FxsGraph *orig;
@@ -82,7 +80,9 @@ typedef struct {
   gsize bulk_left;
   gsize bulk_chunk;
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
-} Builder;
+};
+
+typedef FxsBuilder Builder;
 
 static void
 attr_index_init (AttrIndex *t)
@@ -810,140 +810,21 @@ build_top (Builder *b, GError **error)
   return finish_top (b, error);
 }
 
-/* ---- the qualname map -------------------------------------------------------- */
+/* ---- the builder as the workers see it (split-builder.h) ------------------- */
 
-/* "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
- * graph order (split_module fills it while copying nodes).  The keys are
- * indexed here in a table of their own: (hash, pair index + 1). */
-typedef struct {
-  guint32 hash;
-  guint32 pair;
-} QualnameSlot;
-
-static void
-make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
+FxsBuilder *
+fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
 {
-  /* room for every call_module up front: no growing; the keys go to one
-   * bulk block (pooled: no fresh pages in a process that splits again) */
-  gsize n_calls = plan->n_call_modules, text_size = 1;
-  for (gsize k = 0; k < n_calls; k++)
-    {
-      guint32 i = plan->call_modules[k];
-      const FxsNode *node = r->original->nodes->pdata[i];
-      text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
-    }
-  gsize mask = 63, used = 0;
-  while (mask + 1 < 2 * n_calls)
-    mask = 2 * mask + 1;
-  QualnameSlot *slots = fxs_bulk_alloc ((mask + 1) * sizeof (QualnameSlot));
-  gsize array_size = 2 * n_calls * sizeof (gpointer);
-  r->qualname_block = fxs_bulk_alloc_uninit (array_size + text_size);
-  fxs_items_use_storage (r->qualnames, r->qualname_block, (guint) (2 * n_calls));
-  char *text = (char *) r->qualname_block + array_size;
-  const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
-  for (gsize k = 0; k < n_calls; k++)
-    {
-      guint32 i = plan->call_modules[k];
-      const FxsNode *node = r->original->nodes->pdata[i];
-      if (last && last->target == node->target && r->part_of[last->index] == r->part_of[i])
-        continue;
-      last = node;
-      const char *submod = r->by_dense[r->part_of[i]]->submod_name;
-      gsize submod_len = strlen (submod), target_len = strlen (node->target);
-      char *key = text;
-      gsize key_len = submod_len + 1 + target_len;
-      memcpy (key, submod, submod_len);
-      key[submod_len] = '.';
-      char *flat = key + submod_len + 1;
-      for (gsize c = 0; c < target_len; c++)
-        flat[c] = node->target[c] == '.' ? '_' : node->target[c];
-      key[key_len] = '\0';
-      guint32 hash = fxs_name_hash (key, key_len);
-      gsize s = hash & mask;
-      for (; slots[s].pair; s = (s + 1) & mask)
-        if (slots[s].hash == hash && strcmp (r->qualnames->pdata[2 * (slots[s].pair - 1)],
-                                             key) == 0)
-          break;
-      if (slots[s].pair)
-        {
-          r->qualnames->pdata[2 * (slots[s].pair - 1) + 1] = (gpointer) node->target;
-          continue;
-        }
-      text += key_len + 1;
-      fxs_items_add (r->qualnames, key);
-      fxs_items_add (r->qualnames, (gpointer) node->target);
-      slots[s] = (QualnameSlot) { hash, r->qualnames->len / 2 };
-      used++;
-    }
-  g_assert (2 * used <= mask + 1);
-  fxs_bulk_free (slots);
-}
-
-/* ---- building on several threads ------------------------------------------ *
- *
- * Once the analysis is done the graphs are independent: each partition's
- * graph has its own namespace and attribute table, and the top-level graph
- * needs of the partitions only what the analysis knows (their inputs).  So
- * the graphs (and the qualname map) are tasks that workers, each with a
- * Builder of its own, take one after the other; the result does not depend
- * on which worker builds what.  An error is the one of the first failing
- * task in the serial order (partitions in call order, then the top-level
- * graph), as a serial build would report.
- *
- * The workers start with the analysis (fxs_split_build_start): one of them
- * makes the top-level graph's placeholders and get_attrs meanwhile, which
- * need nothing of the analysis, then finishes that graph once the analysis
- * is done; the others wait for it. */
-
-/* Fewer nodes than this are built on the calling thread alone: starting a
- * thread costs more than it saves there. */
-#define THREADS_MIN_NODES 16384
-
-typedef enum {
-  BUILD_ANALYSING,
-  BUILD_BUILDING,
-  BUILD_CANCELLED,
-} BuildState;
-
-struct FxsSplitBuild {
-  FxsGraph *orig;
-  const FxsSplitPlan *plan;
-  guint threads;
-  gboolean early_top;     /* a worker begins the top-level graph during the analysis */
-  GThread **workers;      /* threads - 1 of them; the caller is the last worker */
-  struct Worker *args;    /* per worker */
-  gsize bulk_chunk;       /* 0: graphs in their own arenas */
-  GMutex lock;            /* guards what follows */
-  GCond analysed;         /* state left BUILD_ANALYSING */
-  BuildState state;
-  /* set when the analysis is done */
-  FxsSplitResult *r;
-  guint n_sched;          /* tasks handed out through next */
-  gint next;              /* atomic: the next task to take, in scheduling order */
-  /* the inputs each partition is passed, at r->inputs' offsets: the
-   * top-level graph's builder finds them, the result keeps them */
-  guint32 *passed_inputs;
-  guint failed;           /* the first failing task (serial order), or G_MAXUINT */
-  GError *error;          /* its error */
-};
-
-typedef struct Worker {
-  FxsSplitBuild *job;
-  gboolean makes_top;     /* the worker that begins the top-level graph early */
-} Worker;
-
-static void
-builder_init (Builder *b, FxsSplitBuild *job)
-{
-  guint n = job->orig->nodes->len;
+  Builder *b = g_new (Builder, 1);
+  guint n = orig->nodes->len;
   gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
   *b = (Builder) {
-    .plan = job->plan,
-    .orig = job->orig,
+    .plan = plan,
+    .orig = orig,
     .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
     .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
     .candidate = g_string_new (NULL),
-    .bulk_chunk = job->bulk_chunk,
+    .bulk_chunk = bulk_chunk,
   };
   memset (b->env_owner, 0xff, env_owner_size);
   cache_init (b);
@@ -951,10 +832,11 @@ builder_init (Builder *b, FxsSplitBuild *job)
   b->ns = fxs_namespace_new (NULL);
   if (b->bulk_chunk)
     b->bulk = fxs_graph_new ();
+  return b;
 }
 
-static void
-builder_clear (Builder *b)
+void
+fxs_builder_free (FxsBuilder *b)
 {
   fxs_namespace_free (b->ns);
   attr_index_clear (&b->attr_index);
@@ -963,182 +845,44 @@ builder_clear (Builder *b)
   if (b->bulk)
     fxs_graph_unref (b->bulk);
   g_string_free (b->candidate, TRUE);
+  g_free (b);
 }
 
-/* Task @task in serial order: partition @task in call order, then the
- * top-level graph, then the qualname map. */
-static gboolean
-run_task (Builder *b, guint task, GError **error)
+void
+fxs_builder_begin_top (FxsBuilder *b, guint n_nodes)
 {
-  guint P = b->r->n_partitions;
-  if (task < P)
-    return build_partition (b, &b->r->partitions[task], error);
-  if (task == P)
-    return build_top (b, error);
-  make_qualname_map (b->r, b->plan);
-  return TRUE;
+  begin_top (b, n_nodes);
 }
 
-static void
-note_failure (FxsSplitBuild *job, guint task, GError *error)
+void
+fxs_builder_drop_top (FxsBuilder *b)
 {
-  g_mutex_lock (&job->lock);
-  if (task < job->failed)
-    {
-      g_clear_error (&job->error);
-      job->error = error;
-      g_atomic_int_set ((gint *) &job->failed, (gint) task);
-    }
-  else
-    g_error_free (error);
-  g_mutex_unlock (&job->lock);
+  FxsGraph *unfinished = b->graph;
+  end_graph (b);
+  fxs_graph_unref (unfinished);
 }
 
-/* FALSE when no task before @task has failed. */
-static gboolean
-superseded (FxsSplitBuild *job, guint task)
+void
+fxs_builder_set_result (FxsBuilder *b, FxsSplitResult *result, guint32 *passed_inputs)
 {
-  return task > (guint) g_atomic_int_get ((gint *) &job->failed);
-}
-
-/* Waits for the analysis; TRUE when there is a result to build. */
-static gboolean
-wait_for_analysis (FxsSplitBuild *job)
-{
-  g_mutex_lock (&job->lock);
-  while (job->state == BUILD_ANALYSING)
-    g_cond_wait (&job->analysed, &job->lock);
-  gboolean go = job->state == BUILD_BUILDING;
-  g_mutex_unlock (&job->lock);
-  return go;
-}
-
-static gpointer
-build_worker (gpointer data)
-{
-  const Worker *w = data;
-  FxsSplitBuild *job = w->job;
-  Builder b;
-  builder_init (&b, job);
-  if (w->makes_top)
-    begin_top (&b, 64 + job->orig->nodes->len / 16);
-  if (!wait_for_analysis (job))
-    {
-      if (w->makes_top)
-        fxs_graph_unref (b.graph);
-      builder_clear (&b);
-      return NULL;
-    }
-  b.r = job->r;
-  b.passed_inputs = job->passed_inputs;
-  guint P = job->r->n_partitions;
-  GError *error = NULL;
-  if (w->makes_top && superseded (job, P))
-    {
-      /* a partition failed: the graph is not needed */
-      FxsGraph *top = b.graph;
-      end_graph (&b);
-      fxs_graph_unref (top);
-    }
-  else if (w->makes_top && !finish_top (&b, &error))
-    note_failure (job, P, error);
-  for (;;)
-    {
-      guint s = (guint) g_atomic_int_add (&job->next, 1);
-      if (s >= job->n_sched)
-        break;
-      /* the top-level graph (often the biggest) and the qualname map
-       * first, then the partitions in call order */
-      guint task = job->early_top ? (s == 0 ? P + 1 : s - 1) : (s < 2 ? P + s : s - 2);
-      if (superseded (job, task))
-        continue;
-      error = NULL;
-      if (!run_task (&b, task, &error))
-        note_failure (job, task, error);
-    }
-  builder_clear (&b);
-  return NULL;
-}
-
-/* At most one thread per this many nodes: more could only wait. */
-#define NODES_PER_THREAD 2048
-
-/* How many threads build a split of @n nodes. */
-static guint
-build_threads (guint requested, guint n)
-{
-  if (n < THREADS_MIN_NODES)
-    return 1;
-  guint threads = requested ? requested : (guint) g_get_num_processors ();
-  return CLAMP (threads, 1, n / NODES_PER_THREAD);
-}
-
-FxsSplitBuild *
-fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan)
-{
-  FxsSplitBuild *job = g_new0 (FxsSplitBuild, 1);
-  job->orig = graph;
-  job->plan = plan;
-  job->state = BUILD_ANALYSING;
-  job->failed = G_MAXUINT;
-  g_mutex_init (&job->lock);
-  g_cond_init (&job->analysed);
-  guint n = graph->nodes->len;
-  job->threads = build_threads (plan->threads, n);
-  job->early_top = job->threads > 1 && !plan->keep_original_order;
-  /* a node and its arguments take about 128 bytes; a few MiB and more go
-   * to bulk blocks of 2 MiB to 32 MiB, a series per worker */
-  gsize estimate = (gsize) n * 128;
-  if (estimate >= BULK_MIN)
-    {
-      gsize chunk = (estimate / 8 / job->threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
-      /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-      job->bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
-    }
-  job->workers = g_new0 (GThread *, job->threads);
-  job->args = g_new0 (Worker, job->threads);
-  for (guint t = 0; t < job->threads; t++)
-    job->args[t] = (Worker) { job, job->early_top && t == 0 };
-  for (guint t = 0; t + 1 < job->threads; t++)
-    job->workers[t] = g_thread_new ("fxs-split", build_worker, &job->args[t]);
-  return job;
+  b->r = result;
+  b->passed_inputs = passed_inputs;
 }
 
 gboolean
-fxs_split_build_finish (FxsSplitBuild *job, FxsSplitResult *result, GError **error)
+fxs_builder_finish_top (FxsBuilder *b, GError **error)
 {
-  g_mutex_lock (&job->lock);
-  if (result)
-    {
-      guint P = result->n_partitions;
-      guint n_inputs = result->inputs.offsets[P];
-      job->r = result;
-      job->passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
-      job->n_sched = job->early_top ? P + 1 : P + 2;
-      job->state = BUILD_BUILDING;
-    }
-  else
-    job->state = BUILD_CANCELLED;
-  g_cond_broadcast (&job->analysed);
-  g_mutex_unlock (&job->lock);
+  return finish_top (b, error);
+}
 
-  build_worker (&job->args[job->threads - 1]);
-  for (guint t = 0; t + 1 < job->threads; t++)
-    g_thread_join (job->workers[t]);
-  gboolean ok = result && !job->error;
-  if (job->error)
-    g_propagate_error (error, job->error);
-  if (ok)
-    {
-      fxs_bulk_free (result->inputs.items);
-      result->inputs.items = job->passed_inputs;
-    }
-  else
-    fxs_bulk_free (job->passed_inputs);
-  g_free (job->args);
-  g_free (job->workers);
-  g_mutex_clear (&job->lock);
-  g_cond_clear (&job->analysed);
-  g_free (job);
-  return ok;
+gboolean
+fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
+{
+  return build_partition (b, &b->r->partitions[k], error);
+}
+
+gboolean
+fxs_builder_build_top (FxsBuilder *b, GError **error)
+{
+  return build_top (b, error);
 }

@@ -115,8 +115,12 @@ typedef struct {
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 
+/* Fills @r's qualname map from @plan's call_module list
+ * (split-qualnames.c); @r's partitions must be named. */
+void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
+
 /* Building the submodule graphs, the top-level graph and the qualname map
- * (split-build.c), begun before the analysis: with threads, workers start
+ * (split-workers.c, with split-build.c), begun before the analysis: with threads, workers start
  * at once and one of them makes what the top-level graph needs nothing of
  * the analysis for.  @plan must have its options and attr_of set, and the
  * rest by fxs_split_build_finish(). */

@@ -112,3 +112,12 @@ cli_format_bytes (gint64 bytes)
     u++;
   return g_strdup_printf ("%.1f %s", v, units[u]);
 }
+
+void
+cli_set_threads (FxsPipeline *pipeline, const char *threads)
+{
+  guint64 n;
+  fxs_pipeline_set (pipeline, "split", "threads", threads, "--threads");
+  if (g_ascii_string_to_unsigned (threads, 10, 0, G_MAXUINT, &n, NULL))
+    fxs_set_max_threads ((guint) n);
+}

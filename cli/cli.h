@@ -45,6 +45,10 @@ char *cli_display_path (const char *path);
 /* Human-readable byte counts: "48 B", "1.5 MiB". */
 char *cli_format_bytes (gint64 bytes);
 
+/* --threads N: the pipeline's [split] threads (which checks it) and, when
+ * it is a valid count, the process's limit for loading and writing too. */
+void cli_set_threads (FxsPipeline *pipeline, const char *threads);
+
 /* Runs a prepared pipeline's steps (the pipeline's graph, split and
  * write), with progress on a terminal, log lines by verbosity, and one
  * line per output on success.  Returns the exit code. */

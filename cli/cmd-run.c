@@ -44,8 +44,8 @@ cli_cmd_run (int argc, char **argv)
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a pipeline setting (repeatable)", "GROUP.KEY=VALUE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &threads,
-      "Threads that build the split's graphs, as [split] threads (default 0: as many as "
-      "processors)", "N" },
+      "Most threads for loading, splitting (as [split] threads) and writing json "
+      "(default 0: as many as processors)", "N" },
     { NULL },
   };
   GOptionContext *context = g_option_context_new ("PIPELINE.ini - run a split pipeline");
@@ -78,7 +78,7 @@ cli_cmd_run (int argc, char **argv)
   for (char **s = sets; s && *s; s++)
     apply_set (pipeline, *s);
   if (threads)
-    fxs_pipeline_set (pipeline, "split", "threads", threads, "--threads");
+    cli_set_threads (pipeline, threads);
   code = cli_run_pipeline (pipeline, &common);
   fxs_pipeline_free (pipeline);
 out:

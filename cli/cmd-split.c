@@ -126,7 +126,7 @@ build_pipeline (FxsPipeline *pipeline, const char *graph, const SplitArgs *a)
   if (a->partition_affix)
     fxs_pipeline_set (pipeline, "split", "partition_affix", a->partition_affix, NULL);
   if (a->threads)
-    fxs_pipeline_set (pipeline, "split", "threads", a->threads, "--threads");
+    cli_set_threads (pipeline, a->threads);
   GPtrArray *groups = g_ptr_array_new_with_free_func (g_free);
   gboolean ok = add_outputs (pipeline, a, groups);
   g_ptr_array_unref (groups);
@@ -158,7 +158,8 @@ cli_cmd_split (int argc, char **argv)
     { "tuple-return", 0, 0, G_OPTION_ARG_NONE, &a.tuple_return,
       "Submodules always return a tuple", NULL },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
-      "Threads that build the split's graphs (default 0: as many as processors)", "N" },
+      "Most threads for loading, splitting and writing json (default 0: as many as "
+      "processors)", "N" },
     { "submodule", 0, 0, G_OPTION_ARG_STRING, &a.submodule,
       "Split submodule NAME of GRAPH.json (a split result) instead of its top level",
       "NAME" },

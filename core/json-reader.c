@@ -2,6 +2,7 @@
  * small collected trees (see json-reader.h). */
 #include "json-reader-private.h"
 #include "bulk.h"
+#include "threads-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1087,7 +1088,7 @@ use_thread (const FxsJsonReader *r, gsize length)
     case FXS_JSON_THREADS_ALWAYS:
       return TRUE;
     default:
-      return length >= THREADED_FROM && g_get_num_processors () >= 2;
+      return length >= THREADED_FROM && fxs_threads_available () >= 2;
     }
 }
 

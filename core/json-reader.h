@@ -122,7 +122,7 @@ void           fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size
 void           fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded);
 
 typedef enum {
-  FXS_JSON_THREADS_AUTO,    /* inputs from 4 MiB on, when there are two cores */
+  FXS_JSON_THREADS_AUTO,    /* inputs from 4 MiB on, when fxs_get_max_threads() allows two */
   FXS_JSON_THREADS_NEVER,
   FXS_JSON_THREADS_ALWAYS,
 } FxsJsonThreading;

@@ -5,6 +5,7 @@
 #include <fxsplit/io.h>
 #include <fxsplit/atomic-file.h>
 #include "json-writer.h"
+#include "threads-private.h"
 
 typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
 typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
@@ -125,12 +126,12 @@ fxs_split_result_write_pieces (const FxsSplitResult *result, FxsJsonWriter *w,
                          piece_units);
 }
 
-/* Big results are serialized on every core (json-pieces.c): most of
- * `fxsplit split`'s writing time. */
+/* Big results are serialized on up to 4 threads, as fxs_get_max_threads()
+ * allows (json-pieces.c): most of `fxsplit split`'s writing time. */
 static void
 write_split_result_fast (FxsJsonWriter *w, const FxsSplitResult *result)
 {
-  fxs_split_result_write_pieces (result, w, MIN (g_get_num_processors (), FXS_JSON_MAX_THREADS),
+  fxs_split_result_write_pieces (result, w, MIN (fxs_threads_available (), FXS_JSON_MAX_THREADS),
                                  FXS_JSON_PIECE_UNITS);
 }
 

@@ -15,6 +15,7 @@
  * is done; the others wait for it. */
 #include "split-builder.h"
 #include "bulk.h"
+#include "threads-private.h"
 
 /* Bulk blocks: whole huge pages */
 #define BULK_MIN FXS_BULK_HUGE_PAGE
@@ -153,7 +154,7 @@ build_threads (guint requested, guint n)
 {
   if (n < THREADS_MIN_NODES)
     return 1;
-  guint threads = requested ? requested : (guint) g_get_num_processors ();
+  guint threads = requested ? requested : fxs_threads_available ();
   return CLAMP (threads, 1, n / NODES_PER_THREAD);
 }
 

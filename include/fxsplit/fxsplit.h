@@ -7,6 +7,7 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/io.h>
 #include <fxsplit/split.h>
+#include <fxsplit/threads.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
 #include <fxsplit/atomic-file.h>

@@ -41,8 +41,8 @@ gboolean fxs_split_options_get_tuple_return (const FxsSplitOptions *o);
  * and their submodules "submod_<affix>_<id>". */
 void        fxs_split_options_set_partition_affix (FxsSplitOptions *o, const char *affix);
 const char *fxs_split_options_get_partition_affix (const FxsSplitOptions *o);
-/* How many threads may build the produced graphs: 0 (the default) for as
- * many as the machine has processors, 1 for the calling thread only.  Only
+/* How many threads may build the produced graphs: 0 (the default) for
+ * fxs_get_max_threads() (fxsplit/threads.h), 1 for the calling thread only.  Only
  * big splits (from about 16,000 nodes) use more than one, and at most one
  * per 2,048 nodes.  The result is the same for any number, and so is the
  * error of a failing split. */

@@ -124,10 +124,11 @@ class TestSplitCommand(FxsplitTestCase):
         self.assertEqual(r.stderr, f"fxsplit: [partitioner] map: 1 entries of {columns} name no "
                                    "call node of the graph\n")
 
-    def write_big_graph(self, n_blocks=6000):
-        """A residual chain of 3 * n_blocks + 2 nodes (enough for the engine
-        to build on several threads), its blocks in 4 stages: a module call,
-        a parameter, an addition reading the block before."""
+    def write_big_graph(self, n_blocks=8000):
+        """A residual chain of 3 * n_blocks + 2 nodes, its blocks in 4
+        stages: a module call, a parameter, an addition reading the block
+        before.  Big enough for every step to use threads: the engine's
+        build, the json output's and the loader's (a file from 4 MiB on)."""
         attributes, nodes = {}, [{"name": "x", "op": "placeholder", "target": "x"}]
         prev = "x"
         for i in range(n_blocks):
@@ -152,6 +153,7 @@ class TestSplitCommand(FxsplitTestCase):
 
     def test_threads_give_the_same_split(self):
         graph = self.write_big_graph()
+        self.assertGreaterEqual(os.path.getsize(graph), 4 << 20)
         texts = {}
         for threads in (None, "1", "2", "5"):
             out = self.path(f"out-{threads}.json")

@@ -1565,6 +1565,13 @@ test_threads_same_result (void)
           CU_ASSERT_TRUE (strcmp (json, serial) == 0);
           g_free (json);
         }
+      /* the process-wide limit stands for 0 */
+      fxs_set_max_threads (1);
+      char *limited = split_with_threads (graph, id_array, 0, keep, &error);
+      fxs_set_max_threads (0);
+      CU_ASSERT_PTR_NOT_NULL_FATAL (limited);
+      CU_ASSERT_TRUE (strcmp (limited, serial) == 0);
+      g_free (limited);
       g_free (serial);
     }
   g_free (id_array);
@@ -1626,6 +1633,11 @@ test_threads_option (void)
   CU_ASSERT_EQUAL (fxs_split_options_get_threads (copy), 3);
   fxs_split_options_free (copy);
   fxs_split_options_free (o);
+  CU_ASSERT_EQUAL (fxs_get_max_threads (), 0);
+  fxs_set_max_threads (2);
+  CU_ASSERT_EQUAL (fxs_get_max_threads (), 2);
+  fxs_set_max_threads (0);
+  CU_ASSERT_EQUAL (fxs_get_max_threads (), 0);
 }
 
 static void

@@ -1,8 +1,11 @@
 /* Feeding yajl (json-reader-private.h): chunks, token positions, and what
  * stopped it. */
 #include "json-reader-private.h"
+#include "bulk.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 void
 fxs_json_feeder_init (FxsJsonFeeder *f, const yajl_callbacks *callbacks, gpointer ctx,
@@ -99,4 +102,57 @@ fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk)
   while (pending > (gint64) chunk && chunk < f->max_string)
     chunk *= 2;
   return chunk;
+}
+
+gboolean
+fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length, gsize chunk,
+                          int *read_errno)
+{
+  char *buf = NULL;
+  if (fd >= 0)
+    /* bulk memory: whole huge pages (one page fault, not 256), reused by
+     * the next load in the process */
+    buf = fxs_bulk_alloc_uninit (chunk);
+  gboolean ok = TRUE;
+  gsize off = 0;
+  while (ok)
+    {
+      gsize want = fxs_json_feeder_chunk_size (f, chunk);
+      const char *bytes;
+      gssize got;
+      if (fd < 0)
+        {
+          chunk = want;
+          got = (gssize) MIN (chunk, length - off);
+          bytes = got ? data + off : NULL;   /* no arithmetic on a NULL @data */
+          off += (gsize) got;
+        }
+      else
+        {
+          if (want != chunk)
+            {
+              fxs_bulk_free (buf);
+              buf = fxs_bulk_alloc_uninit (want);
+              chunk = want;
+            }
+          got = read (fd, buf, chunk);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got < 0)
+            {
+              *read_errno = errno;
+              ok = FALSE;
+              break;
+            }
+          bytes = buf;
+        }
+      if (got == 0)
+        {
+          ok = fxs_json_feeder_complete (f);
+          break;
+        }
+      ok = fxs_json_feeder_feed (f, bytes, (gsize) got);
+    }
+  fxs_bulk_free (buf);
+  return ok;
 }

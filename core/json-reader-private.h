@@ -54,6 +54,12 @@ gboolean fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len);
 gboolean fxs_json_feeder_complete (FxsJsonFeeder *f);
 /* The next chunk's size: @chunk, or more while a long token is pending. */
 gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
+/* Feeds the whole input: what @fd reads when it is >= 0, else the @length
+ * bytes at @data, in chunks of @chunk bytes (more while a long token is
+ * pending), then its end.  FALSE when parsing stopped (f->status) or a read
+ * failed (*@read_errno set). */
+gboolean fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length,
+                                   gsize chunk, int *read_errno);
 
 /* ---- tokens (json-reader.c) --------------------------------------------- */
 

@@ -9,9 +9,7 @@
 #include "json-reader-private.h"
 #include "bulk.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #define BLOCK_SIZE ((gsize) 256 << 10)
 #define N_BLOCKS 8
@@ -217,49 +215,8 @@ static gpointer
 feed_all (gpointer data)
 {
   Feeding *f = data;
-  gsize chunk = f->chunk_size;
-  char *buf = f->fd >= 0 ? fxs_bulk_alloc_uninit (chunk) : NULL;
-  gsize off = 0;
-  gboolean ok = TRUE;
-  while (ok)
-    {
-      gsize want = fxs_json_feeder_chunk_size (&f->feeder, chunk);
-      const char *bytes;
-      gssize got;
-      if (f->fd < 0)
-        {
-          chunk = want;
-          got = (gssize) MIN (chunk, f->length - off);
-          bytes = got ? f->data + off : NULL;   /* no arithmetic on a NULL @data */
-          off += (gsize) got;
-        }
-      else
-        {
-          if (want != chunk)
-            {
-              fxs_bulk_free (buf);
-              buf = fxs_bulk_alloc_uninit (want);
-              chunk = want;
-            }
-          got = read (f->fd, buf, chunk);
-          if (got < 0 && errno == EINTR)
-            continue;
-          if (got < 0)
-            {
-              f->read_errno = errno;
-              ok = FALSE;
-              break;
-            }
-          bytes = buf;
-        }
-      if (got == 0)
-        {
-          ok = fxs_json_feeder_complete (&f->feeder);
-          break;
-        }
-      ok = fxs_json_feeder_feed (&f->feeder, bytes, (gsize) got);
-    }
-  fxs_bulk_free (buf);
+  gboolean ok = fxs_json_feeder_feed_all (&f->feeder, f->fd, f->data, f->length, f->chunk_size,
+                                          &f->read_errno);
   f->ok = ok;
   /* the last token goes out even after a stop: the reader waits for it */
   Token *t = (Token *) ((gsize) (f->end - f->at) >= sizeof (Token) ? f->at

@@ -1096,53 +1096,7 @@ use_thread (const FxsJsonReader *r, gsize length)
 static gboolean
 parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_errno)
 {
-  gsize chunk = r->chunk_size;
-  char *buf = NULL;
-  if (fd >= 0)
-    /* bulk memory: whole huge pages (one page fault, not 256), reused by
-     * the next load in the process */
-    buf = fxs_bulk_alloc_uninit (chunk);
-  gboolean ok = TRUE;
-  gsize off = 0;
-  while (ok)
-    {
-      gsize want = fxs_json_feeder_chunk_size (&r->feed, chunk);
-      const char *bytes;
-      gssize got;
-      if (fd < 0)
-        {
-          chunk = want;
-          got = (gssize) MIN (chunk, length - off);
-          bytes = got ? data + off : NULL;   /* no arithmetic on a NULL @data */
-          off += (gsize) got;
-        }
-      else
-        {
-          if (want != chunk)
-            {
-              fxs_bulk_free (buf);
-              buf = fxs_bulk_alloc_uninit (want);
-              chunk = want;
-            }
-          got = read (fd, buf, chunk);
-          if (got < 0 && errno == EINTR)
-            continue;
-          if (got < 0)
-            {
-              *read_errno = errno;
-              ok = FALSE;
-              break;
-            }
-          bytes = buf;
-        }
-      if (got == 0)
-        {
-          ok = fxs_json_feeder_complete (&r->feed);
-          break;
-        }
-      ok = fxs_json_feeder_feed (&r->feed, bytes, (gsize) got);
-    }
-  fxs_bulk_free (buf);
+  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size, read_errno);
   if (!ok && !*read_errno)
     fxs_json_reader_feed_failed (r, &r->feed);
   return ok;

@@ -1322,8 +1322,6 @@ test_symbolic_sizes (void)
   split_clear (&s);
 }
 
-/* A dependency that exists only through a symbol shows in a cycle:
- * partition 2 takes n from partition 0 because a's size has n's symbol. */
 /* A symbol first bound by a node after its use: the binder is looked for
  * in the whole graph (here it is in the user's own partition: nothing is
  * passed for it), as when uses were recorded in a pass of their own. */
@@ -1368,6 +1366,8 @@ test_symbol_bound_later (void)
   split_clear (&s);
 }
 
+/* A dependency that exists only through a symbol shows in a cycle:
+ * partition 2 takes n from partition 0 because a's size has n's symbol. */
 static void
 test_symbolic_cycle (void)
 {

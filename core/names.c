@@ -968,7 +968,17 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
   gsize o = 0;
   gboolean prev_lower = FALSE;   /* _snake_case's state */
   gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
-  for (gsize i = 0; i < len; i++)
+  if (k > 0)
+    {
+      /* the clean prefix comes out as it is ("layers" of "layers.7.weight") */
+      if (ascii_class[(guchar) s[0]] == CHAR_DIGIT)
+        buf[o++] = '_';
+      memcpy (buf + o, s, k);
+      o += k;
+      prev_lower = ascii_class[(guchar) s[k - 1]] == CHAR_LOWER;
+      prev_ident = TRUE;
+    }
+  for (gsize i = k; i < len; i++)
     {
       guchar a = (guchar) s[i];
       if (a >= 0x80)

@@ -374,16 +374,13 @@ original_attr (const Builder *b, const FxsNode *orig)
 }
 
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built.  @orig is a
- * node of the original graph with that target, for get_attr and
- * call_module (its attribute), or NULL. */
-static CachedCandidate *
-lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+ * flattened target), remembered for the graph being built in @pair, its
+ * cache slots.  @orig is a node of the original graph with that target,
+ * for get_attr and call_module (its attribute), or NULL. */
+G_GNUC_NO_INLINE static CachedCandidate *
+add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
+            CachedCandidate *pair)
 {
-  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
-  for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
-      return &pair[k];
   /* replace the older entry; the newer one moves to the first slot */
   pair[1] = pair[0];
   CachedCandidate *e = &pair[0];
@@ -401,6 +398,18 @@ lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
     e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
                      ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
   return e;
+}
+
+/* The cached candidate for @target, made by add_target() when new (the
+ * cached case, most calls, stays small enough to inline). */
+static inline CachedCandidate *
+lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+{
+  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
+  for (guint k = 0; k < 2; k++)
+    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
+      return &pair[k];
+  return add_target (b, op, target, orig, pair);
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */

@@ -511,7 +511,7 @@ grow_bases (FxsNamespace *ns)
 
 /* The index of base @name (@len bytes, hashing to @hash), added when new;
  * a new base keeps @name itself when @keep, else a copy. */
-static guint32
+G_GNUC_NO_INLINE static guint32
 find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
   gsize i = hash & ns->base_mask;
@@ -593,8 +593,10 @@ advance_cursor (Base *b)
   b->cursor++;
 }
 
+static guint64 take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start);
+
 /* Takes the first free number >= @start of @base and returns it. */
-static guint64
+static inline guint64
 take_number (FxsNamespace *ns, guint32 base, guint64 start)
 {
   Base *b = base_at (ns, base);
@@ -605,6 +607,15 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
       advance_cursor (b);
       return n;
     }
+  return take_number_sparse (ns, base, start);
+}
+
+/* take_number() when numbers beyond the cursor are involved: out of line,
+ * which keeps the usual case small. */
+G_GNUC_NO_INLINE static guint64
+take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  Base *b = base_at (ns, base);
   /* room first, so that the slots found below stay put */
   if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
     grow_sparse (ns);
@@ -727,7 +738,7 @@ decimal_increment (GString *digits)
 /* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
  * others: a plain scan over a string set, as such names only come from
  * hand-written graphs. */
-static const char *
+G_GNUC_NO_INLINE static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
   if (!ns->big)

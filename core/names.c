@@ -367,8 +367,23 @@ fxs_name_hash (const char *s, gsize len)
       h = (h ^ w) * k;
       h ^= h >> 29;
     }
+  /* the last 0-7 bytes as memcpy into a zeroed word would put them, with
+   * loads of fixed size (a memcpy of variable length is a call) */
   guint64 w = 0;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  if (len >= 4)
+    {
+      guint32 lo, hi;
+      memcpy (&lo, s, 4);
+      memcpy (&hi, s + len - 4, 4);
+      w = lo | ((guint64) hi << (8 * (len - 4)));   /* the overlap agrees */
+    }
+  else if (len > 0)
+    w = (guint64) (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
+        | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
+#else
   memcpy (&w, s, len);
+#endif
   h = (h ^ w) * k;
   h ^= h >> 32;
   return (guint32) h;
@@ -496,7 +511,7 @@ grow_bases (FxsNamespace *ns)
 
 /* The index of base @name (@len bytes, hashing to @hash), added when new;
  * a new base keeps @name itself when @keep, else a copy. */
-static guint32
+G_GNUC_NO_INLINE static guint32
 find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
   gsize i = hash & ns->base_mask;
@@ -578,8 +593,10 @@ advance_cursor (Base *b)
   b->cursor++;
 }
 
+static guint64 take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start);
+
 /* Takes the first free number >= @start of @base and returns it. */
-static guint64
+static inline guint64
 take_number (FxsNamespace *ns, guint32 base, guint64 start)
 {
   Base *b = base_at (ns, base);
@@ -590,6 +607,15 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
       advance_cursor (b);
       return n;
     }
+  return take_number_sparse (ns, base, start);
+}
+
+/* take_number() when numbers beyond the cursor are involved: out of line,
+ * which keeps the usual case small. */
+G_GNUC_NO_INLINE static guint64
+take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  Base *b = base_at (ns, base);
   /* room first, so that the slots found below stay put */
   if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
     grow_sparse (ns);
@@ -637,15 +663,45 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
 
 /* ---- names ---- */
 
+static const char digit_pairs[] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
+/* The number of decimal digits of @n, without dividing: from its bit
+ * length (1233 / 4096 ~ log10(2)), corrected by one comparison. */
+static guint
+decimal_length (guint64 n)
+{
+  static const guint64 powers[20] = {
+    G_GUINT64_CONSTANT (1), G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100),
+    G_GUINT64_CONSTANT (1000), G_GUINT64_CONSTANT (10000), G_GUINT64_CONSTANT (100000),
+    G_GUINT64_CONSTANT (1000000), G_GUINT64_CONSTANT (10000000),
+    G_GUINT64_CONSTANT (100000000), G_GUINT64_CONSTANT (1000000000),
+    G_GUINT64_CONSTANT (10000000000), G_GUINT64_CONSTANT (100000000000),
+    G_GUINT64_CONSTANT (1000000000000), G_GUINT64_CONSTANT (10000000000000),
+    G_GUINT64_CONSTANT (100000000000000), G_GUINT64_CONSTANT (1000000000000000),
+    G_GUINT64_CONSTANT (10000000000000000), G_GUINT64_CONSTANT (100000000000000000),
+    G_GUINT64_CONSTANT (1000000000000000000), G_GUINT64_CONSTANT (10000000000000000000),
+  };
+#if defined(__GNUC__) || defined(__clang__)
+  guint bits = 64 - (guint) __builtin_clzll (n | 1);
+#else
+  guint bits = 1;
+  for (guint64 m = n >> 1; m; m >>= 1)
+    bits++;
+#endif
+  guint t = (bits * 1233) >> 12;
+  return t + ((n | 1) >= powers[t]);
+}
+
 /* Takes a number of @base from @start on and stores "<base>_<n>" in the
  * graph. */
 static const char *
 take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
 {
   guint64 n = take_number (ns, base, start);
-  guint k = 1;
-  for (guint64 m = n; m >= 10; m /= 10)
-    k++;
+  guint k = decimal_length (n);
   /* written in place, digits from the end: the name's length is known */
   const Base *b = base_at (ns, base);
   char *name = name_memory (ns, b->len + 1 + k + 1);
@@ -653,9 +709,16 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
   name[b->len] = '_';
   char *d = name + b->len + 1 + k;
   *d = '\0';
-  do
-    *--d = (char) ('0' + n % 10);
-  while ((n /= 10) != 0);
+  /* two digits per division */
+  for (; n >= 100; n /= 100)
+    {
+      d -= 2;
+      memcpy (d, digit_pairs + 2 * (n % 100), 2);
+    }
+  if (n >= 10)
+    memcpy (d - 2, digit_pairs + 2 * n, 2);
+  else
+    d[-1] = (char) ('0' + n);
   return name;
 }
 
@@ -675,7 +738,7 @@ decimal_increment (GString *digits)
 /* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
  * others: a plain scan over a string set, as such names only come from
  * hand-written graphs. */
-static const char *
+G_GNUC_NO_INLINE static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
   if (!ns->big)
@@ -854,6 +917,13 @@ static const guint8 ascii_class[128] = {
   ['_'] = CHAR_UNDERSCORE,
 };
 
+/* [0-9a-z_]: what a clean, lower-case identifier is made of (not NUL) */
+static const guint8 lower_ident[256] = {
+  RANGE_8 ('0', 1), ['8'] = 1, ['9'] = 1,
+  RANGE_8 ('a', 1), RANGE_8 ('i', 1), RANGE_8 ('q', 1), ['y'] = 1, ['z'] = 1,
+  ['_'] = 1,
+};
+
 /* Makes @c the candidate of the @len clean bytes at @text (copied). */
 static void
 set_candidate_text (FxsNameCandidate *c, const char *text, gsize len, FxsNameAllocFunc alloc,
@@ -873,28 +943,23 @@ static gboolean
 candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsNameAllocFunc alloc,
                          gpointer alloc_data)
 {
-  const char *s = target;
-  gsize len;
-  if (op == FXS_OP_CALL_FUNCTION)
-    {
-      s = callable_name (target);
-      len = strlen (s);
-    }
-  else
-    {
-      len = strlen (s);
-      /* _target_to_str: op[2:-2] of a "__magic__" name */
-      if (len >= 2 && s[0] == '_' && s[1] == '_' && s[len - 2] == '_' && s[len - 1] == '_')
-        {
-          s += 2;
-          len = len > 4 ? len - 4 : 0;
-        }
-    }
-  /* already a clean, lower-case identifier ("layers_7_fc", "add_5"): as it is */
+  const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
+  /* the clean, lower-case prefix, measuring the string on the way: most
+   * targets ("layers_7_fc", "add_5") are that prefix and need no strlen */
   gsize k = 0;
-  while (k < len && (guchar) s[k] < 0x80 && ascii_class[(guchar) s[k]] != CHAR_OTHER
-         && ascii_class[(guchar) s[k]] != CHAR_UPPER)
+  while (lower_ident[(guchar) s[k]])
     k++;
+  gsize len = s[k] == '\0' ? k : k + strlen (s + k);
+  /* _target_to_str: op[2:-2] of a "__magic__" name ("__" is in the
+   * prefix, so the prefix of the inner text is k - 2 bytes long) */
+  if (op != FXS_OP_CALL_FUNCTION && len >= 2 && s[0] == '_' && s[1] == '_'
+      && s[len - 2] == '_' && s[len - 1] == '_')
+    {
+      s += 2;
+      len = len > 4 ? len - 4 : 0;
+      k = MIN (k - 2, len);
+    }
+  /* already a clean, lower-case identifier: as it is */
   if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
     {
       if (s[len] == '\0')
@@ -914,7 +979,17 @@ candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsN
   gsize o = 0;
   gboolean prev_lower = FALSE;   /* _snake_case's state */
   gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
-  for (gsize i = 0; i < len; i++)
+  if (k > 0)
+    {
+      /* the clean prefix comes out as it is ("layers" of "layers.7.weight") */
+      if (ascii_class[(guchar) s[0]] == CHAR_DIGIT)
+        buf[o++] = '_';
+      memcpy (buf + o, s, k);
+      o += k;
+      prev_lower = ascii_class[(guchar) s[k - 1]] == CHAR_LOWER;
+      prev_ident = TRUE;
+    }
+  for (gsize i = k; i < len; i++)
     {
       guchar a = (guchar) s[i];
       if (a >= 0x80)

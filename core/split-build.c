@@ -236,45 +236,18 @@ tuple1 (Builder *b, const FxsValue *item)
   return v;
 }
 
-/* map_arg(value, lambda n: env[n]) into *@out; TRUE when @out differs from
- * @in (it refers to nodes), in which case the changed containers live in
- * the graph being built.  Dict keys are not mapped, as in torch.fx. */
-static gboolean
-remap (Builder *b, const FxsValue *in, FxsValue *out)
+static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
+
+/* remap() of a container's items: of @count items at @in_items, every
+ * @step-th from @first on.  Returns a copy with the changes, or NULL when
+ * nothing changes. */
+static inline FxsValue *
+remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, guint step)
 {
-  *out = *in;
-  guint count;
-  gboolean dict = FALSE;
-  switch (in->kind)
-    {
-    case FXS_VALUE_NODE:
-      {
-        guint32 i = in->u.node->index;
-        if (b->env_owner[i] != b->owner)
-          {
-            if (!b->missing)
-              b->missing = in->u.node;
-            return FALSE;
-          }
-        out->u.node = b->env[i];
-        return TRUE;
-      }
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      count = in->n;
-      break;
-    case FXS_VALUE_DICT:
-      count = 2 * in->n;
-      dict = TRUE;
-      break;
-    default:
-      return FALSE;
-    }
   FxsValue *items = NULL;
-  for (guint k = dict ? 1 : 0; k < count; k += dict ? 2 : 1)
+  for (guint k = first; k < count; k += step)
     {
-      const FxsValue *v = &in->u.items[k];
+      const FxsValue *v = &in_items[k];
       FxsValue item;
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
@@ -293,9 +266,45 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
         continue;
       if (!items)
-        items = memcpy (node_memory (b, count * sizeof (FxsValue)), in->u.items,
+        items = memcpy (node_memory (b, count * sizeof (FxsValue)), in_items,
                         count * sizeof (FxsValue));
       items[k] = item;
+    }
+  return items;
+}
+
+/* map_arg(value, lambda n: env[n]) into *@out; TRUE when @out differs from
+ * @in (it refers to nodes), in which case the changed containers live in
+ * the graph being built.  Dict keys are not mapped, as in torch.fx. */
+static gboolean
+remap (Builder *b, const FxsValue *in, FxsValue *out)
+{
+  *out = *in;
+  FxsValue *items;
+  switch (in->kind)
+    {
+    case FXS_VALUE_NODE:
+      {
+        guint32 i = in->u.node->index;
+        if (b->env_owner[i] != b->owner)
+          {
+            if (!b->missing)
+              b->missing = in->u.node;
+            return FALSE;
+          }
+        out->u.node = b->env[i];
+        return TRUE;
+      }
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      items = remap_items (b, in->u.items, in->n, 0, 1);
+      break;
+    case FXS_VALUE_DICT:
+      items = remap_items (b, in->u.items, 2 * in->n, 1, 2);
+      break;
+    default:
+      return FALSE;
     }
   if (!items)
     return FALSE;
@@ -374,16 +383,13 @@ original_attr (const Builder *b, const FxsNode *orig)
 }
 
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built.  @orig is a
- * node of the original graph with that target, for get_attr and
- * call_module (its attribute), or NULL. */
-static CachedCandidate *
-lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+ * flattened target), remembered for the graph being built in @pair, its
+ * cache slots.  @orig is a node of the original graph with that target,
+ * for get_attr and call_module (its attribute), or NULL. */
+G_GNUC_NO_INLINE static CachedCandidate *
+add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
+            CachedCandidate *pair)
 {
-  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
-  for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
-      return &pair[k];
   /* replace the older entry; the newer one moves to the first slot */
   pair[1] = pair[0];
   CachedCandidate *e = &pair[0];
@@ -401,6 +407,18 @@ lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
     e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
                      ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
   return e;
+}
+
+/* The cached candidate for @target, made by add_target() when new (the
+ * cached case, most calls, stays small enough to inline). */
+static inline CachedCandidate *
+lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+{
+  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
+  for (guint k = 0; k < 2; k++)
+    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
+      return &pair[k];
+  return add_target (b, op, target, orig, pair);
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */
@@ -528,8 +546,16 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
   for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
     {
       const FxsNode *orig = original_node (b, nodes[k]);
-      FxsValue args, kwargs;
-      remap (b, &orig->args, &args);
+      FxsValue args = orig->args, kwargs;
+      /* args are a tuple: its items straight away, without a call */
+      if (args.kind == FXS_VALUE_TUPLE)
+        {
+          FxsValue *items = remap_items (b, args.u.items, args.n, 0, 1);
+          if (items)
+            args.u.items = items;
+        }
+      else
+        remap (b, &orig->args, &args);
       kwargs = orig->kwargs;
       if (kwargs.n)   /* most are {} */
         remap (b, &orig->kwargs, &kwargs);

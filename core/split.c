@@ -465,34 +465,16 @@ record_use (const FxsNode *def, gpointer data)
     add_dependency (a, up, dp, d, use->use_node, NULL);
 }
 
-/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
- * the user's own partition (most of them) passed over on the spot. */
-static void
-record_value_uses (const FxsValue *value, Use *use)
+static void record_value_uses (const FxsValue *value, Use *use);
+
+/* record_value_uses() of @n items, every @step-th from @items on. */
+static inline void
+record_items_uses (const FxsValue *items, guint n, guint step, Use *use)
 {
   const guint32 *part_of = use->a->r->part_of;
-  guint step = 1, first = 0;
-  switch (value->kind)
+  for (guint i = 0; i < n; i++)
     {
-    case FXS_VALUE_NODE:
-      if (part_of[value->u.node->index] != use->use_part)
-        record_use (value->u.node, use);
-      return;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      break;
-    case FXS_VALUE_DICT:
-      /* map_arg maps dict values only */
-      step = 2;
-      first = 1;
-      break;
-    default:
-      return;
-    }
-  for (guint i = first; i < step * value->n; i += step)
-    {
-      const FxsValue *item = &value->u.items[i];
+      const FxsValue *item = &items[i * step];
       if (item->kind == FXS_VALUE_NODE)
         {
           if (part_of[item->u.node->index] != use->use_part)
@@ -500,6 +482,31 @@ record_value_uses (const FxsValue *value, Use *use)
         }
       else if (item->kind >= FXS_VALUE_LIST)
         record_value_uses (item, use);
+    }
+}
+
+/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
+ * the user's own partition (most of them) passed over on the spot. */
+static void
+record_value_uses (const FxsValue *value, Use *use)
+{
+  switch (value->kind)
+    {
+    case FXS_VALUE_NODE:
+      if (use->a->r->part_of[value->u.node->index] != use->use_part)
+        record_use (value->u.node, use);
+      return;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      record_items_uses (value->u.items, value->n, 1, use);
+      return;
+    case FXS_VALUE_DICT:
+      /* map_arg maps dict values only */
+      record_items_uses (value->u.items + 1, value->n, 2, use);
+      return;
+    default:
+      return;
     }
 }
 
@@ -535,7 +542,11 @@ record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
     record_value_uses (&node->args.u.items[0], &use);
   else
     {
-      record_value_uses (&node->args, &use);
+      /* args are a tuple: its items straight away, without a call */
+      if (node->args.kind == FXS_VALUE_TUPLE)
+        record_items_uses (node->args.u.items, node->args.n, 1, &use);
+      else
+        record_value_uses (&node->args, &use);
       if (node->kwargs.n)
         record_value_uses (&node->kwargs, &use);
     }

@@ -383,7 +383,8 @@ parse_config (int *argc, char ***argv, BenchConfig *cfg, GError **error)
     { "load-repeat", 'l', 0, G_OPTION_ARG_INT, &load_repeat,
       "Load runs (default: as --repeat)", "L" },
     { "threads", 't', 0, G_OPTION_ARG_INT, &threads,
-      "Threads building the produced graphs (default 0: the processors)", "N" },
+      "Most threads for loading and for building the produced graphs (default 0: the "
+      "processors)", "N" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode,
       "contiguous, round-robin or both (default contiguous)", "MODE" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -415,6 +416,8 @@ parse_config (int *argc, char ***argv, BenchConfig *cfg, GError **error)
   cfg->partitions = (guint) partitions;
   cfg->repeat = (guint) repeat;
   cfg->threads = (guint) threads;
+  /* as fxsplit --threads: loading (the reader's yajl thread) too */
+  fxs_set_max_threads (cfg->threads);
   cfg->load_repeat = load_repeat ? (guint) load_repeat : (guint) repeat;
   if (!mode || strcmp (mode, "contiguous") == 0)
     cfg->modes[MODE_CONTIGUOUS] = TRUE;

@@ -306,18 +306,25 @@ static GMutex lazy_index_lock;
  * lookup (made on first use: most of a split's graphs are never looked up).
  * *@ready says, atomically, how many items are in it (plus one). */
 static void
-index_items (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 *n_indexed,
-             gint *ready)
+index_items_locked (FxsNameIndex *index, const FxsItems *items, gboolean nodes,
+                    guint32 *n_indexed, gint *ready)
 {
-  if (g_atomic_int_get (ready) == (gint) items->len + 1)
-    return;
-  g_mutex_lock (&lazy_index_lock);
   if (g_atomic_int_get (ready) != (gint) items->len + 1)
     {
       name_index_update (index, items, nodes, *n_indexed);
       *n_indexed = items->len;
       g_atomic_int_set (ready, (gint) items->len + 1);
     }
+}
+
+static void
+index_items (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 *n_indexed,
+             gint *ready)
+{
+  if (g_atomic_int_get (ready) == (gint) items->len + 1)
+    return;
+  g_mutex_lock (&lazy_index_lock);
+  index_items_locked (index, items, nodes, n_indexed, ready);
   g_mutex_unlock (&lazy_index_lock);
 }
 
@@ -437,12 +444,9 @@ update_target_attrs (FxsGraph *g)
       g->target_attrs[i] = G_MAXUINT32;
       if (!has_attr_target (node))
         continue;
-      if (!indexed && g_atomic_int_get (&g->attr_index_ready) != (gint) g->attrs->len + 1)
-        {
-          name_index_update (&g->attr_index, g->attrs, FALSE, g->n_attrs_indexed);
-          g->n_attrs_indexed = g->attrs->len;
-          g_atomic_int_set (&g->attr_index_ready, (gint) g->attrs->len + 1);
-        }
+      if (!indexed)
+        index_items_locked (&g->attr_index, g->attrs, FALSE, &g->n_attrs_indexed,
+                            &g->attr_index_ready);
       indexed = TRUE;
       g->target_attrs[i] = name_index_find (&g->attr_index, g->attrs, FALSE, node->target);
     }

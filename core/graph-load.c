@@ -451,9 +451,12 @@ input_size (const char *path, gsize length)
   return g_stat (path, &st) == 0 && st.st_size > 0 ? (gsize) st.st_size : 0;
 }
 
+/* One reading of the input by a new loader: with @fast, the fast path over
+ * @data (NULL when it gave up, with nothing reported); else the general
+ * path over the file at @path, or over @data when @path is NULL. */
 static FxsGraph *
-load (const char *path, const char *data, gsize length, const char *display_name,
-      const char *want, FxsLoadSplit *all, GError **error)
+load_once (const char *path, const char *data, gsize length, gboolean fast,
+           const char *display_name, const char *want, FxsLoadSplit *all, GError **error)
 {
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
@@ -474,8 +477,9 @@ load (const char *path, const char *data, gsize length, const char *display_name
   fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
   fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
-  gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
-                     : fxs_json_reader_parse_data (reader, data, length, error);
+  gboolean ok = fast ? fxs_json_reader_parse_fast (reader, data, length)
+               : path ? fxs_json_reader_parse_file (reader, path, error)
+               : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
@@ -500,6 +504,41 @@ load (const char *path, const char *data, gsize length, const char *display_name
       fxs_graph_unref (graph);
       return NULL;
     }
+  return graph;
+}
+
+/* Files up to this size are read whole and go the fast way first; bigger
+ * ones stream through the general path, whose memory stays constant. */
+#define FAST_MAX_FILE ((gsize) 512 << 20)
+
+static void
+clear_parts (FxsLoadSplit *all)
+{
+  g_ptr_array_set_size (all->names, 0);
+  g_ptr_array_set_size (all->submodules, 0);
+  g_ptr_array_set_size (all->qualnames, 0);
+}
+
+/* The fast path first (json-reader.h); where it gives up, the general path
+ * reads the same bytes again and reports what is wrong. */
+static FxsGraph *
+load (const char *path, const char *data, gsize length, const char *display_name,
+      const char *want, FxsLoadSplit *all, GError **error)
+{
+  if (fxs_json_reader_get_fast_path () == FXS_JSON_FAST_NEVER)
+    return load_once (path, data, length, FALSE, display_name, want, all, error);
+  char *whole = path ? fxs_json_read_whole_file (path, FAST_MAX_FILE, &length) : NULL;
+  if (path && !whole)
+    return load_once (path, NULL, 0, FALSE, display_name, want, all, error);
+  const char *input = whole ? whole : data;
+  FxsGraph *graph = load_once (NULL, input, length, TRUE, display_name, want, all, NULL);
+  if (!graph)
+    {
+      if (all)
+        clear_parts (all);
+      graph = load_once (NULL, input, length, FALSE, display_name, want, all, error);
+    }
+  fxs_bulk_free (whole);
   return graph;
 }
 

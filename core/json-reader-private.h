@@ -7,6 +7,7 @@
 
 #include "json-reader.h"
 
+#include <string.h>
 #include <yajl/yajl_parse.h>
 
 /* ---- feeding yajl (json-reader-feed.c) ------------------------------------ */
@@ -60,6 +61,146 @@ gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
  * failed (*@read_errno set). */
 gboolean fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length,
                                    gsize chunk, int *read_errno);
+
+/* ---- the reader's state (json-reader.c, json-reader-fast.c) ------------- */
+
+/* Scratch memory for one collected tree at a time.  Blocks are kept across
+ * resets, so a steady stream of similar trees allocates nothing after the
+ * first one.  Big objects get blocks of their own, freed on reset. */
+#define FXS_JSON_SCRATCH_BLOCK (64u * 1024)
+
+typedef struct FxsJsonScratchBlock FxsJsonScratchBlock;
+struct FxsJsonScratchBlock {
+  FxsJsonScratchBlock *next;
+  gsize size;
+  /* data follows */
+};
+
+typedef struct {
+  FxsJsonScratchBlock *blocks;
+  FxsJsonScratchBlock *cur;
+  char *ptr;
+  gsize left;
+  FxsJsonScratchBlock *big;
+} FxsJsonScratch;
+
+gpointer fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size);
+void     fxs_json_scratch_reset (FxsJsonScratch *s);
+
+/* Called for every token of a collected value: the common case inline. */
+static inline gpointer
+fxs_json_scratch_alloc (FxsJsonScratch *s, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (G_UNLIKELY (size > s->left))
+    return fxs_json_scratch_alloc_slow (s, size);
+  gpointer p = s->ptr;
+  s->ptr += size;
+  s->left -= size;
+  return p;
+}
+
+typedef struct {
+  guint8 type;              /* FXS_JSON_OBJECT or FXS_JSON_ARRAY */
+  gboolean streamed;
+  int tag;
+  gint64 pos;
+  guint64 count;            /* streamed: members or items so far */
+  gsize start;              /* collected: its first child in the pending stack */
+  /* its own place in its parent, for paths */
+  const char *seg_key;
+  gsize seg_key_len;
+  guint64 seg_index;
+  /* streamed objects: the current key and every key so far */
+  GString *key;
+  gint64 key_pos;
+  gboolean own_keys;        /* the consumer checks for duplicates */
+  GHashTable *keys;
+} FxsJsonFrame;
+
+struct FxsJsonReader {
+  char *name;
+  FxsJsonHandler handler;
+  gpointer user_data;
+  FxsJsonFeeder feed;       /* used by the feeding thread while it runs */
+  gsize max_string;
+  gsize chunk_size;
+
+  FxsJsonFrame frames[FXS_JSON_MAX_DEPTH];
+  guint depth;
+  guint n_collecting;       /* collected frames, all above the streamed ones */
+  FxsJson *pending;         /* children of the collected frames */
+  gsize n_pending;
+  gsize pending_alloc;
+  FxsJsonScratch scratch;
+
+  gboolean threaded;        /* fxs_json_reader_set_threaded() */
+  gboolean threaded_set;
+  gboolean in_item;         /* inside begin()/value(): paths include the item */
+
+  /* the input, for turning offsets into lines */
+  const char *data;
+  int fd;
+
+  /* the first error */
+  gboolean failed;
+  FxsErrorCode error_code;
+  gint64 error_pos;
+  gboolean error_pos_exact; /* else: the token at or after error_pos */
+  GString *error_message;   /* "PATH: MESSAGE" */
+};
+
+/* Copies @len bytes of text into the scratch arena, NUL-terminated and
+ * zero-padded to whole words, and tells whether they hold a byte >= 0x80
+ * (*@high) or a NUL (the flag).  The source is scanned, a word at a time
+ * where it has whole words: reading the copy back right after memcpy()
+ * wrote it stalls (store forwarding). */
+static inline char *
+fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
+{
+  gsize words = len / 8 + 1;
+  char *copy = fxs_json_scratch_alloc (&r->scratch, 8 * words);
+  memset (copy + 8 * (words - 1), 0, 8);
+  memcpy (copy, s, len);
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  guint64 any = 0, zero = 0, w;
+  if (len >= 8)
+    {
+      for (gsize i = 0; i + 8 <= len; i += 8)
+        {
+          memcpy (&w, s + i, 8);
+          any |= w;
+          zero |= (w - ones) & ~w & tops;
+        }
+      memcpy (&w, s + len - 8, 8); /* the tail, overlapping */
+    }
+  else if (len >= 4)
+    {
+      guint32 head, tail;
+      memcpy (&head, s, 4);
+      memcpy (&tail, s + len - 4, 4);
+      w = head | (guint64) tail << 32;
+    }
+  else if (len > 0)
+    /* the other bytes: neither NUL nor high */
+    w = (guchar) s[0] | (guint64) (guchar) s[len / 2] << 8 | (guint64) (guchar) s[len - 1] << 16
+        | 0x0101010101000000u;
+  else
+    w = ones;
+  any |= w;
+  zero |= (w - ones) & ~w & tops;
+  *high = (any & tops) != 0;
+  *flags = zero ? FXS_JSON_HAS_NUL : 0;
+  return copy;
+}
+/* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
+gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
+/* The first key of @n members (key, value, key, ...) that repeats an
+ * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
+const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
+/* One more slot on the pending stack (its address changes when the stack
+ * grows). */
+FxsJson *fxs_json_reader_push_pending (FxsJsonReader *r);
 
 /* ---- tokens (json-reader.c) --------------------------------------------- */
 

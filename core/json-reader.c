@@ -16,32 +16,12 @@
 
 /* ---- scratch memory: one collected tree at a time ------------------------ */
 
-#define SCRATCH_BLOCK (64u * 1024)
-
-typedef struct ScratchBlock ScratchBlock;
-struct ScratchBlock {
-  ScratchBlock *next;
-  gsize size;
-  /* data follows */
-};
-
-/* Blocks are kept across resets, so a steady stream of similar trees
- * allocates nothing after the first one.  Big objects get blocks of their
- * own, freed on reset. */
-typedef struct {
-  ScratchBlock *blocks;
-  ScratchBlock *cur;
-  char *ptr;
-  gsize left;
-  ScratchBlock *big;
-} Scratch;
-
-static gpointer
-scratch_alloc_slow (Scratch *s, gsize size)
+gpointer
+fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size)
 {
-  if (size > SCRATCH_BLOCK / 4)
+  if (size > FXS_JSON_SCRATCH_BLOCK / 4)
     {
-      ScratchBlock *b = g_malloc (sizeof *b + size);
+      FxsJsonScratchBlock *b = g_malloc (sizeof *b + size);
       b->next = s->big;
       b->size = size;
       s->big = b;
@@ -49,12 +29,12 @@ scratch_alloc_slow (Scratch *s, gsize size)
     }
   if (size > s->left)
     {
-      ScratchBlock *next = s->cur ? s->cur->next : s->blocks;
+      FxsJsonScratchBlock *next = s->cur ? s->cur->next : s->blocks;
       if (!next)
         {
-          next = g_malloc (sizeof *next + SCRATCH_BLOCK);
+          next = g_malloc (sizeof *next + FXS_JSON_SCRATCH_BLOCK);
           next->next = NULL;
-          next->size = SCRATCH_BLOCK;
+          next->size = FXS_JSON_SCRATCH_BLOCK;
           if (s->cur)
             s->cur->next = next;
           else
@@ -70,32 +50,19 @@ scratch_alloc_slow (Scratch *s, gsize size)
   return p;
 }
 
-/* Called for every token of a collected value: the common case inline. */
-static inline gpointer
-scratch_alloc (Scratch *s, gsize size)
-{
-  size = (size + 7) & ~(gsize) 7;
-  if (G_UNLIKELY (size > s->left))
-    return scratch_alloc_slow (s, size);
-  gpointer p = s->ptr;
-  s->ptr += size;
-  s->left -= size;
-  return p;
-}
-
 static void
-free_blocks (ScratchBlock *b)
+free_blocks (FxsJsonScratchBlock *b)
 {
   while (b)
     {
-      ScratchBlock *next = b->next;
+      FxsJsonScratchBlock *next = b->next;
       g_free (b);
       b = next;
     }
 }
 
-static void
-scratch_reset (Scratch *s)
+void
+fxs_json_scratch_reset (FxsJsonScratch *s)
 {
   free_blocks (s->big);
   s->big = NULL;
@@ -105,12 +72,13 @@ scratch_reset (Scratch *s)
 }
 
 static void
-scratch_free (Scratch *s)
+scratch_free (FxsJsonScratch *s)
 {
-  scratch_reset (s);
+  fxs_json_scratch_reset (s);
   free_blocks (s->blocks);
   s->blocks = NULL;
 }
+
 
 /* ---- keys of streamed objects --------------------------------------------- */
 
@@ -136,58 +104,6 @@ key_blob_equal (gconstpointer a, gconstpointer b)
   const KeyBlob *x = a, *y = b;
   return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
 }
-
-/* ---- the reader ------------------------------------------------------------ */
-
-typedef struct {
-  guint8 type;              /* FXS_JSON_OBJECT or FXS_JSON_ARRAY */
-  gboolean streamed;
-  int tag;
-  gint64 pos;
-  guint64 count;            /* streamed: members or items so far */
-  gsize start;              /* collected: its first child in the pending stack */
-  /* its own place in its parent, for paths */
-  const char *seg_key;
-  gsize seg_key_len;
-  guint64 seg_index;
-  /* streamed objects: the current key and every key so far */
-  GString *key;
-  gint64 key_pos;
-  gboolean own_keys;        /* the consumer checks for duplicates */
-  GHashTable *keys;
-} Frame;
-
-struct FxsJsonReader {
-  char *name;
-  FxsJsonHandler handler;
-  gpointer user_data;
-  FxsJsonFeeder feed;       /* used by the feeding thread while it runs */
-  gsize max_string;
-  gsize chunk_size;
-
-  Frame frames[FXS_JSON_MAX_DEPTH];
-  guint depth;
-  guint n_collecting;       /* collected frames, all above the streamed ones */
-  FxsJson *pending;         /* children of the collected frames */
-  gsize n_pending;
-  gsize pending_alloc;
-  Scratch scratch;
-
-  gboolean threaded;        /* fxs_json_reader_set_threaded() */
-  gboolean threaded_set;
-  gboolean in_item;         /* inside begin()/value(): paths include the item */
-
-  /* the input, for turning offsets into lines */
-  const char *data;
-  int fd;
-
-  /* the first error */
-  gboolean failed;
-  FxsErrorCode error_code;
-  gint64 error_pos;
-  gboolean error_pos_exact; /* else: the token at or after error_pos */
-  GString *error_message;   /* "PATH: MESSAGE" */
-};
 
 FxsJsonReader *
 fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
@@ -307,7 +223,7 @@ append_inner (GString *out, const FxsJsonPath *p)
 static void
 append_current_child (FxsJsonReader *r, GString *out)
 {
-  const Frame *f = &r->frames[r->depth - 1];
+  const FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (f->streamed)
     {
       if (f->type == FXS_JSON_OBJECT)
@@ -424,6 +340,12 @@ new_pending (FxsJsonReader *r)
   return &r->pending[r->n_pending++];
 }
 
+FxsJson *
+fxs_json_reader_push_pending (FxsJsonReader *r)
+{
+  return new_pending (r);
+}
+
 static inline void
 set_json (FxsJson *v, FxsJsonType type, guint8 flags, guint32 n, gint64 pos)
 {
@@ -441,7 +363,7 @@ current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
   item->pos = pos;
   if (r->depth == 0)
     return;
-  const Frame *f = &r->frames[r->depth - 1];
+  const FxsJsonFrame *f = &r->frames[r->depth - 1];
   item->parent_tag = f->tag;
   if (f->type == FXS_JSON_OBJECT)
     {
@@ -475,7 +397,7 @@ call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
 static void
 finish_member (FxsJsonReader *r)
 {
-  scratch_reset (&r->scratch);
+  fxs_json_scratch_reset (&r->scratch);
   if (r->depth > 0)
     r->frames[r->depth - 1].count++;
 }
@@ -513,8 +435,8 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 /* yajl's UTF-8 check lets overlong forms, surrogates and code points past
  * U+10FFFF through (found by tests/hostile); RFC 3629 does not.  NUL is
  * fine (a string may hold \u0000). */
-static gboolean
-is_strict_utf8 (const guchar *s, gsize len)
+gboolean
+fxs_json_is_strict_utf8 (const guchar *s, gsize len)
 {
   for (gsize i = 0; i < len;)
     {
@@ -560,54 +482,11 @@ is_strict_utf8 (const guchar *s, gsize len)
   return TRUE;
 }
 
-/* Copies @len bytes of text into the scratch arena, NUL-terminated and
- * zero-padded to whole words, and tells whether they hold a byte >= 0x80
- * (*@high) or a NUL (the flag).  The source is scanned, a word at a time
- * where it has whole words: reading the copy back right after memcpy()
- * wrote it stalls (store forwarding). */
-static inline char *
-copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
-{
-  gsize words = len / 8 + 1;
-  char *copy = scratch_alloc (&r->scratch, 8 * words);
-  memset (copy + 8 * (words - 1), 0, 8);
-  memcpy (copy, s, len);
-  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
-  guint64 any = 0, zero = 0, w;
-  if (len >= 8)
-    {
-      for (gsize i = 0; i + 8 <= len; i += 8)
-        {
-          memcpy (&w, s + i, 8);
-          any |= w;
-          zero |= (w - ones) & ~w & tops;
-        }
-      memcpy (&w, s + len - 8, 8); /* the tail, overlapping */
-    }
-  else if (len >= 4)
-    {
-      guint32 head, tail;
-      memcpy (&head, s, 4);
-      memcpy (&tail, s + len - 4, 4);
-      w = head | (guint64) tail << 32;
-    }
-  else if (len > 0)
-    /* the other bytes: neither NUL nor high */
-    w = (guchar) s[0] | (guint64) (guchar) s[len / 2] << 8 | (guint64) (guchar) s[len - 1] << 16
-        | 0x0101010101000000u;
-  else
-    w = ones;
-  any |= w;
-  zero |= (w - ones) & ~w & tops;
-  *high = (any & tops) != 0;
-  *flags = zero ? FXS_JSON_HAS_NUL : 0;
-  return copy;
-}
 
 static gboolean
 check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 {
-  if (is_strict_utf8 ((const guchar *) s, len))
+  if (fxs_json_is_strict_utf8 ((const guchar *) s, len))
     return TRUE;
   r->in_item = TRUE;
   fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
@@ -630,7 +509,7 @@ fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, co
     }
   gboolean high;
   guint8 flags;
-  char *copy = copy_text (r, s, len, &high, &flags);
+  char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
   if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos))
     return 0;
   if (type == FXS_JSON_NUMBER)
@@ -665,10 +544,10 @@ fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b)
   return on_scalar (r, v);
 }
 
-static Frame *
+static FxsJsonFrame *
 push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
 {
-  Frame *f = &r->frames[r->depth];
+  FxsJsonFrame *f = &r->frames[r->depth];
   f->type = type;
   f->pos = pos;
   f->count = 0;
@@ -678,7 +557,7 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
   f->seg_index = 0;
   if (r->depth > 0)
     {
-      const Frame *p = &r->frames[r->depth - 1];
+      const FxsJsonFrame *p = &r->frames[r->depth - 1];
       if (p->streamed && p->type == FXS_JSON_OBJECT)
         {
           f->seg_key = p->key->str;
@@ -722,7 +601,7 @@ fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
   FxsJsonAction action = call_begin (r, &item, &tag);
   if (action == FXS_JSON_FAIL)
     return 0;
-  Frame *f = push_frame (r, type, pos);
+  FxsJsonFrame *f = push_frame (r, type, pos);
   f->streamed = action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS;
   f->own_keys = action == FXS_JSON_STREAM_OWN_KEYS;
   f->tag = tag;
@@ -740,7 +619,7 @@ fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
 int
 fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len)
 {
-  Frame *f = &r->frames[r->depth - 1];
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (len > r->max_string)
     {
       fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
@@ -752,7 +631,7 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
     {
       gboolean high;
       guint8 flags;
-      char *copy = copy_text (r, (const char *) s, len, &high, &flags);
+      char *copy = fxs_json_reader_copy_text (r, (const char *) s, len, &high, &flags);
       if (high && !check_utf8 (r, copy, len, pos))
         return 0;
       FxsJson *key = new_pending (r);
@@ -782,12 +661,12 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
 }
 
 /* The first key of @obj's members that repeats an earlier one, or NULL. */
-static const FxsJson *
-find_duplicate_key (const FxsJson *members, gsize n)
+const FxsJson *
+fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
 {
   if (n <= 16)
     {
-      /* keys are copied zero-padded to whole words (copy_text): most
+      /* keys are copied zero-padded to whole words (fxs_json_reader_copy_text): most
        * differ in their length or first word */
       for (gsize i = 1; i < n; i++)
         {
@@ -824,7 +703,7 @@ find_duplicate_key (const FxsJson *members, gsize n)
 static int
 end_collected (FxsJsonReader *r)
 {
-  Frame *f = &r->frames[r->depth - 1];
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
   gsize n = r->n_pending - f->start;
   /* an empty container before anything was pending: no pointer arithmetic
    * on NULL (found by tests/fuzz, undefined behaviour) */
@@ -836,7 +715,7 @@ end_collected (FxsJsonReader *r)
     }
   if (f->type == FXS_JSON_OBJECT)
     {
-      const FxsJson *dup = find_duplicate_key (children, n / 2);
+      const FxsJson *dup = fxs_json_find_duplicate_key (children, n / 2);
       if (dup)
         {
           FxsJsonPath inner = { NULL, dup->u.s, dup->n, 0 };
@@ -844,7 +723,7 @@ end_collected (FxsJsonReader *r)
           return 0;
         }
     }
-  FxsJson *items = n ? scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
+  FxsJson *items = n ? fxs_json_scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
   if (n)
     memcpy (items, children, n * sizeof (FxsJson));
   FxsJsonType type = f->type;
@@ -868,7 +747,7 @@ end_collected (FxsJsonReader *r)
 int
 fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
 {
-  Frame *f = &r->frames[r->depth - 1];
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);
   if (!r->handler.end (r, r->user_data, f->tag, f->count, pos))
@@ -1154,4 +1033,37 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
   close (fd);
   reader->fd = -1;
   return ok;
+}
+
+char *
+fxs_json_read_whole_file (const char *path, gsize max, gsize *length)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  char *buf = NULL;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size <= max)
+    {
+      gsize size = (gsize) st.st_size, got = 0;
+      buf = fxs_bulk_alloc_uninit (size ? size : 1);
+      while (got < size)
+        {
+          ssize_t n = read (fd, buf + got, size - got);
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          got += (gsize) n;
+        }
+      /* exactly what fstat said, and then the end: a file that changes
+       * while it is read goes the general way */
+      char more;
+      if (got != size || read (fd, &more, 1) != 0)
+        g_clear_pointer (&buf, fxs_bulk_free);
+      else
+        *length = size;
+    }
+  close (fd);
+  return buf;
 }

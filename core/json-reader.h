@@ -137,6 +137,32 @@ gboolean fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GE
 gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
                                      GError **error);
 
+/* The fast path (json-reader-fast.c): reads the whole input @data at once,
+ * straight into the handler, several times faster than the general path,
+ * for the inputs it knows (valid JSON without escapes in strings, within
+ * the limits).  TRUE when it read all of @data and every callback accepted
+ * its value.  FALSE when it gave up, at anything outside what it knows or
+ * at any error (the consumer's too), recording nothing: the consumer's
+ * state is then to be thrown away and the input read again by a new reader
+ * with fxs_json_reader_parse_data(), which reports what is wrong as always. */
+gboolean fxs_json_reader_parse_fast (FxsJsonReader *reader, const char *data, gsize length);
+/* How many inputs the fast path has read and given up on in this process
+ * (for tests). */
+void     fxs_json_reader_fast_counts (guint *read, guint *given_up);
+
+typedef enum {
+  FXS_JSON_FAST_AUTO,       /* loaders try the fast path first */
+  FXS_JSON_FAST_NEVER,      /* loaders read only the general way (tests compare) */
+} FxsJsonFastPath;
+
+void            fxs_json_reader_set_fast_path (FxsJsonFastPath mode);
+FxsJsonFastPath fxs_json_reader_get_fast_path (void);
+
+/* The whole regular file at @path, of at most @max bytes, in fxs_bulk_alloc()
+ * memory (free with fxs_bulk_free()); NULL for anything else or when it
+ * cannot be read (fxs_json_reader_parse_file() then says why). */
+char    *fxs_json_read_whole_file (const char *path, gsize max, gsize *length);
+
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
  * is the current item's path ("nodes[12]") followed by @inner (may be NULL),
  * and the location is that of the JSON token at or after @pos (a value's or

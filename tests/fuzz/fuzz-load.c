@@ -5,10 +5,44 @@
  * loads is written back and must load again and write the same text
  * (load(save(g)) == g, docs/graph-format.md).  The whole-file mode checks
  * everything the top-level mode does and builds the submodules too, so a
- * file it accepts must load in the top-level mode. */
+ * file it accepts must load in the top-level mode.  Loading goes the fast
+ * way first (core/json-reader-fast.c); the general path alone must give
+ * the same graph or the same error. */
 #include <stdint.h>
+#include <string.h>
 
 #include "fuzz-util.h"
+#include "json-reader.h"
+
+/* The general path alone agrees with what the fast path first gave. */
+static void
+check_general_path (const uint8_t *data, size_t size, const FxsGraph *graph, const GError *error)
+{
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
+  GError *general_error = NULL;
+  FxsGraph *general = fxs_graph_load_data ((const char *) data, size, "fuzz.json",
+                                           &general_error);
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
+  if (!general != !graph)
+    fuzz_fail ("the fast path and the general path disagree on whether the input loads",
+               general_error ? general_error->message : error->message);
+  if (general)
+    {
+      GString *a = g_string_new (NULL), *b = g_string_new (NULL);
+      fxs_graph_to_json (graph, a);
+      fxs_graph_to_json (general, b);
+      if (!g_string_equal (a, b))
+        fuzz_fail ("the fast path and the general path load different graphs", NULL);
+      g_string_free (a, TRUE);
+      g_string_free (b, TRUE);
+      fxs_graph_unref (general);
+    }
+  else if (strcmp (general_error->message, error->message) != 0
+           || general_error->code != error->code)
+    fuzz_fail ("the fast path first gives another error than the general path",
+               general_error->message);
+  g_clear_error (&general_error);
+}
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -21,6 +55,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_clear_error (&error);
   FxsGraph *graph = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &error);
   fuzz_check_outcome (graph != NULL, error);
+  check_general_path (data, size, graph, error);
   if (file && !graph)
     fuzz_fail ("a whole split result loads, its top-level graph alone does not", error->message);
   fxs_split_file_free (file);

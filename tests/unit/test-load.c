@@ -1,6 +1,8 @@
 /* Unit tests of graph file loading: every error a user can cause (code,
  * location, message), the values and metadata read, split results, large
- * inputs read in chunks, and the streaming reader's limits. */
+ * inputs read in chunks, and the streaming reader's limits; each through
+ * the general path (on one thread and on two) and with the fast path
+ * first (test-load-fast.c compares the two). */
 #include <fxsplit/fxsplit.h>
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -857,23 +859,37 @@ test_reader_limits (void)
     }
 }
 
+/* The general path alone, on this thread */
 static int
 read_here (void)
 {
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
   fxs_json_reader_set_threading (FXS_JSON_THREADS_NEVER);
   return 0;
 }
 
+/* The general path alone, yajl on a thread of its own */
 static int
 read_threaded (void)
 {
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
   fxs_json_reader_set_threading (FXS_JSON_THREADS_ALWAYS);
+  return 0;
+}
+
+/* The fast path first, then the general one where it gives up */
+static int
+read_fast (void)
+{
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
+  fxs_json_reader_set_threading (FXS_JSON_THREADS_NEVER);
   return 0;
 }
 
 static int
 read_auto (void)
 {
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
   fxs_json_reader_set_threading (FXS_JSON_THREADS_AUTO);
   return 0;
 }
@@ -914,6 +930,10 @@ register_tests (void)
   fxs_test_add_suite_with ("load errors, threaded", read_threaded, read_auto, errors);
   fxs_test_add_suite_with ("loading, threaded", read_threaded, read_auto, loading);
   fxs_test_add_suite_with ("streaming reader, threaded", read_threaded, read_auto, reader);
+  /* the fast path first, as loaders do by default: every error is still
+   * the general path's, every graph the same */
+  fxs_test_add_suite_with ("load errors, fast path first", read_fast, read_auto, errors);
+  fxs_test_add_suite_with ("loading, fast path first", read_fast, read_auto, loading);
 }
 
 FXS_TEST_MAIN (register_tests)

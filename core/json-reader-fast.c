@@ -1,0 +1,467 @@
+/* The fast path (json-reader.h, fxs_json_reader_parse_fast): a whole input
+ * in memory read by recursive descent straight into the consumer's streamed
+ * members and collected trees, with no yajl and no token stream between.
+ *
+ * It accepts a strict subset of what the general path accepts and gives up
+ * at the first byte outside it, and at every error, the consumer's
+ * included, without reporting anything: the caller then reads the input
+ * again the general way, which finds and reports the error exactly as
+ * always.  So everything it accepts must be valid for the general path and
+ * read the same: when in doubt it gives up.  Outside the subset: escapes in
+ * strings (rare in graph files), control characters, blank runs and tokens
+ * longer than a quarter of the string limit (the general path counts those
+ * limits per chunk), and anything that is not valid JSON.
+ */
+#include "json-reader-private.h"
+
+#include <string.h>
+
+typedef struct {
+  FxsJsonReader *r;
+  const char *base;         /* the input: positions are offsets from here */
+  const char *p;            /* the next byte to read */
+  const char *end;
+  gsize max_run;            /* longest token or blank run taken */
+  guint depth;              /* containers open, against FXS_JSON_MAX_DEPTH */
+} Fast;
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Skips blanks; FALSE at the end of the input or after too long a run. */
+static inline gboolean
+skip_blanks (Fast *f)
+{
+  const char *start = f->p;
+  while (f->p < f->end && is_blank (*f->p))
+    f->p++;
+  return f->p < f->end && (gsize) (f->p - start) <= f->max_run;
+}
+
+/* The string whose opening quote is at f->p: its text (unescaped: there
+ * are no escapes) is [*@text, *@text + *@len); f->p ends past its closing
+ * quote.  *@high: it holds a byte >= 0x80 (UTF-8 still to be checked). */
+static inline gboolean
+scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
+{
+  const char *s = ++f->p;
+  const char *p = s;
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  const guint64 quotes = ones * '"', slashes = ones * '\\', below = ones * 0x20;
+  guint64 any_high = 0;
+  /* eight bytes at a time: stop at the first quote, backslash, control
+   * character or byte >= 0x80 (the lowest flag of each test is exact) */
+  while (f->end - p >= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      guint64 q = w ^ quotes, b = w ^ slashes;
+      guint64 stop = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - below) & ~w)) & tops;
+      if (G_LIKELY (!(stop | (w & tops))))
+        {
+          p += 8;
+          continue;
+        }
+      if (!stop)
+        {
+          /* only high bytes: text to check as UTF-8 afterwards */
+          any_high = 1;
+          p += 8;
+          continue;
+        }
+      guint first = (guint) __builtin_ctzll (stop) / 8;
+      any_high |= w & tops & ((((guint64) 1) << (8 * first)) - 1);
+      p += first;
+      break;
+    }
+  for (; p < f->end; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\' || c < 0x20)
+        break;
+      any_high |= c & 0x80;
+    }
+  if (p >= f->end || *p != '"')
+    return FALSE; /* an escape, a control character or no end */
+  *text = s;
+  *len = (gsize) (p - s);
+  *high = any_high != 0;
+  f->p = p + 1;
+  return *len <= f->max_run;
+}
+
+/* Copies a scanned string into the scratch memory as the general path
+ * does (NUL-terminated, zero-padded): FALSE when it is not strict UTF-8. */
+static inline gboolean
+copy_string (Fast *f, const char *text, gsize len, gboolean high, FxsJson *out)
+{
+  gboolean any_high;
+  guint8 flags;
+  char *copy = fxs_json_reader_copy_text (f->r, text, len, &any_high, &flags);
+  if (high && !fxs_json_is_strict_utf8 ((const guchar *) copy, len))
+    return FALSE;
+  out->type = FXS_JSON_STRING;
+  out->flags = flags;
+  out->n = (guint32) len;
+  out->pos = text - 1 - f->base;
+  out->u.s = copy;
+  return TRUE;
+}
+
+static inline gboolean
+is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+/* A number as JSON has it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+ * (what follows it is checked by the caller). */
+static gboolean
+scan_number (Fast *f, FxsJson *out)
+{
+  const char *s = f->p, *p = s, *end = f->end;
+  guint8 flags = FXS_JSON_INTEGER;
+  if (p < end && *p == '-')
+    p++;
+  if (p < end && *p == '0')
+    p++;
+  else if (p < end && *p >= '1' && *p <= '9')
+    while (p < end && is_digit (*p))
+      p++;
+  else
+    return FALSE;
+  if (p < end && *p == '.')
+    {
+      flags = 0;
+      if (++p >= end || !is_digit (*p))
+        return FALSE;
+      while (p < end && is_digit (*p))
+        p++;
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      flags = 0;
+      if (++p < end && (*p == '+' || *p == '-'))
+        p++;
+      if (p >= end || !is_digit (*p))
+        return FALSE;
+      while (p < end && is_digit (*p))
+        p++;
+    }
+  gsize len = (gsize) (p - s);
+  if (len > f->max_run)
+    return FALSE;
+  gboolean high;
+  guint8 nul;
+  out->u.s = fxs_json_reader_copy_text (f->r, s, len, &high, &nul);
+  out->type = FXS_JSON_NUMBER;
+  out->flags = flags;
+  out->n = (guint32) len;
+  out->pos = s - f->base;
+  f->p = p;
+  return TRUE;
+}
+
+static gboolean
+scan_word (Fast *f, const char *word, gsize len)
+{
+  if ((gsize) (f->end - f->p) < len || memcmp (f->p, word, len) != 0)
+    return FALSE;
+  f->p += len;
+  return TRUE;
+}
+
+/* Where a collected object's scalar members go besides the tree: to the
+ * consumer's peek() (a look ahead) when it is collected right in a
+ * streamed container. */
+typedef struct {
+  gboolean on;
+  int parent_tag;
+} Peek;
+
+static const Peek no_peek = { FALSE, 0 };
+
+static gboolean collect_value (Fast *f, FxsJson *out, Peek peek);
+
+/* After an item of a container: blanks, then ',' (TRUE, *@more) or @close
+ * (TRUE, !*@more). */
+static inline gboolean
+next_item (Fast *f, char close, gboolean *more)
+{
+  if (!skip_blanks (f))
+    return FALSE;
+  char c = *f->p++;
+  *more = c == ',';
+  if (*more)
+    return skip_blanks (f);
+  return c == close;
+}
+
+/* The children of the container being collected, from @start on the
+ * pending stack, moved into the scratch memory as its items. */
+static gboolean
+finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize start)
+{
+  FxsJsonReader *r = f->r;
+  gsize n = r->n_pending - start;
+  gsize count = type == FXS_JSON_OBJECT ? n / 2 : n;
+  if (count > G_MAXUINT32)
+    return FALSE;
+  const FxsJson *children = n ? &r->pending[start] : NULL;
+  if (type == FXS_JSON_OBJECT && fxs_json_find_duplicate_key (children, count))
+    return FALSE;
+  FxsJson *items = NULL;
+  if (n)
+    {
+      items = fxs_json_scratch_alloc (&r->scratch, n * sizeof (FxsJson));
+      memcpy (items, children, n * sizeof (FxsJson));
+    }
+  r->n_pending = start;
+  out->type = type;
+  out->flags = 0;
+  out->n = (guint32) count;
+  out->pos = pos;
+  out->u.items = items;
+  return TRUE;
+}
+
+/* An object or array being collected, its opening bracket at f->p. */
+static gboolean
+collect_container (Fast *f, FxsJson *out, Peek peek)
+{
+  FxsJsonReader *r = f->r;
+  gboolean object = *f->p == '{';
+  gint64 pos = f->p - f->base;
+  char close = object ? '}' : ']';
+  if (f->depth == FXS_JSON_MAX_DEPTH)
+    return FALSE;
+  f->depth++;
+  f->p++;
+  gsize start = r->n_pending;
+  if (!skip_blanks (f))
+    return FALSE;
+  gboolean more = *f->p != close;
+  if (!more)
+    f->p++;
+  while (more)
+    {
+      FxsJson v;
+      if (object)
+        {
+          const char *text;
+          gsize len;
+          gboolean high;
+          if (*f->p != '"' || !scan_string (f, &text, &len, &high)
+              || !copy_string (f, text, len, high, &v))
+            return FALSE;
+          *fxs_json_reader_push_pending (r) = v;
+          if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
+            return FALSE;
+        }
+      if (!collect_value (f, &v, no_peek))
+        return FALSE;
+      *fxs_json_reader_push_pending (r) = v;
+      if (object && peek.on && v.type < FXS_JSON_ARRAY)
+        {
+          const FxsJson *kv = &r->pending[r->n_pending - 2];
+          r->handler.peek (r, r->user_data, peek.parent_tag, kv, kv + 1);
+        }
+      if (!next_item (f, close, &more))
+        return FALSE;
+    }
+  f->depth--;
+  return finish_container (f, out, object ? FXS_JSON_OBJECT : FXS_JSON_ARRAY, pos, start);
+}
+
+/* The value at f->p (blanks skipped) into @out. */
+static gboolean
+collect_value (Fast *f, FxsJson *out, Peek peek)
+{
+  const char *text;
+  gsize len;
+  gboolean high;
+  gint64 pos = f->p - f->base;
+  switch (*f->p)
+    {
+    case '"':
+      return scan_string (f, &text, &len, &high) && copy_string (f, text, len, high, out);
+    case '{':
+    case '[':
+      return collect_container (f, out, peek);
+    case 't':
+    case 'f':
+      if (!scan_word (f, *f->p == 't' ? "true" : "false", *f->p == 't' ? 4 : 5))
+        return FALSE;
+      out->type = FXS_JSON_BOOL;
+      out->flags = 0;
+      out->n = 0;
+      out->pos = pos;
+      out->u.s = NULL;
+      out->u.b = f->p[-1] == 'e' && f->p[-2] == 'u';
+      return TRUE;
+    case 'n':
+      if (!scan_word (f, "null", 4))
+        return FALSE;
+      out->type = FXS_JSON_NULL;
+      out->flags = 0;
+      out->n = 0;
+      out->pos = pos;
+      out->u.s = NULL;
+      return TRUE;
+    default:
+      return scan_number (f, out);
+    }
+}
+
+static gboolean stream_member (Fast *f, FxsJsonItem *item);
+
+/* The members of a streamed container whose opening bracket is at f->p,
+ * then the consumer's end(). */
+static gboolean
+stream_container (Fast *f, gboolean object, int tag, gboolean own_keys)
+{
+  FxsJsonReader *r = f->r;
+  char close = object ? '}' : ']';
+  if (f->depth == FXS_JSON_MAX_DEPTH)
+    return FALSE;
+  f->depth++;
+  f->p++;
+  GHashTable *keys = NULL;
+  gboolean ok = FALSE, more;
+  guint64 count = 0;
+  if (!skip_blanks (f))
+    goto out;
+  more = *f->p != close;
+  if (!more)
+    f->p++;
+  while (more)
+    {
+      FxsJsonItem item = { .parent_tag = tag, .index = count };
+      if (object)
+        {
+          const char *text;
+          gsize len;
+          gboolean high;
+          if (*f->p != '"' || !scan_string (f, &text, &len, &high)
+              || (high && !fxs_json_is_strict_utf8 ((const guchar *) text, len)))
+            goto out;
+          /* lives until the member is finished, as the general path's */
+          char *key = fxs_json_scratch_alloc (&r->scratch, len + 1);
+          memcpy (key, text, len);
+          key[len] = '\0';
+          if (!own_keys)
+            {
+              if (!keys)
+                keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+              if (!g_hash_table_add (keys, g_strndup (text, len)))
+                goto out;
+            }
+          item.key = key;
+          item.key_len = len;
+          item.key_pos = text - 1 - f->base;
+          item.index = 0;
+          if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
+            goto out;
+        }
+      if (!stream_member (f, &item) || !next_item (f, close, &more))
+        goto out;
+      count++;
+    }
+  f->depth--;
+  ok = r->handler.end (r, r->user_data, tag, count, f->p - 1 - f->base);
+out:
+  if (keys)
+    g_hash_table_unref (keys);
+  return ok;
+}
+
+/* One member of a streamed container (or the top-level value) at f->p: the
+ * consumer's begin() says whether to collect or stream it. */
+static gboolean
+stream_member (Fast *f, FxsJsonItem *item)
+{
+  FxsJsonReader *r = f->r;
+  char c = *f->p;
+  item->pos = f->p - f->base;
+  item->type = c == '{' ? FXS_JSON_OBJECT : c == '[' ? FXS_JSON_ARRAY
+             : c == '"' ? FXS_JSON_STRING : c == 't' || c == 'f' ? FXS_JSON_BOOL
+             : c == 'n' ? FXS_JSON_NULL : FXS_JSON_NUMBER;
+  gboolean container = item->type == FXS_JSON_OBJECT || item->type == FXS_JSON_ARRAY;
+  FxsJson v;
+  /* a scalar is read before begin(), as the general path does */
+  if (!container && !collect_value (f, &v, no_peek))
+    return FALSE;
+  int tag = 0;
+  r->in_item = TRUE;
+  FxsJsonAction action = r->handler.begin (r, r->user_data, item, &tag);
+  r->in_item = FALSE;
+  if (action == FXS_JSON_FAIL || r->failed)
+    return FALSE;
+  gboolean ok;
+  if (container && (action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS))
+    ok = stream_container (f, item->type == FXS_JSON_OBJECT, tag,
+                           action == FXS_JSON_STREAM_OWN_KEYS);
+  else
+    {
+      /* as the general path: objects collected in a streamed container
+       * (not the top-level value) show their scalar members early */
+      Peek peek = { r->handler.peek && f->depth > 0 && item->type == FXS_JSON_OBJECT,
+                    item->parent_tag };
+      if (container && !collect_value (f, &v, peek))
+        return FALSE;
+      r->in_item = TRUE;
+      ok = r->handler.value (r, r->user_data, item, &v);
+      r->in_item = FALSE;
+    }
+  fxs_json_scratch_reset (&r->scratch);
+  return ok && !r->failed;
+}
+
+static gboolean
+parse (FxsJsonReader *reader, const char *data, gsize length)
+{
+  Fast f = { reader, data, data, data + length, reader->max_string / 4, 0 };
+  FxsJsonItem top = { 0 };
+  if (!skip_blanks (&f) || !stream_member (&f, &top))
+    return FALSE;
+  /* one value, then only blanks */
+  const char *start = f.p;
+  while (f.p < f.end && is_blank (*f.p))
+    f.p++;
+  return f.p == f.end && (gsize) (f.p - start) <= f.max_run;
+}
+
+static guint n_read, n_given_up;
+
+gboolean
+fxs_json_reader_parse_fast (FxsJsonReader *reader, const char *data, gsize length)
+{
+  g_return_val_if_fail (reader->feed.yajl == NULL && reader->depth == 0, FALSE);
+  gboolean ok = parse (reader, data, length);
+  g_atomic_int_inc (ok ? &n_read : &n_given_up);
+  return ok;
+}
+
+void
+fxs_json_reader_fast_counts (guint *read, guint *given_up)
+{
+  *read = (guint) g_atomic_int_get (&n_read);
+  *given_up = (guint) g_atomic_int_get (&n_given_up);
+}
+
+static gint fast_path = FXS_JSON_FAST_AUTO;
+
+void
+fxs_json_reader_set_fast_path (FxsJsonFastPath mode)
+{
+  g_atomic_int_set (&fast_path, (gint) mode);
+}
+
+FxsJsonFastPath
+fxs_json_reader_get_fast_path (void)
+{
+  return (FxsJsonFastPath) g_atomic_int_get (&fast_path);
+}

@@ -1,0 +1,322 @@
+/* Unit tests of the loader's fast path (core/json-reader-fast.c): it reads
+ * the graph files it knows, gives up on everything else, and whatever the
+ * input, loading with the fast path first gives what the general path
+ * alone gives: the same graph (saved text) or the same error. */
+#include <fxsplit/fxsplit.h>
+#include <string.h>
+
+#include "json-reader.h"
+#include "test-util.h"
+
+#define HEAD "{\"format\": \"fxsplit-graph\", \"version\": 1,\n"
+#define X "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}"
+#define OUT "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [null]}"
+#define NODES(...) HEAD "\"nodes\": [\n" __VA_ARGS__ "\n]}"
+/* a node whose args are @A */
+#define ADD(A) "{\"name\": \"add\", \"op\": \"call_function\", \"target\": \"_operator.add\", " \
+  "\"args\": " A "}"
+#define WITH_ARGS(A) NODES (X ",\n" ADD (A) ",\n" OUT)
+
+/* What one loading gave: the graph's saved text, or the error. */
+typedef struct {
+  char *text;
+  char *error;
+  int code;
+} Outcome;
+
+static Outcome
+load_with (const char *json, gsize len, const char *path, FxsJsonFastPath mode)
+{
+  fxs_json_reader_set_fast_path (mode);
+  GError *error = NULL;
+  FxsGraph *g = path ? fxs_graph_load_file (path, &error)
+                     : fxs_graph_load_data (json, len, "t.json", &error);
+  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
+  Outcome o = { NULL, NULL, 0 };
+  if (g)
+    {
+      GString *text = g_string_new (NULL);
+      fxs_graph_to_json (g, text);
+      o.text = g_string_free (text, FALSE);
+      fxs_graph_unref (g);
+    }
+  else
+    {
+      o.error = g_strdup (error->message);
+      o.code = error->code;
+      g_error_free (error);
+    }
+  return o;
+}
+
+enum { GIVES_UP, READS, EITHER };
+
+/* Loads @json (or the file at @path) both ways: the outcomes must be the
+ * same, and the fast path must have read it or given up as @expect says. */
+static void
+check_same_at (const char *json, gsize len, const char *path, int expect)
+{
+  guint read0, gave0, read1, gave1;
+  Outcome general = load_with (json, len, path, FXS_JSON_FAST_NEVER);
+  fxs_json_reader_fast_counts (&read0, &gave0);
+  Outcome fast = load_with (json, len, path, FXS_JSON_FAST_AUTO);
+  fxs_json_reader_fast_counts (&read1, &gave1);
+  CU_ASSERT_EQUAL (read1 + gave1, read0 + gave0 + 1);
+  if (expect == READS)
+    CU_ASSERT_EQUAL (read1, read0 + 1);
+  if (expect == GIVES_UP)
+    CU_ASSERT_EQUAL (gave1, gave0 + 1);
+  gboolean same = general.text ? fast.text && strcmp (general.text, fast.text) == 0
+                                : fast.error && strcmp (general.error, fast.error) == 0
+                                  && general.code == fast.code;
+  CU_ASSERT_TRUE (same);
+  if (!same)
+    fprintf (stderr, "\n  general: %s\n  fast: %s\n", general.error ? general.error : "(loaded)",
+             fast.error ? fast.error : "(loaded)");
+  g_free (general.text);
+  g_free (general.error);
+  g_free (fast.text);
+  g_free (fast.error);
+}
+
+static void
+check_same (const char *json, int expect)
+{
+  check_same_at (json, strlen (json), NULL, expect);
+}
+
+/* ---- what it reads ---------------------------------------------------------- */
+
+static void
+test_fast_reads_graph_files (void)
+{
+  static const char *const files[] = { "torch-export.json", "split-result.json" };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      char *path = g_build_filename (FXS_TEST_DATA_DIR, "load", files[i], NULL);
+      check_same_at (NULL, 0, path, READS);
+      char *data;
+      gsize len;
+      CU_ASSERT_TRUE_FATAL (g_file_get_contents (path, &data, &len, NULL));
+      check_same_at (data, len, NULL, READS);
+      g_free (data);
+      g_free (path);
+    }
+}
+
+static void
+test_fast_reads_values (void)
+{
+  /* every kind of scalar, blanks of every kind, empty containers */
+  check_same (WITH_ARGS ("[{\"node\": \"x\"}, 0]"), READS);
+  check_same (WITH_ARGS ("[{\"node\": \"x\"}, -0, 1.5, -2e10, 1E+2, 3e-2, 0.25]"), READS);
+  check_same (WITH_ARGS ("[true, false, null, [], {\"tuple\": []}, \"\"]"), READS);
+  check_same (WITH_ARGS ("[\"caf\xc3\xa9\", \"\xe2\x82\xac\", \"\xf0\x9f\x98\x80\"]"), READS);
+  check_same (WITH_ARGS ("[\"seven b\", \"eight by\", \"a string of more than sixteen\"]"),
+              READS);
+  check_same ("\t\r\n " NODES (X ",\n" OUT) " \n\t", READS);
+  check_same (HEAD "\"x-extension\": {\"a\": [1, {\"b\": null}], \"c\": \"d\"},\n"
+              "\"nodes\": [" X ", " OUT "]}", READS);
+  check_same (HEAD "\"attributes\": {\"w\": {\"kind\": \"parameter\", \"shape\": [2, 3]}},\n"
+              "\"nodes\": [" X ", " OUT "]}", READS);
+}
+
+/* ---- what it leaves to the general path ----------------------------------- */
+
+static void
+test_fast_gives_up_on_escapes (void)
+{
+  check_same (WITH_ARGS ("[\"a\\\"b\"]"), GIVES_UP);
+  check_same (WITH_ARGS ("[\"caf\\u00e9\"]"), GIVES_UP);
+  check_same (WITH_ARGS ("[\"nul \\u0000 inside\"]"), GIVES_UP);
+  check_same (NODES ("{\"name\": \"x\\n\", \"op\": \"placeholder\", \"target\": \"x\"}, " OUT),
+              GIVES_UP);
+}
+
+static void
+test_fast_gives_up_on_invalid_json (void)
+{
+  static const char *const cases[] = {
+    "",
+    "   \n ",
+    "hello",
+    "\xef\xbb\xbf" NODES (X ", " OUT),           /* a byte order mark */
+    NODES (X ", " OUT) " x",                     /* trailing garbage */
+    NODES (X ", " OUT) " {}",                    /* a second value */
+    HEAD "\"nodes\": [" X,                       /* truncated */
+    HEAD "\"nodes\": [" X ", " OUT "]",
+    WITH_ARGS ("[01]"),
+    WITH_ARGS ("[1.]"),
+    WITH_ARGS ("[.5]"),
+    WITH_ARGS ("[-]"),
+    WITH_ARGS ("[+1]"),
+    WITH_ARGS ("[1e]"),
+    WITH_ARGS ("[1e+]"),
+    WITH_ARGS ("[1x]"),
+    WITH_ARGS ("[1,]"),
+    WITH_ARGS ("[tru]"),
+    WITH_ARGS ("[nulls]"),
+    WITH_ARGS ("[\"tab\there\"]"),               /* a raw control character */
+    WITH_ARGS ("[\"\xc0\xaf\"]"),                /* overlong */
+    WITH_ARGS ("[\"\xed\xa0\x80\"]"),            /* a surrogate */
+    WITH_ARGS ("[\"\xff\"]"),
+    WITH_ARGS ("[\"\xe2\x82\"]"),                /* cut short */
+    WITH_ARGS ("[\"open]"),
+    HEAD "\"nodes\": [" X ", " OUT ",]}",
+    HEAD "\"nodes\": [" X " " OUT "]}",
+    HEAD "\"nodes\" [" X ", " OUT "]}",
+    HEAD "\"x-a\": {\"b\": 1,}, \"nodes\": [" X ", " OUT "]}",
+    HEAD "\"x-a\": {\"b\" 1}, \"nodes\": [" X ", " OUT "]}",
+    HEAD "\"x-a\": {1: 1}, \"nodes\": [" X ", " OUT "]}",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_same (cases[i], GIVES_UP);
+}
+
+static void
+test_fast_gives_up_on_graph_errors (void)
+{
+  /* errors the consumer finds: the fast path stops, the general path says */
+  check_same (NODES (X ", " X ", " OUT), GIVES_UP);                /* duplicate node */
+  check_same (WITH_ARGS ("[{\"node\": \"y\"}]"), GIVES_UP);        /* unknown node */
+  check_same (NODES ("{\"name\": \"x\", \"name\": \"y\", \"op\": \"placeholder\", "
+                     "\"target\": \"x\"}, " OUT), GIVES_UP);       /* duplicate key */
+  check_same (HEAD "\"nodes\": [" X ", " OUT "], \"nodes\": []}", GIVES_UP);
+  check_same (HEAD "\"attributes\": {\"w\": {\"kind\": \"parameter\"}, \"w\": {\"kind\": "
+              "\"parameter\"}}, \"nodes\": [" X ", " OUT "]}", GIVES_UP);
+  check_same ("{\"version\": 1, \"format\": \"fxsplit-graph\", \"nodes\": [" X ", " OUT "]}",
+              READS);
+  check_same ("{\"nodes\": [" X ", " OUT "], \"format\": \"fxsplit-graph\", \"version\": 1}",
+              GIVES_UP);
+  check_same ("[1, 2]", GIVES_UP);
+  check_same (HEAD "\"nodes\": []}", GIVES_UP); /* no output node: found at the end */
+  check_same (WITH_ARGS ("[123456789012345678901234567890]"), GIVES_UP);
+}
+
+static void
+test_fast_depth_limit (void)
+{
+  /* exactly the limit is read, one more is left to the general path (the
+   * top-level object and the extension member's array take two levels) */
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      guint depth = FXS_JSON_MAX_DEPTH - 1 + extra;
+      GString *doc = g_string_new (HEAD "\"x-deep\": ");
+      for (guint i = 0; i < depth; i++)
+        g_string_append_c (doc, '[');
+      for (guint i = 0; i < depth; i++)
+        g_string_append_c (doc, ']');
+      g_string_append (doc, ", \"nodes\": [" X ", " OUT "]}");
+      check_same (doc->str, extra ? GIVES_UP : READS);
+      g_string_free (doc, TRUE);
+    }
+}
+
+/* ---- the reader alone ------------------------------------------------------- */
+
+typedef struct {
+  guint begins, values, ends, peeks;
+} Counts;
+
+static FxsJsonAction
+count_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *tag)
+{
+  (void) reader;
+  Counts *c = data;
+  c->begins++;
+  *tag = 1;
+  /* stream the top level and whatever it holds directly; collect below */
+  return item->parent_tag == 0 || (item->type == FXS_JSON_ARRAY && item->key == NULL)
+           ? FXS_JSON_STREAM : FXS_JSON_COLLECT;
+}
+
+static gboolean
+count_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
+{
+  (void) reader;
+  (void) item;
+  (void) v;
+  ((Counts *) data)->values++;
+  return TRUE;
+}
+
+static gboolean
+count_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n, gint64 pos)
+{
+  (void) reader;
+  (void) tag;
+  (void) n;
+  (void) pos;
+  ((Counts *) data)->ends++;
+  return TRUE;
+}
+
+static void
+count_peek (FxsJsonReader *reader, gpointer data, int tag, const FxsJson *key,
+            const FxsJson *value)
+{
+  (void) reader;
+  (void) tag;
+  (void) key;
+  (void) value;
+  ((Counts *) data)->peeks++;
+}
+
+static Counts
+read_counting (const char *json, gboolean fast, gboolean *ok)
+{
+  static const FxsJsonHandler handler = { count_begin, count_value, count_end, count_peek };
+  Counts c = { 0 };
+  FxsJsonReader *r = fxs_json_reader_new ("t.json", &handler, &c);
+  if (fast)
+    *ok = fxs_json_reader_parse_fast (r, json, strlen (json));
+  else
+    {
+      fxs_json_reader_set_threaded (r, FALSE);
+      *ok = fxs_json_reader_parse_data (r, json, strlen (json), NULL);
+    }
+  fxs_json_reader_free (r);
+  return c;
+}
+
+static void
+test_fast_calls_like_the_general_path (void)
+{
+  /* the same callbacks in the same numbers, peek() included */
+  static const char *const docs[] = {
+    "[{\"a\": 1, \"b\": [2], \"c\": \"d\"}, 3, [4, {\"e\": null}], {}]",
+    "{\"k\": [{\"x\": true}], \"m\": {\"n\": 1}}",
+    "7",
+    "[]",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (docs); i++)
+    {
+      gboolean ok_general, ok_fast;
+      Counts g = read_counting (docs[i], FALSE, &ok_general);
+      Counts f = read_counting (docs[i], TRUE, &ok_fast);
+      CU_ASSERT_TRUE (ok_general);
+      CU_ASSERT_TRUE (ok_fast);
+      CU_ASSERT_EQUAL (g.begins, f.begins);
+      CU_ASSERT_EQUAL (g.values, f.values);
+      CU_ASSERT_EQUAL (g.ends, f.ends);
+      CU_ASSERT_EQUAL (g.peeks, f.peeks);
+    }
+}
+
+static void
+register_tests (void)
+{
+  static const FxsTestCase cases[] = {
+    FXS_TEST (test_fast_reads_graph_files),
+    FXS_TEST (test_fast_reads_values),
+    FXS_TEST (test_fast_gives_up_on_escapes),
+    FXS_TEST (test_fast_gives_up_on_invalid_json),
+    FXS_TEST (test_fast_gives_up_on_graph_errors),
+    FXS_TEST (test_fast_depth_limit),
+    FXS_TEST (test_fast_calls_like_the_general_path),
+    { NULL, NULL },
+  };
+  fxs_test_add_suite ("fast path", cases);
+}
+
+FXS_TEST_MAIN (register_tests)

@@ -16,8 +16,15 @@
 
 #include <string.h>
 
+/* Children of the containers being collected, until each is complete. */
+typedef struct {
+  FxsJson *items;
+  gsize n, alloc;
+} Stack;
+
 typedef struct {
   FxsJsonReader *r;
+  Stack stack;
   const char *base;         /* the input: positions are offsets from here */
   const char *p;            /* the next byte to read */
   const char *end;
@@ -31,14 +38,34 @@ is_blank (char c)
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* Skips blanks; FALSE at the end of the input or after too long a run. */
-static inline gboolean
-skip_blanks (Fast *f)
+static inline FxsJson *
+push (Stack *s)
+{
+  if (G_UNLIKELY (s->n == s->alloc))
+    {
+      s->alloc = s->alloc ? 2 * s->alloc : 256;
+      s->items = g_renew (FxsJson, s->items, s->alloc);
+    }
+  return &s->items[s->n++];
+}
+
+static gboolean
+skip_blank_run (Fast *f)
 {
   const char *start = f->p;
   while (f->p < f->end && is_blank (*f->p))
     f->p++;
   return f->p < f->end && (gsize) (f->p - start) <= f->max_run;
+}
+
+/* Skips blanks; FALSE at the end of the input or after too long a run.
+ * Most tokens follow one another without blanks. */
+static inline gboolean
+skip_blanks (Fast *f)
+{
+  if (G_LIKELY (f->p < f->end && (guchar) *f->p > ' '))
+    return TRUE;
+  return skip_blank_run (f);
 }
 
 /* The string whose opening quote is at f->p: its text (unescaped: there
@@ -93,18 +120,45 @@ scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
   return *len <= f->max_run;
 }
 
-/* Copies a scanned string into the scratch memory as the general path
- * does (NUL-terminated, zero-padded): FALSE when it is not strict UTF-8. */
+/* @len bytes of scanned text (no NUL in it) into the scratch memory as the
+ * general path has them (fxs_json_copy_text: NUL-terminated, zero-padded
+ * to whole words).  Most are keys and names shorter than 16 bytes: two
+ * word loads, masked, where the input goes on for 16 bytes. */
+static inline char *
+copy_text (Fast *f, const char *text, gsize len)
+{
+  gsize words = len / 8 + 1;
+  guint64 *copy = fxs_json_scratch_alloc (&f->r->scratch, 8 * words);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  if (len < 16 && f->end - text >= 16)
+    {
+      guint64 a, b;
+      memcpy (&a, text, 8);
+      memcpy (&b, text + 8, 8);
+      if (len < 8)
+        copy[0] = a & ((G_GUINT64_CONSTANT (1) << (8 * len)) - 1);
+      else
+        {
+          copy[0] = a;
+          copy[1] = b & ((G_GUINT64_CONSTANT (1) << (8 * (len - 8))) - 1);
+        }
+      return (char *) copy;
+    }
+#endif
+  copy[words - 1] = 0;
+  memcpy (copy, text, len);
+  return (char *) copy;
+}
+
+/* A scanned string into @out: FALSE when it is not strict UTF-8. */
 static inline gboolean
 copy_string (Fast *f, const char *text, gsize len, gboolean high, FxsJson *out)
 {
-  gboolean any_high;
-  guint8 flags;
-  char *copy = fxs_json_reader_copy_text (f->r, text, len, &any_high, &flags);
-  if (high && !fxs_json_is_strict_utf8 ((const guchar *) copy, len))
+  if (high && !fxs_json_is_strict_utf8 ((const guchar *) text, len))
     return FALSE;
+  char *copy = copy_text (f, text, len);
   out->type = FXS_JSON_STRING;
-  out->flags = flags;
+  out->flags = 0; /* no NUL: no escapes, no control characters */
   out->n = (guint32) len;
   out->pos = text - 1 - f->base;
   out->u.s = copy;
@@ -154,9 +208,7 @@ scan_number (Fast *f, FxsJson *out)
   gsize len = (gsize) (p - s);
   if (len > f->max_run)
     return FALSE;
-  gboolean high;
-  guint8 nul;
-  out->u.s = fxs_json_reader_copy_text (f->r, s, len, &high, &nul);
+  out->u.s = copy_text (f, s, len);
   out->type = FXS_JSON_NUMBER;
   out->flags = flags;
   out->n = (guint32) len;
@@ -206,11 +258,11 @@ static gboolean
 finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize start)
 {
   FxsJsonReader *r = f->r;
-  gsize n = r->n_pending - start;
+  gsize n = f->stack.n - start;
   gsize count = type == FXS_JSON_OBJECT ? n / 2 : n;
   if (count > G_MAXUINT32)
     return FALSE;
-  const FxsJson *children = n ? &r->pending[start] : NULL;
+  const FxsJson *children = n ? &f->stack.items[start] : NULL;
   if (type == FXS_JSON_OBJECT && fxs_json_find_duplicate_key (children, count))
     return FALSE;
   FxsJson *items = NULL;
@@ -219,7 +271,7 @@ finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize sta
       items = fxs_json_scratch_alloc (&r->scratch, n * sizeof (FxsJson));
       memcpy (items, children, n * sizeof (FxsJson));
     }
-  r->n_pending = start;
+  f->stack.n = start;
   out->type = type;
   out->flags = 0;
   out->n = (guint32) count;
@@ -240,7 +292,7 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
     return FALSE;
   f->depth++;
   f->p++;
-  gsize start = r->n_pending;
+  gsize start = f->stack.n;
   if (!skip_blanks (f))
     return FALSE;
   gboolean more = *f->p != close;
@@ -257,16 +309,16 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
           if (*f->p != '"' || !scan_string (f, &text, &len, &high)
               || !copy_string (f, text, len, high, &v))
             return FALSE;
-          *fxs_json_reader_push_pending (r) = v;
+          *push (&f->stack) = v;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
             return FALSE;
         }
       if (!collect_value (f, &v, no_peek))
         return FALSE;
-      *fxs_json_reader_push_pending (r) = v;
+      *push (&f->stack) = v;
       if (object && peek.on && v.type < FXS_JSON_ARRAY)
         {
-          const FxsJson *kv = &r->pending[r->n_pending - 2];
+          const FxsJson *kv = &f->stack.items[f->stack.n - 2];
           r->handler.peek (r, r->user_data, peek.parent_tag, kv, kv + 1);
         }
       if (!next_item (f, close, &more))
@@ -423,9 +475,11 @@ stream_member (Fast *f, FxsJsonItem *item)
 static gboolean
 parse (FxsJsonReader *reader, const char *data, gsize length)
 {
-  Fast f = { reader, data, data, data + length, reader->max_string / 4, 0 };
+  Fast f = { reader, { NULL, 0, 0 }, data, data, data + length, reader->max_string / 4, 0 };
   FxsJsonItem top = { 0 };
-  if (!skip_blanks (&f) || !stream_member (&f, &top))
+  gboolean ok = skip_blanks (&f) && stream_member (&f, &top);
+  g_free (f.stack.items);
+  if (!ok)
     return FALSE;
   /* one value, then only blanks */
   const char *start = f.p;

@@ -198,9 +198,6 @@ gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
 /* The first key of @n members (key, value, key, ...) that repeats an
  * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
 const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
-/* One more slot on the pending stack (its address changes when the stack
- * grows). */
-FxsJson *fxs_json_reader_push_pending (FxsJsonReader *r);
 
 /* ---- tokens (json-reader.c) --------------------------------------------- */
 

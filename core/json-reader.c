@@ -340,12 +340,6 @@ new_pending (FxsJsonReader *r)
   return &r->pending[r->n_pending++];
 }
 
-FxsJson *
-fxs_json_reader_push_pending (FxsJsonReader *r)
-{
-  return new_pending (r);
-}
-
 static inline void
 set_json (FxsJson *v, FxsJsonType type, guint8 flags, guint32 n, gint64 pos)
 {

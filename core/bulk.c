@@ -31,7 +31,10 @@ static BulkHeader *pool[POOL_BLOCKS];
 static guint pool_len;
 static gsize pool_bytes;
 
-/* A pooled mapping of @mapped bytes or a little more, or NULL. */
+/* A pooled mapping of @mapped bytes or a little more, or NULL.  A much
+ * bigger one is cut: its front is taken, the rest stays in the pool (a
+ * loader's whole-file buffer, freed, then serves the engine's blocks
+ * without fresh pages). */
 static BulkHeader *
 pool_take (gsize mapped)
 {
@@ -39,14 +42,22 @@ pool_take (gsize mapped)
   g_mutex_lock (&pool_lock);
   guint best = G_MAXUINT;
   for (guint i = 0; i < pool_len; i++)
-    if (pool[i]->mapped >= mapped && pool[i]->mapped <= mapped + mapped / 2
-        && (best == G_MAXUINT || pool[i]->mapped < pool[best]->mapped))
+    if (pool[i]->mapped >= mapped && (best == G_MAXUINT || pool[i]->mapped < pool[best]->mapped))
       best = i;
   if (best != G_MAXUINT)
     {
       found = pool[best];
       pool[best] = pool[--pool_len];
       pool_bytes -= found->mapped;
+      if (found->mapped > mapped + mapped / 2)
+        {
+          /* both parts stay whole huge pages: mapped sizes are multiples */
+          BulkHeader *rest = (BulkHeader *) ((char *) found + mapped);
+          rest->mapped = found->mapped - mapped;
+          found->mapped = mapped;
+          pool[pool_len++] = rest;
+          pool_bytes += rest->mapped;
+        }
     }
   g_mutex_unlock (&pool_lock);
   return found;

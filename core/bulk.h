@@ -14,9 +14,10 @@
  * its own, in whole 2 MiB huge pages (where the kernel gives them on
  * request), which make the first touch of fresh memory
  * much cheaper than 4 KiB page faults (several times so on virtual
- * machines); smaller ones from g_malloc0.  Free with fxs_bulk_free(), which keeps a bounded number
- * of freed mappings (at most 256 blocks, 1 GiB) for the next blocks, as malloc keeps
- * freed heap memory. */
+ * machines); smaller ones from g_malloc0.  Free with fxs_bulk_free(), which
+ * keeps a bounded number of freed mappings (at most 256 blocks, 1 GiB) for
+ * the next blocks, as malloc keeps freed heap memory; a block much smaller
+ * than a kept one is cut from its front, the rest kept. */
 gpointer fxs_bulk_alloc (gsize size);
 /* The same without zeroing (a freed block may be given again). */
 gpointer fxs_bulk_alloc_uninit (gsize size);

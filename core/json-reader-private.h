@@ -1,7 +1,8 @@
 /* The JSON reader's parts (json-reader.h): feeding yajl and keeping its
  * tokens' positions (json-reader-feed.c), turning tokens into streamed and
- * collected values (json-reader.c), and running the first on a thread of
- * its own (json-reader-thread.c). */
+ * collected values (json-reader.c), running the first on a thread of its
+ * own (json-reader-thread.c), and the fast path, which reads a whole input
+ * into the same collected values without yajl (json-reader-fast.c). */
 #ifndef FXS_JSON_READER_PRIVATE_H
 #define FXS_JSON_READER_PRIVATE_H
 

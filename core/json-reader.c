@@ -79,7 +79,6 @@ scratch_free (FxsJsonScratch *s)
   s->blocks = NULL;
 }
 
-
 /* ---- keys of streamed objects --------------------------------------------- */
 
 /* Keys may hold NUL bytes, so the set stores length-prefixed copies. */
@@ -475,7 +474,6 @@ fxs_json_is_strict_utf8 (const guchar *s, gsize len)
     }
   return TRUE;
 }
-
 
 static gboolean
 check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)

@@ -328,6 +328,16 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
   return finish_container (f, out, object ? FXS_JSON_OBJECT : FXS_JSON_ARRAY, pos, start);
 }
 
+static inline void
+set_literal (FxsJson *out, FxsJsonType type, gint64 pos)
+{
+  out->type = type;
+  out->flags = 0;
+  out->n = 0;
+  out->pos = pos;
+  out->u.s = NULL;
+}
+
 /* The value at f->p (blanks skipped) into @out. */
 static gboolean
 collect_value (Fast *f, FxsJson *out, Peek peek)
@@ -345,23 +355,18 @@ collect_value (Fast *f, FxsJson *out, Peek peek)
       return collect_container (f, out, peek);
     case 't':
     case 'f':
-      if (!scan_word (f, *f->p == 't' ? "true" : "false", *f->p == 't' ? 4 : 5))
-        return FALSE;
-      out->type = FXS_JSON_BOOL;
-      out->flags = 0;
-      out->n = 0;
-      out->pos = pos;
-      out->u.s = NULL;
-      out->u.b = f->p[-1] == 'e' && f->p[-2] == 'u';
-      return TRUE;
+      {
+        gboolean b = *f->p == 't';
+        if (!scan_word (f, b ? "true" : "false", b ? 4 : 5))
+          return FALSE;
+        set_literal (out, FXS_JSON_BOOL, pos);
+        out->u.b = b;
+        return TRUE;
+      }
     case 'n':
       if (!scan_word (f, "null", 4))
         return FALSE;
-      out->type = FXS_JSON_NULL;
-      out->flags = 0;
-      out->n = 0;
-      out->pos = pos;
-      out->u.s = NULL;
+      set_literal (out, FXS_JSON_NULL, pos);
       return TRUE;
     default:
       return scan_number (f, out);

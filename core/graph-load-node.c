@@ -330,6 +330,20 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
   return TRUE;
 }
 
+/* The same, or the node metadata of a recent node with equal JSON. */
+static gboolean
+convert_meta_once (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out,
+                   const FxsJsonPath *path)
+{
+  FxsMetaMemo *memo = c->loader->metas;
+  if (fxs_meta_memo_find (memo, obj, out))
+    return TRUE;
+  if (!convert_meta (c, obj, out, path))
+    return FALSE;
+  fxs_meta_memo_add (memo, obj, *out);
+  return TRUE;
+}
+
 /* ---- nodes --------------------------------------------------------------------- */
 
 typedef struct {
@@ -508,7 +522,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (f.type && f.type->type != FXS_JSON_NULL
       && !fxs_load_check_text (&c, f.type, &ptype, "\"type\""))
     return FALSE;
-  if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
+  if (f.meta && !convert_meta_once (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
   guint32 target_hash = fxs_load_hash (f.target->u.s, f.target->n);

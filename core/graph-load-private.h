@@ -9,6 +9,10 @@
 #include "graph-private.h"
 #include "json-reader.h"
 
+/* The node metadata converted last and the JSON it came from, for one
+ * graph at a time (its FxsNodeMeta live in that graph): graph-load-meta.c. */
+typedef struct FxsMetaMemo FxsMetaMemo;
+
 /* The first reference to a node that is not (yet) defined.  Reported when
  * the node list ends, or earlier when a node of that name turns up, so the
  * message can say whether it is missing or merely later. */
@@ -128,6 +132,7 @@ typedef struct {
    * neighbours alternate between them */
   const FxsTensorMeta *recent_tensors[64];
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+  FxsMetaMemo *metas;           /* whole node metadata converted lately, with its JSON */
   struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
@@ -225,6 +230,20 @@ G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsVa
 /* The items of JSON array @array as a list or tuple (@kind). */
 G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind,
                                          FxsValue *out, const FxsJsonPath *path);
+
+/* ---- metadata met lately (graph-load-meta.c) ------------------------------ */
+
+G_GNUC_INTERNAL FxsMetaMemo *fxs_meta_memo_new (void);
+G_GNUC_INTERNAL void         fxs_meta_memo_free (FxsMetaMemo *m);
+/* Forgets every entry (another graph is being built). */
+G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
+/* TRUE, with *@meta, when JSON equal to @json was converted lately. */
+G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
+                                                 const FxsNodeMeta **meta);
+/* Keeps @meta as the conversion of @json (copied) in place of the oldest
+ * entry, unless @json refers to a node. */
+G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
+                                                const FxsNodeMeta *meta);
 
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 

@@ -277,6 +277,7 @@ forget_graph_caches (FxsLoader *l)
   l->generation++;
   g_hash_table_remove_all (l->tensors);
   g_hash_table_remove_all (l->single_metas);
+  fxs_meta_memo_clear (l->metas);
   memset (l->recent_tensors, 0, sizeof l->recent_tensors);
   memset (l->recent_single, 0, sizeof l->recent_single);
 }
@@ -474,6 +475,7 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
   l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
+  l->metas = fxs_meta_memo_new ();
   fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
   fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
@@ -485,6 +487,7 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   g_ptr_array_unref (l->submodule_list);
   g_hash_table_unref (l->tensors);
   g_hash_table_unref (l->single_metas);
+  fxs_meta_memo_free (l->metas);
   fxs_load_names_clear (&l->node_names);
   fxs_load_names_clear (&l->attr_names);
   fxs_load_strings_clear (&l->strings);

@@ -486,6 +486,40 @@ test_load_torch_export (void)
   fxs_graph_unref (g);
 }
 
+/* Equal metadata is converted once and shared (it is immutable: setters
+ * copy it first). */
+static void
+test_load_shared_meta (void)
+{
+#define STAGED_META(STAGE, MORE) "\"meta\": {\"tensor\": {\"shape\": [2, 3], \"dtype\": " \
+  "\"torch.float32\"}, \"stage\": " STAGE MORE "}"
+  FxsGraph *g = load_ok (NODES (
+    "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", " STAGED_META ("1", "") "},\n"
+    "{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"torch.relu\", "
+    "\"args\": [{\"node\": \"x\"}], " STAGED_META ("1", "") "},\n"
+    "{\"name\": \"b\", \"op\": \"call_function\", \"target\": \"torch.relu\", "
+    "\"args\": [{\"node\": \"a\"}], " STAGED_META ("2", "") "},\n"
+    "{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"torch.relu\", "
+    "\"args\": [{\"node\": \"b\"}], " STAGED_META ("1", ", \"from\": {\"node\": \"x\"}") "},\n"
+    "{\"name\": \"d\", \"op\": \"call_function\", \"target\": \"torch.relu\", "
+    "\"args\": [{\"node\": \"c\"}], " STAGED_META ("1", ", \"from\": {\"node\": \"b\"}") "},\n"
+    OUT));
+#undef STAGED_META
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  const FxsNode *x = fxs_graph_lookup_node (g, "x"), *a = fxs_graph_lookup_node (g, "a");
+  const FxsNode *b = fxs_graph_lookup_node (g, "b"), *c = fxs_graph_lookup_node (g, "c");
+  const FxsNode *d = fxs_graph_lookup_node (g, "d");
+  CU_ASSERT_PTR_EQUAL (fxs_node_meta (x), fxs_node_meta (a));
+  CU_ASSERT_PTR_NOT_EQUAL (fxs_node_meta (x), fxs_node_meta (b));
+  CU_ASSERT_EQUAL (fxs_value_get_int (fxs_node_meta_lookup (b, "stage")), 2);
+  /* references are read for each node: c and d refer to other nodes */
+  CU_ASSERT_PTR_EQUAL (fxs_value_get_node (fxs_node_meta_lookup (c, "from")), x);
+  CU_ASSERT_PTR_EQUAL (fxs_value_get_node (fxs_node_meta_lookup (d, "from")), b);
+  CU_ASSERT_EQUAL (fxs_value_get_int (fxs_node_meta_lookup (a, "stage")), 1);
+  CU_ASSERT_EQUAL (fxs_tensor_rank (fxs_node_tensor (a, 0)), 2);
+  fxs_graph_unref (g);
+}
+
 static void
 test_load_values (void)
 {
@@ -912,6 +946,7 @@ register_tests (void)
   static const FxsTestCase loading[] = {
     FXS_TEST (test_load_torch_export),
     FXS_TEST (test_load_values),
+    FXS_TEST (test_load_shared_meta),
     FXS_TEST (test_load_extensions_and_order),
     FXS_TEST (test_load_split_result),
     FXS_TEST (test_load_large_file),

@@ -7,10 +7,12 @@
  * included, without reporting anything: the caller then reads the input
  * again the general way, which finds and reports the error exactly as
  * always.  So everything it accepts must be valid for the general path and
- * read the same: when in doubt it gives up.  Outside the subset: escapes in
- * strings (rare in graph files), control characters, blank runs and tokens
- * longer than a quarter of the string limit (the general path counts those
- * limits per chunk), and anything that is not valid JSON.
+ * read the same: when in doubt it gives up.  Outside the subset: escaped
+ * UTF-16 surrogates (yajl pairs them its own way), control characters,
+ * blank runs and tokens longer than a quarter of the string limit (the
+ * general path counts those limits per chunk), and anything that is not
+ * valid JSON.  Strings without escapes, most of them, are copied as they
+ * are; the others are decoded as yajl decodes them.
  */
 #include "json-reader-private.h"
 
@@ -68,10 +70,11 @@ skip_blanks (Fast *f)
   return skip_blank_run (f);
 }
 
-/* The string whose opening quote is at f->p: its text (unescaped: there
- * are no escapes) is [*@text, *@text + *@len); f->p ends past its closing
- * quote.  *@high: it holds a byte >= 0x80 (UTF-8 still to be checked). */
-static inline gboolean
+/* The string whose opening quote is at f->p, when it has no escapes (1):
+ * its text is [*@text, *@text + *@len) and f->p ends past its closing
+ * quote; *@high: it holds a byte >= 0x80 (UTF-8 still to be checked).
+ * -1: it has an escape (f->p is left anywhere); 0: it is not to be read. */
+static inline int
 scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
 {
   const char *s = ++f->p;
@@ -111,8 +114,10 @@ scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
         break;
       any_high |= c & 0x80;
     }
+  if (p < f->end && *p == '\\')
+    return -1;
   if (p >= f->end || *p != '"')
-    return FALSE; /* an escape, a control character or no end */
+    return 0; /* a control character or no end */
   *text = s;
   *len = (gsize) (p - s);
   *high = any_high != 0;
@@ -163,6 +168,120 @@ copy_string (Fast *f, const char *text, gsize len, gboolean high, FxsJson *out)
   out->pos = text - 1 - f->base;
   out->u.s = copy;
   return TRUE;
+}
+
+static int
+hex_digit (char c)
+{
+  return c >= '0' && c <= '9' ? c - '0'
+       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The string with escapes whose opening quote is at f->p, decoded into the
+ * scratch memory as yajl decodes it (a \u0000 is a NUL byte and sets
+ * FXS_JSON_HAS_NUL), NUL-terminated and zero-padded.  FALSE at anything
+ * the general path is to judge: a bad escape, a surrogate (yajl pairs
+ * them its own way), a control character, no end, not strict UTF-8. */
+static gboolean
+decode_string (Fast *f, FxsJson *out)
+{
+  const char *s = f->p + 1, *p = s;
+  /* the end first: the text decoded is never longer */
+  while (p < f->end && *p != '"')
+    {
+      if ((guchar) *p < 0x20 || (*p == '\\' && f->end - p < 2))
+        return FALSE;
+      p += *p == '\\' ? 2 : 1;
+    }
+  if (p >= f->end || (gsize) (p - s) > f->max_run)
+    return FALSE;
+  const char *close = p;
+  gsize room = 8 * ((gsize) (close - s) / 8 + 1);
+  guchar *d = fxs_json_scratch_alloc (&f->r->scratch, room), *to = d;
+  guint8 flags = 0;
+  guchar high = 0;
+  for (p = s; p < close;)
+    {
+      guchar c = (guchar) *p++;
+      if (c != '\\')
+        {
+          high |= c;
+          *to++ = c;
+          continue;
+        }
+      switch (*p++)
+        {
+        case '"': *to++ = '"'; break;
+        case '\\': *to++ = '\\'; break;
+        case '/': *to++ = '/'; break;
+        case 'b': *to++ = '\b'; break;
+        case 'f': *to++ = '\f'; break;
+        case 'n': *to++ = '\n'; break;
+        case 'r': *to++ = '\r'; break;
+        case 't': *to++ = '\t'; break;
+        case 'u':
+          {
+            if (close - p < 4)
+              return FALSE;
+            guint32 cp = 0;
+            for (int k = 0; k < 4; k++)
+              {
+                int h = hex_digit (p[k]);
+                if (h < 0)
+                  return FALSE;
+                cp = cp << 4 | (guint32) h;
+              }
+            p += 4;
+            if (cp >= 0xd800 && cp <= 0xdfff)
+              return FALSE;
+            if (cp == 0)
+              flags = FXS_JSON_HAS_NUL;
+            if (cp < 0x80)
+              *to++ = (guchar) cp;
+            else if (cp < 0x800)
+              {
+                *to++ = (guchar) (0xc0 | cp >> 6);
+                *to++ = (guchar) (0x80 | (cp & 0x3f));
+              }
+            else
+              {
+                *to++ = (guchar) (0xe0 | cp >> 12);
+                *to++ = (guchar) (0x80 | (cp >> 6 & 0x3f));
+                *to++ = (guchar) (0x80 | (cp & 0x3f));
+              }
+            high |= cp >= 0x80 ? 0x80 : 0;
+            break;
+          }
+        default:
+          return FALSE;
+        }
+    }
+  gsize len = (gsize) (to - d);
+  memset (to, 0, room - len);
+  if ((high & 0x80) && !fxs_json_is_strict_utf8 (d, len))
+    return FALSE;
+  out->type = FXS_JSON_STRING;
+  out->flags = flags;
+  out->n = (guint32) len;
+  out->pos = s - 1 - f->base;
+  out->u.s = (const char *) d;
+  f->p = close + 1;
+  return TRUE;
+}
+
+/* The string whose opening quote is at f->p into @out, escapes or not. */
+static inline gboolean
+string_value (Fast *f, FxsJson *out)
+{
+  const char *start = f->p, *text;
+  gsize len;
+  gboolean high;
+  int plain = scan_string (f, &text, &len, &high);
+  if (plain > 0)
+    return copy_string (f, text, len, high, out);
+  f->p = start;
+  return plain < 0 && decode_string (f, out);
 }
 
 static inline gboolean
@@ -303,11 +422,7 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
       FxsJson v;
       if (object)
         {
-          const char *text;
-          gsize len;
-          gboolean high;
-          if (*f->p != '"' || !scan_string (f, &text, &len, &high)
-              || !copy_string (f, text, len, high, &v))
+          if (*f->p != '"' || !string_value (f, &v))
             return FALSE;
           *push (&f->stack) = v;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
@@ -342,14 +457,11 @@ set_literal (FxsJson *out, FxsJsonType type, gint64 pos)
 static gboolean
 collect_value (Fast *f, FxsJson *out, Peek peek)
 {
-  const char *text;
-  gsize len;
-  gboolean high;
   gint64 pos = f->p - f->base;
   switch (*f->p)
     {
     case '"':
-      return scan_string (f, &text, &len, &high) && copy_string (f, text, len, high, out);
+      return string_value (f, out);
     case '{':
     case '[':
       return collect_container (f, out, peek);
@@ -399,26 +511,22 @@ stream_container (Fast *f, gboolean object, int tag, gboolean own_keys)
       FxsJsonItem item = { .parent_tag = tag, .index = count };
       if (object)
         {
-          const char *text;
-          gsize len;
-          gboolean high;
-          if (*f->p != '"' || !scan_string (f, &text, &len, &high)
-              || (high && !fxs_json_is_strict_utf8 ((const guchar *) text, len)))
-            goto out;
           /* lives until the member is finished, as the general path's */
-          char *key = fxs_json_scratch_alloc (&r->scratch, len + 1);
-          memcpy (key, text, len);
-          key[len] = '\0';
+          FxsJson key;
+          if (*f->p != '"' || !string_value (f, &key))
+            goto out;
           if (!own_keys)
             {
+              /* a key with a NUL may look like another here: the
+               * general path then tells */
               if (!keys)
                 keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-              if (!g_hash_table_add (keys, g_strndup (text, len)))
+              if (!g_hash_table_add (keys, g_strndup (key.u.s, key.n)))
                 goto out;
             }
-          item.key = key;
-          item.key_len = len;
-          item.key_pos = text - 1 - f->base;
+          item.key = key.u.s;
+          item.key_len = key.n;
+          item.key_pos = key.pos;
           item.index = 0;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
             goto out;

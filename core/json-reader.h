@@ -139,8 +139,8 @@ gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gs
 
 /* The fast path (json-reader-fast.c): reads the whole input @data at once,
  * straight into the handler, several times faster than the general path,
- * for the inputs it knows (valid JSON without escapes in strings, within
- * the limits).  TRUE when it read all of @data and every callback accepted
+ * for the inputs it knows (valid JSON within the limits, without escaped
+ * UTF-16 surrogates).  TRUE when it read all of @data and every callback accepted
  * its value.  FALSE when it gave up, at anything outside what it knows or
  * at any error (the consumer's too), recording nothing: the consumer's
  * state is then to be thrown away and the input read again by a new reader

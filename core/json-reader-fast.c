@@ -515,15 +515,8 @@ stream_container (Fast *f, gboolean object, int tag, gboolean own_keys)
           FxsJson key;
           if (*f->p != '"' || !string_value (f, &key))
             goto out;
-          if (!own_keys)
-            {
-              /* a key with a NUL may look like another here: the
-               * general path then tells */
-              if (!keys)
-                keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-              if (!g_hash_table_add (keys, g_strndup (key.u.s, key.n)))
-                goto out;
-            }
+          if (!own_keys && !fxs_json_key_set_add (&keys, key.u.s, key.n))
+            goto out;
           item.key = key.u.s;
           item.key_len = key.n;
           item.key_pos = key.pos;

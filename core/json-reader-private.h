@@ -196,6 +196,10 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
 }
 /* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
 gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
+/* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's
+ * keys, made on first use (free with g_hash_table_unref()): FALSE when it
+ * is there already. */
+gboolean fxs_json_key_set_add (GHashTable **set, const char *key, gsize len);
 /* The first key of @n members (key, value, key, ...) that repeats an
  * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
 const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);

@@ -104,6 +104,17 @@ key_blob_equal (gconstpointer a, gconstpointer b)
   return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
 }
 
+gboolean
+fxs_json_key_set_add (GHashTable **set, const char *key, gsize len)
+{
+  if (!*set)
+    *set = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
+  KeyBlob *blob = g_malloc (sizeof *blob + len);
+  blob->len = len;
+  memcpy (blob->bytes, key, len);
+  return g_hash_table_add (*set, blob);
+}
+
 FxsJsonReader *
 fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
                      gpointer user_data)
@@ -638,12 +649,7 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
   f->key_pos = pos;
   if (f->own_keys)
     return 1;
-  if (!f->keys)
-    f->keys = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
-  KeyBlob *blob = g_malloc (sizeof *blob + len);
-  blob->len = len;
-  memcpy (blob->bytes, s, len);
-  if (!g_hash_table_add (f->keys, blob))
+  if (!fxs_json_key_set_add (&f->keys, s, len))
     {
       r->in_item = TRUE;
       fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, NULL, "duplicate key");
@@ -678,16 +684,11 @@ fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
       return NULL;
     }
   /* many members: a hash set of length-prefixed copies */
-  GHashTable *seen = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
+  GHashTable *seen = NULL;
   const FxsJson *dup = NULL;
   for (gsize i = 0; i < n && !dup; i++)
-    {
-      KeyBlob *blob = g_malloc (sizeof *blob + members[2 * i].n);
-      blob->len = members[2 * i].n;
-      memcpy (blob->bytes, members[2 * i].u.s, blob->len);
-      if (!g_hash_table_add (seen, blob))
-        dup = &members[2 * i];
-    }
+    if (!fxs_json_key_set_add (&seen, members[2 * i].u.s, members[2 * i].n))
+      dup = &members[2 * i];
   g_hash_table_unref (seen);
   return dup;
 }

@@ -134,6 +134,11 @@ test_fast_reads_escapes (void)
               READS);
   check_same (HEAD "\"x-k\\u0065y\": {\"a\\\"b\": 1}, \"attributes\": {\"w\\u00e9\": "
               "{\"kind\": \"parameter\"}}, \"nodes\": [" X ", " OUT "]}", READS);
+  /* keys of a streamed object that differ only after a NUL are two keys;
+   * the same key twice is a duplicate */
+  check_same (HEAD "\"x-a\\u0000b\": 1, \"x-a\\u0000c\": 2, \"nodes\": [" X ", " OUT "]}", READS);
+  check_same (HEAD "\"x-a\\u0000b\": 1, \"x-a\\u0000b\": 2, \"nodes\": [" X ", " OUT "]}",
+              GIVES_UP);
   /* a NUL decoded, a newline in a name: the loader judges them the same */
   check_same (WITH_ARGS ("[\"nul \\u0000 inside\"]"), EITHER);
   check_same (NODES ("{\"name\": \"x\\n\", \"op\": \"placeholder\", \"target\": \"x\"}, " OUT),

@@ -16,6 +16,7 @@ typedef struct {
 struct FxsMetaMemo {
   Recent recent[RECENT];
   guint next;               /* the entry to replace */
+  guint last;               /* the entry found or added last */
 };
 
 FxsMetaMemo *
@@ -53,7 +54,16 @@ equal_json (const FxsJson *a, const FxsJson *b)
       return !a->u.b == !b->u.b;
     case FXS_JSON_NUMBER:
     case FXS_JSON_STRING:
-      return memcmp (a->u.s, b->u.s, a->n) == 0;
+      /* whole words: texts are zero-padded (json-reader.h), mostly short */
+      for (gsize i = 0; i <= a->n; i += 8)
+        {
+          guint64 x, y;
+          memcpy (&x, a->u.s + i, 8);
+          memcpy (&y, b->u.s + i, 8);
+          if (x != y)
+            return FALSE;
+        }
+      return TRUE;
     case FXS_JSON_ARRAY:
     case FXS_JSON_OBJECT:
       {
@@ -73,7 +83,7 @@ static gboolean
 measure_json (const FxsJson *j, gsize *size)
 {
   if (j->type == FXS_JSON_NUMBER || j->type == FXS_JSON_STRING)
-    *size += (j->n + 7) & ~(gsize) 7;
+    *size += 8 * (j->n / 8 + 1);
   else if (j->type == FXS_JSON_ARRAY || j->type == FXS_JSON_OBJECT)
     {
       guint n = j->type == FXS_JSON_OBJECT ? 2 * j->n : j->n;
@@ -98,9 +108,11 @@ copy_json (const FxsJson *from, FxsJson *to, char **free)
   *to = *from;
   if (from->type == FXS_JSON_NUMBER || from->type == FXS_JSON_STRING)
     {
-      memcpy (*free, from->u.s, from->n);
+      /* with its padding, which equal_json() compares */
+      gsize words = from->n / 8 + 1;
+      memcpy (*free, from->u.s, 8 * words);
       to->u.s = *free;
-      *free += (from->n + 7) & ~(gsize) 7;
+      *free += 8 * words;
     }
   else if (from->type == FXS_JSON_ARRAY || from->type == FXS_JSON_OBJECT)
     {
@@ -116,12 +128,17 @@ copy_json (const FxsJson *from, FxsJson *to, char **free)
 gboolean
 fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta **meta)
 {
-  for (guint i = 0; i < RECENT; i++)
-    if (m->recent[i].json && equal_json (m->recent[i].json, json))
-      {
-        *meta = m->recent[i].meta;
-        return TRUE;
-      }
+  /* the last one found or added first: runs of equal metas are common */
+  for (guint k = 0; k < RECENT; k++)
+    {
+      guint i = (m->last + k) % RECENT;
+      if (m->recent[i].json && equal_json (m->recent[i].json, json))
+        {
+          m->last = i;
+          *meta = m->recent[i].meta;
+          return TRUE;
+        }
+    }
   return FALSE;
 }
 
@@ -138,5 +155,6 @@ fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta *meta)
   g_free (r->json);
   r->json = (FxsJson *) block;
   r->meta = meta;
+  m->last = m->next;
   m->next = (m->next + 1) % RECENT;
 }

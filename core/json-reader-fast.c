@@ -17,6 +17,9 @@
 #include "json-reader-private.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Children of the containers being collected, until each is complete. */
 typedef struct {
@@ -70,6 +73,79 @@ skip_blanks (Fast *f)
   return skip_blank_run (f);
 }
 
+/* Where the run of plain string bytes from @p on ends: at the first quote,
+ * backslash, control character or the end of the input; *@high gets the
+ * bytes >= 0x80 before it (UTF-8 still to be checked). */
+#ifdef __SSE2__
+static inline const char *
+plain_run (const char *p, const char *end, guint *high)
+{
+  /* sixteen bytes at a time (x86-64 has SSE2 always) */
+  const __m128i quote = _mm_set1_epi8 ('"'), slash = _mm_set1_epi8 ('\\');
+  const __m128i below = _mm_set1_epi8 (0x1f);
+  guint any_high = 0;
+  while (end - p >= 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) p);
+      __m128i stop = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
+                                                 _mm_cmpeq_epi8 (v, slash)),
+                                   _mm_cmpeq_epi8 (_mm_min_epu8 (v, below), v));
+      guint stops = (guint) _mm_movemask_epi8 (stop), highs = (guint) _mm_movemask_epi8 (v);
+      if (G_LIKELY (stops))
+        {
+          guint first = (guint) __builtin_ctz (stops);
+          *high = any_high | (highs & ((1u << first) - 1));
+          return p + first;
+        }
+      any_high |= highs;
+      p += 16;
+    }
+  for (; p < end; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\' || c < 0x20)
+        break;
+      any_high |= c & 0x80;
+    }
+  *high = any_high;
+  return p;
+}
+#else
+static inline const char *
+plain_run (const char *p, const char *end, guint *high)
+{
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  const guint64 quotes = ones * '"', slashes = ones * '\\', below = ones * 0x20;
+  guint64 any_high = 0;
+  /* eight bytes at a time: the lowest flag of each test is exact */
+  while (end - p >= 8)
+    {
+      guint64 w;
+      memcpy (&w, p, 8);
+      guint64 q = w ^ quotes, b = w ^ slashes;
+      guint64 stop = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - below) & ~w)) & tops;
+      if (stop)
+        {
+          guint first = (guint) __builtin_ctzll (stop) / 8;
+          any_high |= w & tops & ((((guint64) 1) << (8 * first)) - 1);
+          *high = any_high != 0;
+          return p + first;
+        }
+      any_high |= w & tops;
+      p += 8;
+    }
+  for (; p < end; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\' || c < 0x20)
+        break;
+      any_high |= c & 0x80;
+    }
+  *high = any_high != 0;
+  return p;
+}
+#endif
+
 /* The string whose opening quote is at f->p, when it has no escapes (1):
  * its text is [*@text, *@text + *@len) and f->p ends past its closing
  * quote; *@high: it holds a byte >= 0x80 (UTF-8 still to be checked).
@@ -78,42 +154,8 @@ static inline int
 scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
 {
   const char *s = ++f->p;
-  const char *p = s;
-  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
-  const guint64 quotes = ones * '"', slashes = ones * '\\', below = ones * 0x20;
-  guint64 any_high = 0;
-  /* eight bytes at a time: stop at the first quote, backslash, control
-   * character or byte >= 0x80 (the lowest flag of each test is exact) */
-  while (f->end - p >= 8)
-    {
-      guint64 w;
-      memcpy (&w, p, 8);
-      guint64 q = w ^ quotes, b = w ^ slashes;
-      guint64 stop = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - below) & ~w)) & tops;
-      if (G_LIKELY (!(stop | (w & tops))))
-        {
-          p += 8;
-          continue;
-        }
-      if (!stop)
-        {
-          /* only high bytes: text to check as UTF-8 afterwards */
-          any_high = 1;
-          p += 8;
-          continue;
-        }
-      guint first = (guint) __builtin_ctzll (stop) / 8;
-      any_high |= w & tops & ((((guint64) 1) << (8 * first)) - 1);
-      p += first;
-      break;
-    }
-  for (; p < f->end; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\' || c < 0x20)
-        break;
-      any_high |= c & 0x80;
-    }
+  guint any_high;
+  const char *p = plain_run (s, f->end, &any_high);
   if (p < f->end && *p == '\\')
     return -1;
   if (p >= f->end || *p != '"')
@@ -270,10 +312,53 @@ decode_string (Fast *f, FxsJson *out)
   return TRUE;
 }
 
+#ifdef __SSE2__
+/* A string of up to 15 plain ASCII bytes (most keys and names) whose
+ * opening quote is at f->p, where the input goes on for 16 bytes past it:
+ * one load finds its end and is its copy, masked (as copy_text() has it).
+ * FALSE for any other string, f->p unmoved. */
+static inline gboolean
+short_string (Fast *f, FxsJson *out)
+{
+  static const guint8 keep[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                   0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+  const char *s = f->p + 1;
+  if (f->end - s < 16)
+    return FALSE;
+  __m128i v = _mm_loadu_si128 ((const __m128i *) s);
+  __m128i stop = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
+                                             _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
+                               _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (0x1f)), v));
+  guint stops = (guint) _mm_movemask_epi8 (stop), highs = (guint) _mm_movemask_epi8 (v);
+  if (!stops)
+    return FALSE;
+  guint len = (guint) __builtin_ctz (stops);
+  if (s[len] != '"' || (highs & ((1u << len) - 1)) || len > f->max_run)
+    return FALSE;
+  __m128i text = _mm_and_si128 (v, _mm_loadu_si128 ((const __m128i *) (keep + 16 - len)));
+  void *copy = fxs_json_scratch_alloc (&f->r->scratch, 8 * (len / 8 + 1));
+  if (len < 8)
+    _mm_storel_epi64 (copy, text);
+  else
+    _mm_storeu_si128 (copy, text);
+  out->type = FXS_JSON_STRING;
+  out->flags = 0;
+  out->n = len;
+  out->pos = f->p - f->base;
+  out->u.s = copy;
+  f->p = s + len + 1;
+  return TRUE;
+}
+#endif
+
 /* The string whose opening quote is at f->p into @out, escapes or not. */
 static inline gboolean
 string_value (Fast *f, FxsJson *out)
 {
+#ifdef __SSE2__
+  if (G_LIKELY (short_string (f, out)))
+    return TRUE;
+#endif
   const char *start = f->p, *text;
   gsize len;
   gboolean high;

@@ -52,7 +52,8 @@ struct FxsJson {
   gint64 pos;               /* where the value is: see fxs_json_reader_fail() */
   union {
     gboolean b;
-    const char *s;          /* string (NUL-terminated, may hold NULs) or number text */
+    const char *s;          /* string (may hold NULs) or number text: NUL-terminated
+                             * and zero-padded to a whole number of 8-byte words */
     const FxsJson *items;   /* array: n items; object: 2n, key (a string) then value */
   } u;
 };

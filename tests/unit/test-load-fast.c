@@ -123,6 +123,64 @@ test_fast_reads_values (void)
               "\"nodes\": [" X ", " OUT "]}", READS);
 }
 
+/* A string of @len bytes, 'a' but for @what at @at (when @what is set). */
+static char *
+string_of (guint len, const char *what, guint at)
+{
+  GString *t = g_string_new (NULL);
+  for (guint i = 0; i < len; i++)
+    if (what && i == at)
+      g_string_append (t, what);
+    else
+      g_string_append_c (t, 'a');
+  return g_string_free (t, FALSE);
+}
+
+static void
+test_fast_reads_strings_of_every_length (void)
+{
+  /* around the sixteen bytes the fast path reads at once: with a
+   * multi-byte character, an escape, a control character or a lone
+   * continuation byte at the start, middle and end; as a value in the
+   * middle of the input and as the last one, with less than sixteen bytes
+   * after it */
+  static const struct {
+    const char *what;
+    int expect;
+  } variants[] = {
+    { NULL, READS }, { "\xc3\xa9", READS }, { "\\n", READS }, { "\\\"", READS },
+    { "\x01", GIVES_UP }, { "\x80", GIVES_UP },
+  };
+  for (guint len = 0; len <= 40; len++)
+    for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+      for (guint at = 0; at < 3; at++)
+        {
+          if (variants[v].what && len == 0)
+            continue;
+          char *text = string_of (len, variants[v].what, at == 0 ? 0 : at == 1 ? len / 2 : len - 1);
+          char *middle = g_strdup_printf (WITH_ARGS ("[\"%s\", 1]"), text);
+          char *last = g_strdup_printf (NODES (X ",\n" OUT) "\"x-s\": \"%s\"}", text);
+          /* the second form: an extension member after the nodes */
+          last[strlen (last) - strlen ("\"x-s\": \"\"}") - strlen (text) - 1] = ',';
+          check_same (middle, variants[v].expect);
+          check_same (last, variants[v].expect);
+          g_free (last);
+          g_free (middle);
+          if (!variants[v].what)
+            {
+              /* the same key twice, then different bytes: a duplicate, which the
+               * general path reports (keys are compared with their padding) */
+              char *twice = g_strdup_printf (HEAD "\"x-e\": [{\"%s\": 1, \"%s\": 2}],\n"
+                                             "\"nodes\": [" X ", " OUT "]}", text, text);
+              check_same (twice, GIVES_UP);
+              g_free (twice);
+              g_free (text);
+              break;
+            }
+          g_free (text);
+        }
+}
+
 /* ---- what it leaves to the general path ----------------------------------- */
 
 static void
@@ -335,6 +393,7 @@ register_tests (void)
   static const FxsTestCase cases[] = {
     FXS_TEST (test_fast_reads_graph_files),
     FXS_TEST (test_fast_reads_values),
+    FXS_TEST (test_fast_reads_strings_of_every_length),
     FXS_TEST (test_fast_reads_escapes),
     FXS_TEST (test_fast_gives_up_on_invalid_json),
     FXS_TEST (test_fast_gives_up_on_graph_errors),

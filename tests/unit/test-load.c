@@ -518,6 +518,34 @@ test_load_shared_meta (void)
   CU_ASSERT_EQUAL (fxs_value_get_int (fxs_node_meta_lookup (a, "stage")), 1);
   CU_ASSERT_EQUAL (fxs_tensor_rank (fxs_node_tensor (a, 0)), 2);
   fxs_graph_unref (g);
+
+  /* metas are compared a word at a time: texts that differ past their first
+   * word, in their last byte or only in length are different metas */
+  static const char *const tags[] = { "a-long-tag-of-twenty", "a-long-tag-of-twentY",
+                                      "a-long-tag-of-twent", "a-long-t", "a-long-tag-of-twenty!",
+                                      "a-long-tag-of-twenty" /* with another number */ };
+  GString *nodes = g_string_new (HEAD "\"nodes\": [\n");
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    g_string_append_printf (nodes, "{\"name\": \"p%u\", \"op\": \"placeholder\", "
+                            "\"target\": \"p%u\", \"meta\": {\"tag\": \"%s\", \"n\": %s}},\n",
+                            i, i, tags[i], i == 5 ? "1234567890124" : "1234567890123");
+  g_string_append (nodes, OUT "]}");
+  g = load_ok (nodes->str);
+  g_string_free (nodes, TRUE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  for (guint i = 0; i < G_N_ELEMENTS (tags); i++)
+    {
+      char name[8];
+      g_snprintf (name, sizeof name, "p%u", i);
+      const FxsNode *p = fxs_graph_lookup_node (g, name);
+      CU_ASSERT_STRING_EQUAL (fxs_value_get_string (fxs_node_meta_lookup (p, "tag")), tags[i]);
+      for (guint j = 0; j < i; j++)
+        {
+          g_snprintf (name, sizeof name, "p%u", j);
+          CU_ASSERT_PTR_NOT_EQUAL (fxs_node_meta (p), fxs_node_meta (fxs_graph_lookup_node (g, name)));
+        }
+    }
+  fxs_graph_unref (g);
 }
 
 static void

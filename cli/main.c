@@ -34,6 +34,7 @@ print_usage (FILE *out)
 int
 main (int argc, char **argv)
 {
+  cli_tune_memory ();
   setlocale (LC_ALL, "");
   if (argc < 2)
     {

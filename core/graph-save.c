@@ -229,8 +229,13 @@ write_node (FxsJsonWriter *w, const FxsNode *node)
       fxs_json_write_literal (w, ", \"type\": ");
       fxs_json_write_cstring (w, node->type_expr);
     }
-  if (node->meta)
-    write_meta (w, node->meta);
+  /* neighbouring nodes mostly share their metadata (graph-load-meta.c) */
+  if (node->meta && !fxs_json_writer_recall (w, node->meta))
+    {
+      FxsJsonMark start = fxs_json_writer_mark (w);
+      write_meta (w, node->meta);
+      fxs_json_writer_memorize (w, node->meta, start);
+    }
   fxs_json_write_literal (w, "}");
 }
 

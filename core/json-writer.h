@@ -18,6 +18,15 @@
 
 typedef struct FxsJsonPieces FxsJsonPieces;
 
+/* A text written lately, for writing it again by copy (fxs_json_writer_recall). */
+#define FXS_JSON_MEMO_ENTRIES 4
+#define FXS_JSON_MEMO_TEXT 240
+typedef struct {
+  gconstpointer key;
+  guint32 len;
+  char text[FXS_JSON_MEMO_TEXT];
+} FxsJsonMemoEntry;
+
 typedef struct {
   char *buf;
   gsize len;
@@ -31,6 +40,9 @@ typedef struct {
   char *discard;            /* the buffer while it skips */
   guint64 unit;             /* units started so far */
   gboolean emitting;        /* the current unit is this writer's */
+  guint64 rooms;            /* calls of fxs_json_writer_room(): buf may have moved */
+  FxsJsonMemoEntry memo[FXS_JSON_MEMO_ENTRIES];
+  guint memo_next;          /* the entry to replace */
 } FxsJsonWriter;
 
 void fxs_json_writer_init_string (FxsJsonWriter *w, GString *out);
@@ -93,6 +105,29 @@ void fxs_json_write_cstring (FxsJsonWriter *w, const char *s);
 void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
 /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
 void fxs_json_write_float (FxsJsonWriter *w, double v);
+
+/* ---- texts written again ------------------------------------------------- */
+
+/* Texts that repeat (node metadata shared by many nodes) are written once
+ * and then copied: @key names a text that is the same every time it is
+ * written (an immutable object that outlives the writer's document). */
+typedef struct {
+  guint64 rooms;
+  gsize len;
+} FxsJsonMark;
+
+/* Writes the text kept for @key: FALSE when none is kept. */
+gboolean fxs_json_writer_recall (FxsJsonWriter *w, gconstpointer key);
+
+/* Where the text for a key starts: write it, then call
+ * fxs_json_writer_memorize() to keep it (short texts only). */
+static inline FxsJsonMark
+fxs_json_writer_mark (const FxsJsonWriter *w)
+{
+  return (FxsJsonMark) { w->rooms, w->len };
+}
+
+void fxs_json_writer_memorize (FxsJsonWriter *w, gconstpointer key, FxsJsonMark start);
 
 /* ---- writing on several threads (json-pieces.c) ------------------------- */
 

@@ -320,6 +320,24 @@ fxs_format_float (double v, char buf[32])
     return strcpy (buf, "nan");
   if (isinf (v))
     return strcpy (buf, v > 0 ? "inf" : "-inf");
+  if (fabs (v) < 1e15 && v == (double) (gint64) v)
+    {
+      /* a whole number (0.0, -0.0, 1.0, the most common): its digits and ".0",
+       * without the search below */
+      char digits[20];
+      int n = 0;
+      guint64 u = (guint64) fabs (v);
+      do
+        digits[n++] = (char) ('0' + u % 10);
+      while ((u /= 10) != 0);
+      char *p = buf;
+      if (signbit (v))
+        *p++ = '-';
+      while (n)
+        *p++ = digits[--n];
+      strcpy (p, ".0");
+      return buf;
+    }
 
   /* Shortest round-trip digits, as Python's repr (David Gay's mode 0). */
   int prec;

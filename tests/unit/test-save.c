@@ -659,6 +659,62 @@ test_split_result_in_pieces (void)
     }
 }
 
+/* A graph whose nodes have metas[order[i]] (@rounds times over @order),
+ * read and written again: the same text. */
+static void
+check_written_again (char **metas, const guint *order, guint n, guint rounds)
+{
+  GString *text = g_string_new ("{\n  \"format\": \"fxsplit-graph\",\n  \"version\": 1,\n"
+                                "  \"attributes\": {},\n  \"nodes\": [");
+  for (guint i = 0; i < n * rounds; i++)
+    g_string_append_printf (text, "%s{\"name\": \"p%u\", \"op\": \"placeholder\", "
+                            "\"target\": \"p%u\", \"meta\": %s}", i ? ",\n    " : "\n    ",
+                            i, i, metas[order[i % n]]);
+  g_string_append (text, ",\n    {\"name\": \"output\", \"op\": \"output\", "
+                   "\"target\": \"output\", \"args\": [null]}\n  ]\n}\n");
+  FxsGraph *g = reload (text);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  /* the loader shares equal metadata: the writer has copies to make */
+  CU_ASSERT_PTR_EQUAL (fxs_node_meta (fxs_graph_lookup_node (g, "p0")),
+                       fxs_node_meta (fxs_graph_lookup_node (g, "p2")));
+  GString *again = g_string_new (NULL);
+  fxs_graph_to_json (g, again);
+  CU_ASSERT_TRUE (g_string_equal (again, text));
+  g_string_free (again, TRUE);
+  g_string_free (text, TRUE);
+  fxs_graph_unref (g);
+}
+
+static void
+test_shared_meta_written_again (void)
+{
+  /* metadata shared by nodes is written once and then copied: in an order
+   * that evicts copies and brings them back, with one too long to keep and
+   * one that refers to a node; the text read back and written again is the
+   * same */
+  char *long_tag = g_strnfill (300, 'm');
+  char *metas[] = { g_strdup ("{\"stage\": 1}"), g_strdup ("{\"stage\": 2}"),
+                    g_strdup ("{\"tensor\": {\"shape\": [2, 3], \"dtype\": \"torch.float32\"}}"),
+                    g_strdup ("{\"stage\": 3}"), g_strdup ("{\"stage\": 4}"),
+                    g_strdup_printf ("{\"tag\": \"%s\"}", long_tag),
+                    g_strdup ("{\"from\": {\"node\": \"p0\"}}") };
+  static const guint order[] = { 0, 1, 0, 2, 3, 4, 5, 0, 5, 6, 1, 6, 2, 2, 0 };
+  check_written_again (metas, order, G_N_ELEMENTS (order), 1);
+  /* 20,000 nodes with metas of ~200 bytes: the writer's 256 KiB buffer is
+   * written out in the middle of some, which are then not kept */
+  char *tag = g_strnfill (180, 't');
+  for (guint i = 0; i < G_N_ELEMENTS (metas); i++)
+    {
+      g_free (metas[i]);
+      metas[i] = g_strdup_printf ("{\"tag\": \"%s\", \"i\": %u}", tag, i);
+    }
+  check_written_again (metas, order, G_N_ELEMENTS (order), 20000 / G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (metas); i++)
+    g_free (metas[i]);
+  g_free (tag);
+  g_free (long_tag);
+}
+
 static void
 register_tests (void)
 {
@@ -672,6 +728,7 @@ register_tests (void)
     FXS_TEST (test_torch_export_round_trip),
     FXS_TEST (test_split_result),
     FXS_TEST (test_split_result_in_pieces),
+    FXS_TEST (test_shared_meta_written_again),
     { NULL, NULL },
   };
   fxs_test_add_suite ("saving", cases);

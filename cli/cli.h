@@ -54,11 +54,6 @@ void cli_set_threads (FxsPipeline *pipeline, const char *threads);
  * line per output on success.  Returns the exit code. */
 CliExit cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common);
 
-/* Tunes the process's malloc for big graphs: big blocks from a heap that
- * grows in big steps taken in 2 MiB pages (cli-memory.c says why).  Call
- * first thing in main(). */
-void cli_tune_memory (void);
-
 /* Subcommands: argv[0] is the subcommand's name. */
 int cli_cmd_run (int argc, char **argv);
 int cli_cmd_split (int argc, char **argv);

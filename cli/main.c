@@ -34,7 +34,7 @@ print_usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  cli_tune_memory ();
+  fxs_memory_tune_for_big_graphs ();
   setlocale (LC_ALL, "");
   if (argc < 2)
     {

@@ -78,12 +78,23 @@ pool_give (BulkHeader *h)
   return kept;
 }
 
+/* Set once the heap is in huge pages itself: blocks are then mapped from a
+ * huge page on, not from BULK_MAP_MIN. */
+static gint heap_below_huge_page;
+
+void
+fxs_bulk_use_heap_below_huge_page (void)
+{
+  g_atomic_int_set (&heap_below_huge_page, 1);
+}
+
 static gpointer
 bulk_alloc (gsize size, gboolean zero)
 {
   gsize total = size + sizeof (BulkHeader);
 #if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
-  if (total >= BULK_MAP_MIN)
+  gsize map_min = g_atomic_int_get (&heap_below_huge_page) ? HUGE_PAGE_SIZE : BULK_MAP_MIN;
+  if (total >= map_min)
     {
       /* whole huge pages: a 1 MiB block in 4 KiB pages is 256 page
        * faults, in a huge page one; and a freed block then fits more

@@ -19,6 +19,10 @@
  * the next blocks, as malloc keeps freed heap memory; a block much smaller
  * than a kept one is cut from its front, the rest kept. */
 gpointer fxs_bulk_alloc (gsize size);
+/* From now on blocks under a huge page come from malloc, packed, instead of
+ * a huge page of their own (whose first touch zeroes all 2 MiB): for a
+ * process whose malloc heap is in huge pages (fxs_memory_tune_for_big_graphs). */
+void     fxs_bulk_use_heap_below_huge_page (void);
 /* The same without zeroing (a freed block may be given again). */
 gpointer fxs_bulk_alloc_uninit (gsize size);
 void     fxs_bulk_free (gpointer block);

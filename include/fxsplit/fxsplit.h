@@ -8,6 +8,7 @@
 #include <fxsplit/io.h>
 #include <fxsplit/split.h>
 #include <fxsplit/threads.h>
+#include <fxsplit/memory.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
 #include <fxsplit/atomic-file.h>

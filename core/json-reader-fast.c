@@ -440,7 +440,7 @@ typedef struct {
 
 static const Peek no_peek = { FALSE, 0 };
 
-static gboolean collect_value (Fast *f, FxsJson *out, Peek peek);
+static gboolean push_value (Fast *f, Peek peek);
 
 /* After an item of a container: blanks, then ',' (TRUE, *@more) or @close
  * (TRUE, !*@more). */
@@ -457,9 +457,10 @@ next_item (Fast *f, char close, gboolean *more)
 }
 
 /* The children of the container being collected, from @start on the
- * pending stack, moved into the scratch memory as its items. */
+ * pending stack, moved into the scratch memory as its items; the container
+ * takes their place on the stack. */
 static gboolean
-finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize start)
+finish_container (Fast *f, FxsJsonType type, gint64 pos, gsize start)
 {
   FxsJsonReader *r = f->r;
   gsize n = f->stack.n - start;
@@ -476,6 +477,7 @@ finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize sta
       memcpy (items, children, n * sizeof (FxsJson));
     }
   f->stack.n = start;
+  FxsJson *out = push (&f->stack);
   out->type = type;
   out->flags = 0;
   out->n = (guint32) count;
@@ -484,9 +486,10 @@ finish_container (Fast *f, FxsJson *out, FxsJsonType type, gint64 pos, gsize sta
   return TRUE;
 }
 
-/* An object or array being collected, its opening bracket at f->p. */
+/* An object or array being collected, its opening bracket at f->p: pushed
+ * on the pending stack. */
 static gboolean
-collect_container (Fast *f, FxsJson *out, Peek peek)
+collect_container (Fast *f, Peek peek)
 {
   FxsJsonReader *r = f->r;
   gboolean object = *f->p == '{';
@@ -504,19 +507,16 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
     f->p++;
   while (more)
     {
-      FxsJson v;
       if (object)
         {
-          if (*f->p != '"' || !string_value (f, &v))
+          if (*f->p != '"' || !string_value (f, push (&f->stack)))
             return FALSE;
-          *push (&f->stack) = v;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
             return FALSE;
         }
-      if (!collect_value (f, &v, no_peek))
+      if (!push_value (f, no_peek))
         return FALSE;
-      *push (&f->stack) = v;
-      if (object && peek.on && v.type < FXS_JSON_ARRAY)
+      if (object && peek.on && f->stack.items[f->stack.n - 1].type < FXS_JSON_ARRAY)
         {
           const FxsJson *kv = &f->stack.items[f->stack.n - 2];
           r->handler.peek (r, r->user_data, peek.parent_tag, kv, kv + 1);
@@ -525,7 +525,7 @@ collect_container (Fast *f, FxsJson *out, Peek peek)
         return FALSE;
     }
   f->depth--;
-  return finish_container (f, out, object ? FXS_JSON_OBJECT : FXS_JSON_ARRAY, pos, start);
+  return finish_container (f, object ? FXS_JSON_OBJECT : FXS_JSON_ARRAY, pos, start);
 }
 
 static inline void
@@ -538,24 +538,27 @@ set_literal (FxsJson *out, FxsJsonType type, gint64 pos)
   out->u.s = NULL;
 }
 
-/* The value at f->p (blanks skipped) into @out. */
+/* The value at f->p (blanks skipped), pushed on the pending stack.  Each is
+ * written in its slot where it is read: a value made elsewhere and copied
+ * there stalls the copy's wide load on the narrow stores that made it. */
 static gboolean
-collect_value (Fast *f, FxsJson *out, Peek peek)
+push_value (Fast *f, Peek peek)
 {
   gint64 pos = f->p - f->base;
   switch (*f->p)
     {
     case '"':
-      return string_value (f, out);
+      return string_value (f, push (&f->stack));
     case '{':
     case '[':
-      return collect_container (f, out, peek);
+      return collect_container (f, peek);
     case 't':
     case 'f':
       {
         gboolean b = *f->p == 't';
         if (!scan_word (f, b ? "true" : "false", b ? 4 : 5))
           return FALSE;
+        FxsJson *out = push (&f->stack);
         set_literal (out, FXS_JSON_BOOL, pos);
         out->u.b = b;
         return TRUE;
@@ -563,10 +566,10 @@ collect_value (Fast *f, FxsJson *out, Peek peek)
     case 'n':
       if (!scan_word (f, "null", 4))
         return FALSE;
-      set_literal (out, FXS_JSON_NULL, pos);
+      set_literal (push (&f->stack), FXS_JSON_NULL, pos);
       return TRUE;
     default:
-      return scan_number (f, out);
+      return scan_number (f, push (&f->stack));
     }
 }
 
@@ -633,9 +636,10 @@ stream_member (Fast *f, FxsJsonItem *item)
              : c == '"' ? FXS_JSON_STRING : c == 't' || c == 'f' ? FXS_JSON_BOOL
              : c == 'n' ? FXS_JSON_NULL : FXS_JSON_NUMBER;
   gboolean container = item->type == FXS_JSON_OBJECT || item->type == FXS_JSON_ARRAY;
-  FxsJson v;
-  /* a scalar is read before begin(), as the general path does */
-  if (!container && !collect_value (f, &v, no_peek))
+  /* a scalar is read before begin(), as the general path does; the value
+   * is the top of the pending stack until the member is finished */
+  gsize below = f->stack.n;
+  if (!container && !push_value (f, no_peek))
     return FALSE;
   int tag = 0;
   r->in_item = TRUE;
@@ -653,12 +657,13 @@ stream_member (Fast *f, FxsJsonItem *item)
        * (not the top-level value) show their scalar members early */
       Peek peek = { r->handler.peek && f->depth > 0 && item->type == FXS_JSON_OBJECT,
                     item->parent_tag };
-      if (container && !collect_value (f, &v, peek))
+      if (container && !push_value (f, peek))
         return FALSE;
       r->in_item = TRUE;
-      ok = r->handler.value (r, r->user_data, item, &v);
+      ok = r->handler.value (r, r->user_data, item, &f->stack.items[below]);
       r->in_item = FALSE;
     }
+  f->stack.n = below;
   fxs_json_scratch_reset (&r->scratch);
   return ok && !r->failed;
 }

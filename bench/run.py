@@ -9,7 +9,8 @@ For each size (10^3 .. 10^6 nodes, 10^7 with --with-1e7) it
   3. times the whole command
        fxsplit split GRAPH --partitioner map --option meta_key=stage
                      --output json:OUT
-     (the same contiguous partitions, read from the stage tags),
+     (the same contiguous partitions, read from the stage tags), --repeat
+     times, and as many times again after PyTorch's runs where PyTorch runs,
   4. runs bench/torch_split.py (PyTorch 1.13's split_module on the same graph
      and the same partitions) up to --torch-max nodes, and checks that both
      tools produce the same partitions (node, input and output counts and the
@@ -137,15 +138,19 @@ def bench_size(args, n, record, log):
         # --verbose: the command says how long each of its steps took
         cmd = [args.fxsplit, "split", "--verbose", "--plugin-dir", args.plugin_dir, path,
                "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
-        for run in range(repeat):
-            seconds, cpu, rss, code, err = time_command(cmd)
-            if code != 0:
-                raise BenchError(f"{' '.join(cmd)}: exit {code}: {err[:500]}")
-            record({"size": n, "tool": "fxsplit", "phase": "command", "run": run,
-                    "seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6), "peak_rss_bytes": rss,
-                    "output_bytes": os.path.getsize(out_path), "command": " ".join(cmd),
-                    **command_steps(err)})
-            os.unlink(out_path)
+
+        def time_fxsplit(runs):
+            for run in runs:
+                seconds, cpu, rss, code, err = time_command(cmd)
+                if code != 0:
+                    raise BenchError(f"{' '.join(cmd)}: exit {code}: {err[:500]}")
+                record({"size": n, "tool": "fxsplit", "phase": "command", "run": run,
+                        "seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6),
+                        "peak_rss_bytes": rss, "output_bytes": os.path.getsize(out_path),
+                        "command": " ".join(cmd), **command_steps(err)})
+                os.unlink(out_path)
+
+        time_fxsplit(range(repeat))
         if not big:
             # PyTorch's docstring partitioning through the command: the time to
             # load the graph and reject the cycle (exit status 4).
@@ -187,6 +192,11 @@ def bench_size(args, n, record, log):
                 for line in lines:
                     record({"size": n, **line})
                 log(f"{n}: torch_split ({naming} naming) done")
+            # As many runs again after PyTorch's: this machine's speed changes
+            # minute to minute, and the median then spans PyTorch's runs.
+            wait_for_quiet_machine(args.max_load, args.max_wait, log)
+            time_fxsplit(range(repeat, 2 * repeat))
+            log(f"{n}: fxsplit command again, after PyTorch")
     finally:
         for p in (out_path, path) if (big or not args.keep_graphs) else (out_path,):
             if os.path.exists(p):

@@ -468,7 +468,7 @@ finish_container (Fast *f, FxsJsonType type, gint64 pos, gsize start)
   if (count > G_MAXUINT32)
     return FALSE;
   const FxsJson *children = n ? &f->stack.items[start] : NULL;
-  if (type == FXS_JSON_OBJECT && fxs_json_find_duplicate_key (children, count))
+  if (type == FXS_JSON_OBJECT && count > 1 && fxs_json_find_duplicate_key (children, count))
     return FALSE;
   FxsJson *items = NULL;
   if (n)

@@ -139,7 +139,7 @@ def bench_size(args, n, record, log):
         cmd = [args.fxsplit, "split", "--verbose", "--plugin-dir", args.plugin_dir, path,
                "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
 
-        def time_fxsplit(runs):
+        def time_fxsplit(runs, cmd=cmd):
             for run in runs:
                 seconds, cpu, rss, code, err = time_command(cmd)
                 if code != 0:

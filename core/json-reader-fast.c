@@ -313,7 +313,7 @@ decode_string (Fast *f, FxsJson *out)
 }
 
 #ifdef __SSE2__
-/* A string of up to 15 plain ASCII bytes (most keys and names) whose
+/* A string of up to 15 ASCII bytes without escapes (most keys and names) whose
  * opening quote is at f->p, where the input goes on for 16 bytes past it:
  * one load finds its end and is its copy, masked (as copy_text() has it).
  * FALSE for any other string, f->p unmoved. */
@@ -326,14 +326,16 @@ short_string (Fast *f, FxsJson *out)
   if (f->end - s < 16)
     return FALSE;
   __m128i v = _mm_loadu_si128 ((const __m128i *) s);
-  __m128i stop = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
-                                             _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
-                               _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (0x1f)), v));
-  guint stops = (guint) _mm_movemask_epi8 (stop), highs = (guint) _mm_movemask_epi8 (v);
-  if (!stops)
+  __m128i quote = _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"'));
+  /* a quote, a backslash, a control character or a byte >= 0x80 (below
+   * 0x20 as a signed byte): its first must be the closing quote */
+  __m128i stop = _mm_or_si128 (_mm_or_si128 (quote, _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
+                               _mm_cmplt_epi8 (v, _mm_set1_epi8 (0x20)));
+  guint stops = (guint) _mm_movemask_epi8 (stop), quotes = (guint) _mm_movemask_epi8 (quote);
+  if (!(stops & -stops & quotes))
     return FALSE;
   guint len = (guint) __builtin_ctz (stops);
-  if (s[len] != '"' || (highs & ((1u << len) - 1)) || len > f->max_run)
+  if (len > f->max_run)
     return FALSE;
   __m128i text = _mm_and_si128 (v, _mm_loadu_si128 ((const __m128i *) (keep + 16 - len)));
   void *copy = fxs_json_scratch_alloc (&f->r->scratch, 8 * (len / 8 + 1));

@@ -525,7 +525,10 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (f.meta && !convert_meta_once (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
-  guint32 target_hash = fxs_load_hash (f.target->u.s, f.target->n);
+  /* positions are unique in the input: the hash is this very string's */
+  guint32 target_hash = f.target->pos == l->peeked_target_pos
+                          ? l->peeked_target_hash : fxs_load_hash (f.target->u.s, f.target->n);
+  l->peeked_target_pos = -1;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
                                                                           target_hash),

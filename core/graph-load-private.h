@@ -119,6 +119,9 @@ typedef struct {
   guint32 attr_hash;        /* of the attribute being read (its key) */
   const char *peeked_name;  /* the name of the node being read, seen early */
   guint32 peeked_hash;      /* and its hash */
+  gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
+  gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
+  guint32 peeked_target_hash;
   /* strings interned in it (dtypes and symbols: few, compared by
    * pointer), and those interned lately by a hash of their text */
   FxsLoadStrings strings;

@@ -193,7 +193,8 @@ fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph, const char *s, gsiz
     if (t->slots[i].hash == hash && t->slots[i].len == len
         && memcmp (t->slots[i].text, s, len) == 0)
       return t->slots[i].text;
-  t->slots[i].text = fxs_arena_strndup (&graph->arena, s, len);
+  /* padded: fxs_load_intern() compares its recent ones a word at a time */
+  t->slots[i].text = fxs_load_padded_copy (&graph->arena, s, len);
   t->slots[i].hash = hash;
   t->slots[i].len = (guint32) len;
   t->used++;

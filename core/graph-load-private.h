@@ -152,6 +152,33 @@ typedef struct {
 
 /* ---- strings of the file ------------------------------------------------ */
 
+/* A copy of @len bytes of text in @arena, NUL-terminated and zero-padded to
+ * whole 8-byte words as the reader's texts are (json-reader.h), so that
+ * fxs_load_same_text() compares it with them a word at a time. */
+static inline const char *
+fxs_load_padded_copy (FxsArena *arena, const char *s, gsize len)
+{
+  char *copy = fxs_arena_alloc (arena, 8 * (len / 8 + 1)); /* zero-filled */
+  memcpy (copy, s, len);
+  return copy;
+}
+
+/* Whether two texts of @len bytes, both zero-padded to whole words, are
+ * equal: no call for the short ones most are. */
+static inline gboolean
+fxs_load_same_text (const char *a, const char *b, gsize len)
+{
+  for (gsize i = 0; i <= len; i += 8)
+    {
+      guint64 x, y;
+      memcpy (&x, a + i, 8);
+      memcpy (&y, b + i, 8);
+      if (x != y)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* A string without NUL bytes (usable as a C string). */
 static inline gboolean
 is_text (const FxsJson *j)

@@ -171,7 +171,7 @@ fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
   guint32 h = fxs_load_hash (j->u.s, j->n);
   FxsLoader *l = c->loader;
   FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
-  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+  if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
     return e->text;
   const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
   *e = (FxsLoadCached) { text, j->n, l->generation };
@@ -193,9 +193,9 @@ fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h)
 {
   FxsLoader *l = c->loader;
   FxsLoadCached *e = &l->shared[h % G_N_ELEMENTS (l->shared)];
-  if (e->generation == l->generation && e->len == j->n && memcmp (e->text, j->u.s, j->n) == 0)
+  if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
     return e->text;
-  const char *text = fxs_arena_strndup (&c->graph->arena, j->u.s, j->n);
+  const char *text = fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
   *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }

@@ -14,12 +14,13 @@
 guint32
 fxs_load_hash (const char *s, gsize len)
 {
-  guint64 h = 0x9e3779b97f4a7c15u ^ len;
+  /* as fxs_load_hash_text(), for texts that are not padded */
+  guint64 h = FXS_LOAD_HASH_SEED ^ len;
   while (len >= 8)
     {
       guint64 w;
       memcpy (&w, s, 8);
-      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+      h = (h ^ w) * FXS_LOAD_HASH_K1;
       h ^= h >> 31;
       s += 8;
       len -= 8;
@@ -27,9 +28,9 @@ fxs_load_hash (const char *s, gsize len)
   guint64 w = 0;
   for (gsize i = 0; i < len; i++)
     w |= (guint64) (guchar) s[i] << (8 * i);
-  h = (h ^ w) * 0x94d049bb133111ebu;
+  h = (h ^ w) * FXS_LOAD_HASH_K2;
   h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9u;
+  h *= FXS_LOAD_HASH_K1;
   return (guint32) (h >> 32);
 }
 

@@ -510,7 +510,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   /* the name table is big: its slot was fetched when the name was read
    * (on_peek; the pointer tells that it was this very string) */
   guint32 name_hash = f.name->u.s == l->peeked_name ? l->peeked_hash
-                                                    : fxs_load_hash (f.name->u.s, f.name->n);
+                                                    : fxs_load_hash_text (f.name->u.s, f.name->n);
   l->peeked_name = NULL;
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
@@ -527,7 +527,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
   /* positions are unique in the input: the hash is this very string's */
   guint32 target_hash = f.target->pos == l->peeked_target_pos
-                          ? l->peeked_target_hash : fxs_load_hash (f.target->u.s, f.target->n);
+                          ? l->peeked_target_hash : fxs_load_hash_text (f.target->u.s, f.target->n);
   l->peeked_target_pos = -1;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,

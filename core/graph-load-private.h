@@ -43,6 +43,31 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
 /* A hash of @len bytes, for the tables below and the loader's caches. */
 G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
 
+#define FXS_LOAD_HASH_SEED 0x9e3779b97f4a7c15u
+#define FXS_LOAD_HASH_K1 0xbf58476d1ce4e5b9u
+#define FXS_LOAD_HASH_K2 0x94d049bb133111ebu
+
+/* fxs_load_hash() of a text of the reader's, which is zero-padded to whole
+ * words (json-reader.h): the same value, with its last word read whole
+ * instead of a byte at a time. */
+static inline guint32
+fxs_load_hash_text (const char *s, gsize len)
+{
+  guint64 h = FXS_LOAD_HASH_SEED ^ len, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      memcpy (&w, s + i, 8);
+      h = (h ^ w) * FXS_LOAD_HASH_K1;
+      h ^= h >> 31;
+    }
+  memcpy (&w, s + i, 8); /* the last bytes and zeros */
+  h = (h ^ w) * FXS_LOAD_HASH_K2;
+  h ^= h >> 29;
+  h *= FXS_LOAD_HASH_K1;
+  return (guint32) (h >> 32);
+}
+
 /* Names of the items (FxsNode*, FxsAttr*) of a GPtrArray of the graph being
  * built: an open-addressing table of (hash, index + 1) pairs.  It follows
  * the array it was last used with, indexing what others added to it and

@@ -438,7 +438,7 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
   if (is_key (key, "name"))
     {
       l->peeked_name = v->u.s;
-      l->peeked_hash = fxs_load_hash (v->u.s, v->n);
+      l->peeked_hash = fxs_load_hash_text (v->u.s, v->n);
       l->peeked_attr_op = FALSE;
       l->peeked_target_pos = -1;
       fxs_load_names_prefetch (&l->node_names, l->graph->nodes, l->peeked_hash);
@@ -448,7 +448,7 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
   else if (is_key (key, "target") && l->peeked_attr_op)
     {
       l->peeked_target_pos = v->pos;
-      l->peeked_target_hash = fxs_load_hash (v->u.s, v->n);
+      l->peeked_target_hash = fxs_load_hash_text (v->u.s, v->n);
       fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->peeked_target_hash);
     }
 }

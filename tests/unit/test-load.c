@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "graph-private.h"
 #include "json-reader.h"
 #include "test-util.h"
 
@@ -549,6 +550,38 @@ test_load_shared_meta (void)
 }
 
 static void
+test_load_finds_targets_while_reading (void)
+{
+  /* the loader finds each get_attr's attribute as it reads the node (the
+   * attribute's name hashed from the streamed key, the target from the
+   * node's tree): names of every length around the 8-byte words hashed */
+  GString *json = g_string_new (HEAD "\"attributes\": {");
+  for (guint len = 1; len <= 40; len++)
+    {
+      char *name = g_strnfill (len, (char) ('a' + len % 26));
+      g_string_append_printf (json, "%s\"%s\": {\"kind\": \"parameter\"}", len > 1 ? ", " : "", name);
+      g_free (name);
+    }
+  g_string_append (json, "},\n\"nodes\": [");
+  for (guint len = 1; len <= 40; len++)
+    {
+      char *name = g_strnfill (len, (char) ('a' + len % 26));
+      g_string_append_printf (json, "{\"name\": \"n%u\", \"op\": \"get_attr\", \"target\": \"%s\"},\n",
+                              len, name);
+      g_free (name);
+    }
+  g_string_append (json, OUT "]}");
+  FxsGraph *g = load_ok (json->str);
+  g_string_free (json, TRUE);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (g);
+  /* as the loader left them, before anything looks the missing ones up */
+  CU_ASSERT_EQUAL_FATAL (g->n_target_attrs, 41);
+  for (guint i = 0; i < 40; i++)
+    CU_ASSERT_EQUAL (g->target_attrs[i], i);
+  fxs_graph_unref (g);
+}
+
+static void
 test_load_values (void)
 {
   FxsGraph *g = load_ok (NODES (
@@ -975,6 +1008,7 @@ register_tests (void)
     FXS_TEST (test_load_torch_export),
     FXS_TEST (test_load_values),
     FXS_TEST (test_load_shared_meta),
+    FXS_TEST (test_load_finds_targets_while_reading),
     FXS_TEST (test_load_extensions_and_order),
     FXS_TEST (test_load_split_result),
     FXS_TEST (test_load_large_file),

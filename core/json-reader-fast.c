@@ -73,12 +73,29 @@ skip_blanks (Fast *f)
   return skip_blank_run (f);
 }
 
+/* The run of plain string bytes from @p on, a byte at a time, for what the
+ * wide scans below leave: where it ends (at a quote, a backslash, a
+ * control character or @end), *@high set when it holds a byte >= 0x80. */
+static inline const char *
+plain_run_bytes (const char *p, const char *end, gboolean *high)
+{
+  for (; p < end; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c == '"' || c == '\\' || c < 0x20)
+        break;
+      if (c & 0x80)
+        *high = TRUE;
+    }
+  return p;
+}
+
 /* Where the run of plain string bytes from @p on ends: at the first quote,
- * backslash, control character or the end of the input; *@high gets the
- * bytes >= 0x80 before it (UTF-8 still to be checked). */
+ * backslash, control character or the end of the input; *@high: whether
+ * it holds a byte >= 0x80 (UTF-8 still to be checked). */
 #ifdef __SSE2__
 static inline const char *
-plain_run (const char *p, const char *end, guint *high)
+plain_run (const char *p, const char *end, gboolean *high)
 {
   /* sixteen bytes at a time (x86-64 has SSE2 always) */
   const __m128i quote = _mm_set1_epi8 ('"'), slash = _mm_set1_epi8 ('\\');
@@ -94,25 +111,18 @@ plain_run (const char *p, const char *end, guint *high)
       if (G_LIKELY (stops))
         {
           guint first = (guint) __builtin_ctz (stops);
-          *high = any_high | (highs & ((1u << first) - 1));
+          *high = (any_high | (highs & ((1u << first) - 1))) != 0;
           return p + first;
         }
       any_high |= highs;
       p += 16;
     }
-  for (; p < end; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\' || c < 0x20)
-        break;
-      any_high |= c & 0x80;
-    }
-  *high = any_high;
-  return p;
+  *high = any_high != 0;
+  return plain_run_bytes (p, end, high);
 }
 #else
 static inline const char *
-plain_run (const char *p, const char *end, guint *high)
+plain_run (const char *p, const char *end, gboolean *high)
 {
   const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
   const guint64 quotes = ones * '"', slashes = ones * '\\', below = ones * 0x20;
@@ -134,15 +144,8 @@ plain_run (const char *p, const char *end, guint *high)
       any_high |= w & tops;
       p += 8;
     }
-  for (; p < end; p++)
-    {
-      guchar c = (guchar) *p;
-      if (c == '"' || c == '\\' || c < 0x20)
-        break;
-      any_high |= c & 0x80;
-    }
   *high = any_high != 0;
-  return p;
+  return plain_run_bytes (p, end, high);
 }
 #endif
 
@@ -154,7 +157,7 @@ static inline int
 scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
 {
   const char *s = ++f->p;
-  guint any_high;
+  gboolean any_high;
   const char *p = plain_run (s, f->end, &any_high);
   if (p < f->end && *p == '\\')
     return -1;
@@ -162,7 +165,7 @@ scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
     return 0; /* a control character or no end */
   *text = s;
   *len = (gsize) (p - s);
-  *high = any_high != 0;
+  *high = any_high;
   f->p = p + 1;
   return *len <= f->max_run;
 }

@@ -15,8 +15,10 @@ G_BEGIN_DECLS
  * of their own.  Each 4 KiB page's first touch is a page fault (~12 us on
  * the virtual machines measured); a 2 MiB page takes one, and packed
  * blocks touch fewer fresh pages.  Call it before other threads start.
- * Returns FALSE when malloc is not glibc's (or refused), and then changes
- * nothing. */
+ * Returns TRUE when the heap was advised; FALSE when malloc is not glibc's,
+ * refused a setting, or keeps its blocks elsewhere than glibc's heap (under
+ * valgrind or ASan, say): the library then keeps its own mappings for its
+ * blocks, as without the call (malloc's settings may have been changed). */
 gboolean fxs_memory_tune_for_big_graphs (void);
 
 G_END_DECLS

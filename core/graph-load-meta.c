@@ -54,16 +54,8 @@ equal_json (const FxsJson *a, const FxsJson *b)
       return !a->u.b == !b->u.b;
     case FXS_JSON_NUMBER:
     case FXS_JSON_STRING:
-      /* whole words: texts are zero-padded (json-reader.h), mostly short */
-      for (gsize i = 0; i <= a->n; i += 8)
-        {
-          guint64 x, y;
-          memcpy (&x, a->u.s + i, 8);
-          memcpy (&y, b->u.s + i, 8);
-          if (x != y)
-            return FALSE;
-        }
-      return TRUE;
+      /* texts are zero-padded (json-reader.h), and so are the memo's copies */
+      return fxs_load_same_text (a->u.s, b->u.s, a->n);
     case FXS_JSON_ARRAY:
     case FXS_JSON_OBJECT:
       {

@@ -15,23 +15,11 @@ guint32
 fxs_load_hash (const char *s, gsize len)
 {
   /* as fxs_load_hash_text(), for texts that are not padded */
-  guint64 h = FXS_LOAD_HASH_SEED ^ len;
-  while (len >= 8)
-    {
-      guint64 w;
-      memcpy (&w, s, 8);
-      h = (h ^ w) * FXS_LOAD_HASH_K1;
-      h ^= h >> 31;
-      s += 8;
-      len -= 8;
-    }
-  guint64 w = 0;
-  for (gsize i = 0; i < len; i++)
-    w |= (guint64) (guchar) s[i] << (8 * i);
-  h = (h ^ w) * FXS_LOAD_HASH_K2;
-  h ^= h >> 29;
-  h *= FXS_LOAD_HASH_K1;
-  return (guint32) (h >> 32);
+  gsize done;
+  guint64 h = fxs_load_hash_words (s, len, &done), last = 0;
+  for (gsize i = done; i < len; i++)
+    last |= (guint64) (guchar) s[i] << (8 * (i - done));
+  return fxs_load_hash_last (h, last);
 }
 
 /* ---- names of nodes and attributes -------------------------------------- */

@@ -43,9 +43,31 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
 /* A hash of @len bytes, for the tables below and the loader's caches. */
 G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
 
-#define FXS_LOAD_HASH_SEED 0x9e3779b97f4a7c15u
-#define FXS_LOAD_HASH_K1 0xbf58476d1ce4e5b9u
-#define FXS_LOAD_HASH_K2 0x94d049bb133111ebu
+/* fxs_load_hash() in two halves: the whole words of @len bytes but the
+ * last (*@done bytes), then the last bytes, in a word with zeros above. */
+static inline guint64
+fxs_load_hash_words (const char *s, gsize len, gsize *done)
+{
+  guint64 h = 0x9e3779b97f4a7c15u ^ len, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      memcpy (&w, s + i, 8);
+      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+      h ^= h >> 31;
+    }
+  *done = i;
+  return h;
+}
+
+static inline guint32
+fxs_load_hash_last (guint64 h, guint64 last)
+{
+  h = (h ^ last) * 0x94d049bb133111ebu;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9u;
+  return (guint32) (h >> 32);
+}
 
 /* fxs_load_hash() of a text of the reader's, which is zero-padded to whole
  * words (json-reader.h): the same value, with its last word read whole
@@ -53,19 +75,10 @@ G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
 static inline guint32
 fxs_load_hash_text (const char *s, gsize len)
 {
-  guint64 h = FXS_LOAD_HASH_SEED ^ len, w;
-  gsize i = 0;
-  for (; i + 8 <= len; i += 8)
-    {
-      memcpy (&w, s + i, 8);
-      h = (h ^ w) * FXS_LOAD_HASH_K1;
-      h ^= h >> 31;
-    }
-  memcpy (&w, s + i, 8); /* the last bytes and zeros */
-  h = (h ^ w) * FXS_LOAD_HASH_K2;
-  h ^= h >> 29;
-  h *= FXS_LOAD_HASH_K1;
-  return (guint32) (h >> 32);
+  gsize done;
+  guint64 h = fxs_load_hash_words (s, len, &done), last;
+  memcpy (&last, s + done, 8); /* the last bytes and zeros */
+  return fxs_load_hash_last (h, last);
 }
 
 /* Names of the items (FxsNode*, FxsAttr*) of a GPtrArray of the graph being

@@ -139,7 +139,7 @@ def bench_size(args, n, record, log):
         cmd = [args.fxsplit, "split", "--verbose", "--plugin-dir", args.plugin_dir, path,
                "--partitioner", "map", "--option", "meta_key=stage", "--output", f"json:{out_path}"]
 
-        def time_fxsplit(runs, cmd=cmd):
+        def time_fxsplit(runs):
             for run in runs:
                 seconds, cpu, rss, code, err = time_command(cmd)
                 if code != 0:
@@ -174,13 +174,13 @@ def bench_size(args, n, record, log):
             torch_repeat = (args.torch_repeat if n < 100_000
                             else min(3, args.torch_repeat) if n < 1_000_000 else 1)
             for naming in ("linear", "1.13"):
-                cmd = [sys.executable, os.path.join(HERE, "torch_split.py"),
-                       f"--partitions={args.partitions}", f"--repeat={torch_repeat}", path]
+                torch_cmd = [sys.executable, os.path.join(HERE, "torch_split.py"),
+                             f"--partitions={args.partitions}", f"--repeat={torch_repeat}", path]
                 if naming == "linear":
-                    cmd.insert(2, "--linear-naming")
+                    torch_cmd.insert(2, "--linear-naming")
                 wait_for_quiet_machine(args.max_load, args.max_wait, log)
                 try:
-                    lines, _ = run_json_lines(cmd, timeout=args.torch_timeout)
+                    lines, _ = run_json_lines(torch_cmd, timeout=args.torch_timeout)
                 except BenchError as e:
                     # Too slow or too big: reported, and extrapolated from smaller sizes.
                     reason = "timed out" if "no result within" in str(e) else "failed"

@@ -508,10 +508,10 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
   /* the name table is big: its slot was fetched when the name was read
-   * (on_peek; the pointer tells that it was this very string) */
-  guint32 name_hash = f.name->u.s == l->peeked_name ? l->peeked_hash
-                                                    : fxs_load_hash_text (f.name->u.s, f.name->n);
-  l->peeked_name = NULL;
+   * (on_peek; positions are unique in the input, so this very string) */
+  guint32 name_hash = f.name->pos == l->peeked_name_pos ? l->peeked_hash
+                                                        : fxs_load_hash_text (f.name->u.s, f.name->n);
+  l->peeked_name_pos = -1;
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };

@@ -155,8 +155,9 @@ typedef struct {
   FxsLoadNames node_names;
   FxsLoadNames attr_names;
   guint32 attr_hash;        /* of the attribute being read (its key) */
-  const char *peeked_name;  /* the name of the node being read, seen early */
-  guint32 peeked_hash;      /* and its hash */
+  gint64 peeked_name_pos;   /* where the name of the node being read is, seen
+                             * early (-1: none), and its hash */
+  guint32 peeked_hash;
   gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
   gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
   guint32 peeked_target_hash;

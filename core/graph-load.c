@@ -437,7 +437,7 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
     return;
   if (is_key (key, "name"))
     {
-      l->peeked_name = v->u.s;
+      l->peeked_name_pos = v->pos;
       l->peeked_hash = fxs_load_hash_text (v->u.s, v->n);
       l->peeked_attr_op = FALSE;
       l->peeked_target_pos = -1;
@@ -477,7 +477,7 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
   l->generation = 1;
-  l->peeked_target_pos = -1;
+  l->peeked_name_pos = l->peeked_target_pos = -1;
   l->want = want;
   l->all = all;
   l->graph = want ? NULL : fxs_graph_new ();

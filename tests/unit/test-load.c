@@ -364,7 +364,7 @@ test_errors_files (void)
 
   CU_ASSERT_PTR_NULL (fxs_graph_load_file (dir, &error));
   CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_IO));
-  CU_ASSERT_PTR_NOT_NULL (error && strstr (error->message, g_strerror (EISDIR)));
+  CU_ASSERT_TRUE (error && strstr (error->message, g_strerror (EISDIR)));
   g_clear_error (&error);
 
   /* errors in files name the file and a line counted across read chunks */
@@ -380,12 +380,12 @@ test_errors_files (void)
   char *split = data_path ("split-result.json");
   CU_ASSERT_PTR_NULL (fxs_graph_load_submodule_file (split, "submod_9", &error));
   CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_GRAPH));
-  CU_ASSERT_PTR_NOT_NULL (error && strstr (error->message,
+  CU_ASSERT_TRUE (error && strstr (error->message,
                                            "no submodule \"submod_9\" (the file has \"submod_0\", \"submod_1\")"));
   g_clear_error (&error);
   char *plain = data_path ("torch-export.json");
   CU_ASSERT_PTR_NULL (fxs_graph_load_submodule_file (plain, "submod_0", &error));
-  CU_ASSERT_PTR_NOT_NULL (error && strstr (error->message, "the file has no submodules"));
+  CU_ASSERT_TRUE (error && strstr (error->message, "the file has no submodules"));
   g_clear_error (&error);
 
   g_unlink (bad);

@@ -98,7 +98,7 @@ assert_pipeline_fails (const char *text, FxsErrorCode code, const char *const *p
   CU_ASSERT_PTR_NOT_NULL_FATAL (error);
   if (error->code != (gint) code)
     fprintf (stderr, "\ncode %d, expected %d: %s\n", error->code, code, error->message);
-  CU_ASSERT_EQUAL (error->code, code);
+  CU_ASSERT_EQUAL (error->code, (gint) code);
   GPtrArray *expanded = g_ptr_array_new_with_free_func (g_free);
   for (const char *const *q = parts; *q; q++)
     {

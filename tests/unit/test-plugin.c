@@ -28,7 +28,7 @@ assert_load_fails (const char *name, FxsErrorCode code, const char *const *parts
   GError *error = NULL;
   CU_ASSERT_PTR_NULL (fxs_plugin_registry_load (r, name, NULL, &error));
   CU_ASSERT_PTR_NOT_NULL_FATAL (error);
-  CU_ASSERT_EQUAL (error->code, code);
+  CU_ASSERT_EQUAL (error->code, (gint) code);
   CU_ASSERT_PTR_NULL (strchr (error->message, '\n'));
   for (const char *const *p = parts; *p; p++)
     if (!strstr (error->message, *p))

@@ -107,8 +107,8 @@ test_engine_splits (void)
     "add=0 linear=1 clamp=2 linear_1=0 clamp_1=1 add_1=2",
     "add=0 linear=0 clamp=0 linear_1=0 clamp_1=0 add_1=0",
     "add=5 linear=4 clamp=3 linear_1=2 clamp_1=1 add_1=0",
-    "add=-9223372036854775808 linear=9223372036854775807 clamp=9223372036854775807 "
-    "linear_1=1 clamp_1=1 add_1=9223372036854775807",
+    ("add=-9223372036854775808 linear=9223372036854775807 clamp=9223372036854775807 "
+     "linear_1=1 clamp_1=1 add_1=9223372036854775807"),
   };
   static const char *const mixed_ids[] = {
     "apply_mod=0 r1=1 r2=0 split=0 getitem=1 dead=2 add=1 mul=2",

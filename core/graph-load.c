@@ -467,9 +467,9 @@ input_size (const char *path, gsize length)
   return g_stat (path, &st) == 0 && st.st_size > 0 ? (gsize) st.st_size : 0;
 }
 
-/* One reading of the input by a new loader: with @fast, the fast path over
- * @data (NULL when it gave up, with nothing reported); else the general
- * path over the file at @path, or over @data when @path is NULL. */
+/* One reading of the input by a new loader, the file at @path or else
+ * @data: with @fast, the fast path (NULL when it gave up, with nothing
+ * reported); else the general path. */
 static FxsGraph *
 load_once (const char *path, const char *data, gsize length, gboolean fast,
            const char *display_name, const char *want, FxsLoadSplit *all, GError **error)
@@ -495,7 +495,10 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
   fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
-  gboolean ok = fast ? fxs_json_reader_parse_fast (reader, data, length)
+  gboolean windowed = fxs_json_reader_get_fast_path () == FXS_JSON_FAST_WINDOWED;
+  gboolean ok = fast ? (path       ? fxs_json_reader_parse_fast_file (reader, path)
+                        : windowed ? fxs_json_reader_parse_fast_windowed (reader, data, length)
+                                   : fxs_json_reader_parse_fast (reader, data, length))
                : path ? fxs_json_reader_parse_file (reader, path, error)
                : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
@@ -526,10 +529,6 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   return graph;
 }
 
-/* Files up to this size are read whole and go the fast way first; bigger
- * ones stream through the general path, whose memory stays constant. */
-#define FAST_MAX_FILE ((gsize) 512 << 20)
-
 static void
 clear_parts (FxsLoadSplit *all)
 {
@@ -539,25 +538,20 @@ clear_parts (FxsLoadSplit *all)
 }
 
 /* The fast path first (json-reader.h); where it gives up, the general path
- * reads the same bytes again and reports what is wrong. */
+ * reads the input again and reports what is wrong. */
 static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
       const char *want, FxsLoadSplit *all, GError **error)
 {
   if (fxs_json_reader_get_fast_path () == FXS_JSON_FAST_NEVER)
     return load_once (path, data, length, FALSE, display_name, want, all, error);
-  char *whole = path ? fxs_json_read_whole_file (path, FAST_MAX_FILE, &length) : NULL;
-  if (path && !whole)
-    return load_once (path, NULL, 0, FALSE, display_name, want, all, error);
-  const char *input = whole ? whole : data;
-  FxsGraph *graph = load_once (NULL, input, length, TRUE, display_name, want, all, NULL);
+  FxsGraph *graph = load_once (path, data, length, TRUE, display_name, want, all, NULL);
   if (!graph)
     {
       if (all)
         clear_parts (all);
-      graph = load_once (NULL, input, length, FALSE, display_name, want, all, error);
+      graph = load_once (path, data, length, FALSE, display_name, want, all, error);
     }
-  fxs_bulk_free (whole);
   return graph;
 }
 

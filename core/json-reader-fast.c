@@ -1,6 +1,10 @@
-/* The fast path (json-reader.h, fxs_json_reader_parse_fast): a whole input
- * in memory read by recursive descent straight into the consumer's streamed
- * members and collected trees, with no yajl and no token stream between.
+/* The fast path (json-reader.h, fxs_json_reader_parse_fast): an input read
+ * by recursive descent straight into the consumer's streamed members and
+ * collected trees, with no yajl and no token stream between.  A file is
+ * read through a window (a few MiB at most for usual graphs, so a big file
+ * costs no fresh memory of its size): the window moves on at the start of
+ * each member of a streamed container, and a member that does not fit is
+ * read again in a window twice as big.
  *
  * It accepts a strict subset of what the general path accepts and gives up
  * at the first byte outside it, and at every error, the consumer's
@@ -16,7 +20,12 @@
  */
 #include "json-reader-private.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -27,15 +36,143 @@ typedef struct {
   gsize n, alloc;
 } Stack;
 
+/* The part of the input in memory, read from a file or (for tests and
+ * fuzzers) copied from a buffer, as a file would give it. */
+typedef struct {
+  int fd;                   /* -1: the input is @data */
+  const char *data;
+  gsize length;
+  gsize taken;              /* of @data */
+  char *buf;
+  gsize cap;
+  gsize lookahead;          /* what a member starts with in the window */
+  gsize max;                /* the biggest window */
+} Window;
+
+/* The window's usual size (one read's worth); a member starts where the
+ * window holds a sixteenth of that (or the rest of the input), more only
+ * for a member that needs it, up to 64 times as much: a bigger member goes
+ * the general way. */
+#define WINDOW_START ((gsize) 1 << 20)
+
+static gsize window_start = WINDOW_START;
+
+void
+fxs_json_reader_set_fast_window (gsize bytes)
+{
+  window_start = bytes ? bytes : WINDOW_START;
+}
+
+static void
+window_init (Window *w, int fd, const char *data, gsize length)
+{
+  gsize start = MAX (window_start, 2);
+  *w = (Window) { fd, data, length, 0, g_malloc (start), start, start / 16 ? start / 16 : 1,
+                  64 * start };
+}
+
+/* Reads up to @n bytes into @to: how many (0 at the end), -1 on an error. */
+static gssize
+window_read (Window *w, char *to, gsize n)
+{
+  if (w->fd < 0)
+    {
+      n = MIN (n, w->length - w->taken);
+      memcpy (to, w->data + w->taken, n);
+      w->taken += n;
+      return (gssize) n;
+    }
+  for (;;)
+    {
+      gssize got = read (w->fd, to, n);
+      if (got >= 0 || errno != EINTR)
+        return got;
+    }
+}
+
 typedef struct {
   FxsJsonReader *r;
   Stack stack;
-  const char *base;         /* the input: positions are offsets from here */
+  const char *buf;          /* the input in memory: offset @off in the input */
+  gint64 off;
   const char *p;            /* the next byte to read */
   const char *end;
+  Window *win;              /* NULL when all of the input is in memory */
+  gboolean more;            /* the input goes on past @end */
   gsize max_run;            /* longest token or blank run taken */
   guint depth;              /* containers open, against FXS_JSON_MAX_DEPTH */
 } Fast;
+
+/* Where @p is in the input. */
+static inline gint64
+at (const Fast *f, const char *p)
+{
+  return f->off + (p - f->buf);
+}
+
+/* Moves the window on to start at @keep (the start of what is being read)
+ * and fills it with at least @need bytes from there, or what is left of
+ * the input; FALSE when it cannot (a read error, or more than the biggest
+ * window). */
+static gboolean
+refill (Fast *f, const char *keep, gsize need)
+{
+  Window *w = f->win;
+  gsize kept = (gsize) (f->end - keep), p = (gsize) (f->p - keep);
+  if (need > w->max)
+    return FALSE;
+  f->off = at (f, keep);
+  if (need > w->cap)
+    {
+      gsize cap = w->cap;
+      while (cap < need)
+        cap *= 2;
+      char *buf = g_malloc (cap);
+      memcpy (buf, keep, kept);
+      g_free (w->buf);
+      w->buf = buf;
+      w->cap = cap;
+    }
+  else
+    memmove (w->buf, keep, kept);
+  while (f->more && kept < w->cap)
+    {
+      gssize n = window_read (w, w->buf + kept, w->cap - kept);
+      if (n < 0)
+        return FALSE;
+      if (n == 0)
+        f->more = FALSE;
+      kept += (gsize) n;
+    }
+  f->buf = w->buf;
+  f->p = w->buf + p;
+  f->end = w->buf + kept;
+  return TRUE;
+}
+
+/* Before a member of a streamed container, or what follows it: the window
+ * holds the lookahead from f->p on (or the rest of the input). */
+static inline gboolean
+ensure_lookahead (Fast *f)
+{
+  if (G_LIKELY (!f->more || (gsize) (f->end - f->p) >= f->win->lookahead))
+    return TRUE;
+  return refill (f, f->p, f->win->lookahead);
+}
+
+/* After reading from @start (an offset) failed or reached the window's
+ * end: whether it is worth reading again from there, in a window twice as
+ * big as what it had (then f->p is back at @start). */
+static gboolean
+read_again (Fast *f, gint64 start)
+{
+  if (!f->more || f->r->failed)
+    return FALSE;
+  const char *keep = f->buf + (start - f->off);
+  gsize had = (gsize) (f->end - keep);
+  f->p = keep;
+  return refill (f, keep, MAX (2 * had, f->win->lookahead));
+}
 
 static inline gboolean
 is_blank (char c)
@@ -210,7 +347,7 @@ copy_string (Fast *f, const char *text, gsize len, gboolean high, FxsJson *out)
   out->type = FXS_JSON_STRING;
   out->flags = 0; /* no NUL: no escapes, no control characters */
   out->n = (guint32) len;
-  out->pos = text - 1 - f->base;
+  out->pos = at (f, text - 1);
   out->u.s = copy;
   return TRUE;
 }
@@ -309,7 +446,7 @@ decode_string (Fast *f, FxsJson *out)
   out->type = FXS_JSON_STRING;
   out->flags = flags;
   out->n = (guint32) len;
-  out->pos = s - 1 - f->base;
+  out->pos = at (f, s - 1);
   out->u.s = (const char *) d;
   f->p = close + 1;
   return TRUE;
@@ -349,7 +486,7 @@ short_string (Fast *f, FxsJson *out)
   out->type = FXS_JSON_STRING;
   out->flags = 0;
   out->n = len;
-  out->pos = f->p - f->base;
+  out->pos = at (f, f->p);
   out->u.s = copy;
   f->p = s + len + 1;
   return TRUE;
@@ -421,7 +558,7 @@ scan_number (Fast *f, FxsJson *out)
   out->type = FXS_JSON_NUMBER;
   out->flags = flags;
   out->n = (guint32) len;
-  out->pos = s - f->base;
+  out->pos = at (f, s);
   f->p = p;
   return TRUE;
 }
@@ -498,7 +635,7 @@ collect_container (Fast *f, Peek peek)
 {
   FxsJsonReader *r = f->r;
   gboolean object = *f->p == '{';
-  gint64 pos = f->p - f->base;
+  gint64 pos = at (f, f->p);
   char close = object ? '}' : ']';
   if (f->depth == FXS_JSON_MAX_DEPTH)
     return FALSE;
@@ -549,7 +686,7 @@ set_literal (FxsJson *out, FxsJsonType type, gint64 pos)
 static gboolean
 push_value (Fast *f, Peek peek)
 {
-  gint64 pos = f->p - f->base;
+  gint64 pos = at (f, f->p);
   switch (*f->p)
     {
     case '"':
@@ -580,6 +717,14 @@ push_value (Fast *f, Peek peek)
 
 static gboolean stream_member (Fast *f, FxsJsonItem *item);
 
+/* A streamed object's key at f->p, its colon and the blanks around it. */
+static inline gboolean
+member_key (Fast *f, FxsJson *key)
+{
+  return *f->p == '"' && string_value (f, key) && skip_blanks (f) && *f->p++ == ':'
+         && skip_blanks (f);
+}
+
 /* The members of a streamed container whose opening bracket is at f->p,
  * then the consumer's end(). */
 static gboolean
@@ -594,35 +739,45 @@ stream_container (Fast *f, gboolean object, int tag, gboolean own_keys)
   GHashTable *keys = NULL;
   gboolean ok = FALSE, more;
   guint64 count = 0;
-  if (!skip_blanks (f))
-    goto out;
+  /* what is read between members is read again in a bigger window where
+   * it ran past the window's end */
+  gint64 from = at (f, f->p);
+  while (!skip_blanks (f))
+    if (!read_again (f, from))
+      goto out;
   more = *f->p != close;
   if (!more)
     f->p++;
   while (more)
     {
       FxsJsonItem item = { .parent_tag = tag, .index = count };
+      if (!ensure_lookahead (f))
+        goto out;
       if (object)
         {
           /* lives until the member is finished, as the general path's */
           FxsJson key;
-          if (*f->p != '"' || !string_value (f, &key))
-            goto out;
+          from = at (f, f->p);
+          while (!member_key (f, &key))
+            if (!read_again (f, from))
+              goto out;
           if (!own_keys && !fxs_json_key_set_add (&keys, key.u.s, key.n))
             goto out;
           item.key = key.u.s;
           item.key_len = key.n;
           item.key_pos = key.pos;
           item.index = 0;
-          if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
-            goto out;
         }
-      if (!stream_member (f, &item) || !next_item (f, close, &more))
+      if (!stream_member (f, &item))
         goto out;
+      from = at (f, f->p);
+      while (!next_item (f, close, &more))
+        if (!read_again (f, from))
+          goto out;
       count++;
     }
   f->depth--;
-  ok = r->handler.end (r, r->user_data, tag, count, f->p - 1 - f->base);
+  ok = r->handler.end (r, r->user_data, tag, count, at (f, f->p - 1));
 out:
   if (keys)
     g_hash_table_unref (keys);
@@ -636,7 +791,7 @@ stream_member (Fast *f, FxsJsonItem *item)
 {
   FxsJsonReader *r = f->r;
   char c = *f->p;
-  item->pos = f->p - f->base;
+  item->pos = at (f, f->p);
   item->type = c == '{' ? FXS_JSON_OBJECT : c == '[' ? FXS_JSON_ARRAY
              : c == '"' ? FXS_JSON_STRING : c == 't' || c == 'f' ? FXS_JSON_BOOL
              : c == 'n' ? FXS_JSON_NULL : FXS_JSON_NUMBER;
@@ -644,8 +799,14 @@ stream_member (Fast *f, FxsJsonItem *item)
   /* a scalar is read before begin(), as the general path does; the value
    * is the top of the pending stack until the member is finished */
   gsize below = f->stack.n;
-  if (!container && !push_value (f, no_peek))
-    return FALSE;
+  /* a scalar is known whole only where something follows it */
+  if (!container)
+    while (!push_value (f, no_peek) || (f->p == f->end && f->more))
+      {
+        f->stack.n = below;
+        if (!read_again (f, item->pos))
+          return FALSE;
+      }
   int tag = 0;
   r->in_item = TRUE;
   FxsJsonAction action = r->handler.begin (r, r->user_data, item, &tag);
@@ -662,8 +823,16 @@ stream_member (Fast *f, FxsJsonItem *item)
        * (not the top-level value) show their scalar members early */
       Peek peek = { r->handler.peek && f->depth > 0 && item->type == FXS_JSON_OBJECT,
                     item->parent_tag };
-      if (container && !push_value (f, peek))
-        return FALSE;
+      guint depth = f->depth;
+      if (container)
+        while (!push_value (f, peek))
+          {
+            /* peek() may see the same members again: only a look ahead */
+            f->stack.n = below;
+            f->depth = depth;
+            if (!read_again (f, item->pos))
+              return FALSE;
+          }
       r->in_item = TRUE;
       ok = r->handler.value (r, r->user_data, item, &f->stack.items[below]);
       r->in_item = FALSE;
@@ -673,31 +842,104 @@ stream_member (Fast *f, FxsJsonItem *item)
   return ok && !r->failed;
 }
 
+/* After the value: only blanks, at most a run's worth. */
 static gboolean
-parse (FxsJsonReader *reader, const char *data, gsize length)
+only_blanks_left (Fast *f)
 {
-  Fast f = { reader, { NULL, 0, 0 }, data, data, data + length, reader->max_string / 4, 0 };
+  gsize run = 0;
+  for (;;)
+    {
+      const char *start = f->p;
+      while (f->p < f->end && is_blank (*f->p))
+        f->p++;
+      run += (gsize) (f->p - start);
+      if (f->p < f->end || run > f->max_run)
+        return FALSE;
+      if (!f->more)
+        return TRUE;
+      if (!refill (f, f->p, f->win->lookahead))
+        return FALSE;
+    }
+}
+
+/* The whole input, from what is in @f on. */
+static gboolean
+parse (Fast *f)
+{
   FxsJsonItem top = { 0 };
-  gboolean ok = skip_blanks (&f) && stream_member (&f, &top);
-  g_free (f.stack.items);
-  if (!ok)
-    return FALSE;
-  /* one value, then only blanks */
-  const char *start = f.p;
-  while (f.p < f.end && is_blank (*f.p))
-    f.p++;
-  return f.p == f.end && (gsize) (f.p - start) <= f.max_run;
+  gboolean ok = TRUE;
+  while (ok && !skip_blanks (f))
+    ok = read_again (f, at (f, f->buf));
+  ok = ok && stream_member (f, &top) && only_blanks_left (f);
+  g_free (f->stack.items);
+  return ok;
 }
 
 static guint n_read, n_given_up;
+
+static Fast
+fast_new (FxsJsonReader *reader)
+{
+  Fast f = { .r = reader, .max_run = reader->max_string / 4 };
+  return f;
+}
+
+static gboolean
+counted (gboolean ok)
+{
+  g_atomic_int_inc (ok ? &n_read : &n_given_up);
+  return ok;
+}
 
 gboolean
 fxs_json_reader_parse_fast (FxsJsonReader *reader, const char *data, gsize length)
 {
   g_return_val_if_fail (reader->feed.yajl == NULL && reader->depth == 0, FALSE);
-  gboolean ok = parse (reader, data, length);
-  g_atomic_int_inc (ok ? &n_read : &n_given_up);
+  Fast f = fast_new (reader);
+  f.buf = f.p = data;
+  f.end = data + length;
+  return counted (parse (&f));
+}
+
+/* The input that @win reads. */
+static gboolean
+parse_windowed (FxsJsonReader *reader, Window *win)
+{
+  Fast f = fast_new (reader);
+  f.buf = f.p = f.end = win->buf;
+  f.win = win;
+  f.more = TRUE;
+  gboolean ok = parse (&f);
+  g_free (win->buf);
+  return counted (ok);
+}
+
+gboolean
+fxs_json_reader_parse_fast_file (FxsJsonReader *reader, const char *path)
+{
+  g_return_val_if_fail (reader->feed.yajl == NULL && reader->depth == 0, FALSE);
+  /* only a regular file can be read again the general way (and opening
+   * a FIFO would wait for a writer) */
+  GStatBuf st;
+  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return FALSE;
+  Window win;
+  window_init (&win, fd, NULL, 0);
+  gboolean ok = parse_windowed (reader, &win);
+  close (fd);
   return ok;
+}
+
+gboolean
+fxs_json_reader_parse_fast_windowed (FxsJsonReader *reader, const char *data, gsize length)
+{
+  g_return_val_if_fail (reader->feed.yajl == NULL && reader->depth == 0, FALSE);
+  Window win;
+  window_init (&win, -1, data, length);
+  return parse_windowed (reader, &win);
 }
 
 void

@@ -1027,36 +1027,3 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
   reader->fd = -1;
   return ok;
 }
-
-char *
-fxs_json_read_whole_file (const char *path, gsize max, gsize *length)
-{
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  char *buf = NULL;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size <= max)
-    {
-      gsize size = (gsize) st.st_size, got = 0;
-      buf = fxs_bulk_alloc_uninit (size ? size : 1);
-      while (got < size)
-        {
-          ssize_t n = read (fd, buf + got, size - got);
-          if (n < 0 && errno == EINTR)
-            continue;
-          if (n <= 0)
-            break;
-          got += (gsize) n;
-        }
-      /* exactly what fstat said, and then the end: a file that changes
-       * while it is read goes the general way */
-      char more;
-      if (got != size || read (fd, &more, 1) != 0)
-        g_clear_pointer (&buf, fxs_bulk_free);
-      else
-        *length = size;
-    }
-  close (fd);
-  return buf;
-}

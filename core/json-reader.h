@@ -145,8 +145,25 @@ gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gs
  * its value.  FALSE when it gave up, at anything outside what it knows or
  * at any error (the consumer's too), recording nothing: the consumer's
  * state is then to be thrown away and the input read again by a new reader
- * with fxs_json_reader_parse_data(), which reports what is wrong as always. */
+ * with fxs_json_reader_parse_data(), which reports what is wrong as always.
+ * Unlike the general path, it may call peek() again for members it has
+ * already shown, when it reads an object again in a bigger window. */
 gboolean fxs_json_reader_parse_fast (FxsJsonReader *reader, const char *data, gsize length);
+/* The same over the regular file at @path, read through a window of 1 MiB
+ * (as big as the biggest member of a streamed container needs, up to 64
+ * MiB: a bigger one makes it give up), so memory stays small however big
+ * the file is.  FALSE also for anything but a regular file and when it
+ * cannot be read: read it again with fxs_json_reader_parse_file(), which
+ * says why. */
+gboolean fxs_json_reader_parse_fast_file (FxsJsonReader *reader, const char *path);
+/* For tests and fuzzers: @data read through the window as if it were a
+ * file's content. */
+gboolean fxs_json_reader_parse_fast_windowed (FxsJsonReader *reader, const char *data,
+                                              gsize length);
+/* For tests: the window's first size (0: the default, 1 MiB); a member
+ * starts where the window holds a sixteenth of it, and the window grows to
+ * 64 times it at most.  Not thread-safe: set it before reading. */
+void     fxs_json_reader_set_fast_window (gsize bytes);
 /* How many inputs the fast path has read and given up on in this process
  * (for tests). */
 void     fxs_json_reader_fast_counts (guint *read, guint *given_up);
@@ -154,15 +171,12 @@ void     fxs_json_reader_fast_counts (guint *read, guint *given_up);
 typedef enum {
   FXS_JSON_FAST_AUTO,       /* loaders try the fast path first */
   FXS_JSON_FAST_NEVER,      /* loaders read only the general way (tests compare) */
+  FXS_JSON_FAST_WINDOWED,   /* as AUTO, and data in memory is read through the
+                             * window as a file is (tests and fuzzers) */
 } FxsJsonFastPath;
 
 void            fxs_json_reader_set_fast_path (FxsJsonFastPath mode);
 FxsJsonFastPath fxs_json_reader_get_fast_path (void);
-
-/* The whole regular file at @path, of at most @max bytes, in fxs_bulk_alloc()
- * memory (free with fxs_bulk_free()); NULL for anything else or when it
- * cannot be read (fxs_json_reader_parse_file() then says why). */
-char    *fxs_json_read_whole_file (const char *path, gsize max, gsize *length);
 
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
  * is the current item's path ("nodes[12]") followed by @inner (may be NULL),

@@ -3,7 +3,9 @@
  * input, loading with the fast path first gives what the general path
  * alone gives: the same graph (saved text) or the same error. */
 #include <fxsplit/fxsplit.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json-reader.h"
 #include "test-util.h"
@@ -51,13 +53,14 @@ load_with (const char *json, gsize len, const char *path, FxsJsonFastPath mode)
 
 enum { GIVES_UP, READS, EITHER };
 
-/* Loads @json (or the file at @path) both ways: the outcomes must be the
- * same, and the fast path must have read it or given up as @expect says. */
+/* Loads @json (or the file at @path) with the fast path first: the outcome
+ * must be @general's, and the fast path must have read it or given up as
+ * @expect says. */
 static void
-check_same_at (const char *json, gsize len, const char *path, int expect)
+check_fast (const Outcome *general, const char *json, gsize len, const char *path, int expect,
+            const char *how)
 {
   guint read0, gave0, read1, gave1;
-  Outcome general = load_with (json, len, path, FXS_JSON_FAST_NEVER);
   fxs_json_reader_fast_counts (&read0, &gave0);
   Outcome fast = load_with (json, len, path, FXS_JSON_FAST_AUTO);
   fxs_json_reader_fast_counts (&read1, &gave1);
@@ -66,17 +69,57 @@ check_same_at (const char *json, gsize len, const char *path, int expect)
     CU_ASSERT_EQUAL (read1, read0 + 1);
   if (expect == GIVES_UP)
     CU_ASSERT_EQUAL (gave1, gave0 + 1);
-  gboolean same = general.text ? fast.text && strcmp (general.text, fast.text) == 0
-                                : fast.error && strcmp (general.error, fast.error) == 0
-                                  && general.code == fast.code;
+  gboolean same = general->text ? fast.text && strcmp (general->text, fast.text) == 0
+                                 : fast.error && strcmp (general->error, fast.error) == 0
+                                   && general->code == fast.code;
   CU_ASSERT_TRUE (same);
-  if (!same)
-    fprintf (stderr, "\n  general: %s\n  fast: %s\n", general.error ? general.error : "(loaded)",
-             fast.error ? fast.error : "(loaded)");
-  g_free (general.text);
-  g_free (general.error);
+  if (!same || (expect == READS && read1 != read0 + 1)
+      || (expect == GIVES_UP && gave1 != gave0 + 1))
+    fprintf (stderr, "\n  %s: general: %s\n  fast: %s (%s)\n", how,
+             general->error ? general->error : "(loaded)", fast.error ? fast.error : "(loaded)",
+             read1 > read0 ? "read" : "gave up");
   g_free (fast.text);
   g_free (fast.error);
+}
+
+/* Windows for reading files in tests: each moves the window's edges to
+ * other bytes of the input (the biggest member they take is 64 times the
+ * size: 2 KiB for the smallest). */
+static const gsize test_windows[] = { 32, 33, 47, 64, 100, 256 };
+
+/* Loads @json (or the file at @path) both ways: the outcomes must be the
+ * same, and the fast path must have read it or given up as @expect says.
+ * @json is also written to a file and read through windows of every size
+ * in test_windows. */
+static void
+check_same_at (const char *json, gsize len, const char *path, int expect)
+{
+  Outcome general = load_with (json, len, path, FXS_JSON_FAST_NEVER);
+  check_fast (&general, json, len, path, expect, path ? "file" : "data");
+  if (json)
+    {
+      char *file = NULL;
+      int fd = g_file_open_tmp ("fxsplit-fast-XXXXXX.json", &file, NULL);
+      CU_ASSERT_TRUE_FATAL (fd >= 0);
+      close (fd);
+      CU_ASSERT_TRUE_FATAL (g_file_set_contents (file, json, (gssize) len, NULL));
+      /* the general path names the input by its path */
+      Outcome general_file = load_with (NULL, 0, file, FXS_JSON_FAST_NEVER);
+      for (guint i = 0; i < G_N_ELEMENTS (test_windows); i++)
+        {
+          char how[64];
+          g_snprintf (how, sizeof how, "window of %zu", test_windows[i]);
+          fxs_json_reader_set_fast_window (test_windows[i]);
+          check_fast (&general_file, NULL, 0, file, expect, how);
+        }
+      fxs_json_reader_set_fast_window (0);
+      g_unlink (file);
+      g_free (file);
+      g_free (general_file.text);
+      g_free (general_file.error);
+    }
+  g_free (general.text);
+  g_free (general.error);
 }
 
 static void
@@ -296,42 +339,174 @@ test_fast_depth_limit (void)
     }
 }
 
+/* ---- files through the window ----------------------------------------------- */
+
+/* @json in a new temporary file: its path (free with g_free, after
+ * g_unlink). */
+static char *
+temp_file_with (const char *json)
+{
+  char *file = NULL;
+  int fd = g_file_open_tmp ("fxsplit-fast-XXXXXX.json", &file, NULL);
+  CU_ASSERT_TRUE_FATAL (fd >= 0);
+  close (fd);
+  CU_ASSERT_TRUE_FATAL (g_file_set_contents (file, json, -1, NULL));
+  return file;
+}
+
+static void
+test_fast_reads_big_files_in_a_small_window (void)
+{
+  /* 30,000 nodes, ~2.6 MB: the default window of 1 MiB moves on a few
+   * times, with nodes across each of its edges */
+  GString *doc = g_string_new (HEAD "\"nodes\": [\n" X);
+  for (guint i = 0; i < 30000; i++)
+    {
+      char *before = i ? g_strdup_printf ("n%u", i - 1) : g_strdup ("x");
+      g_string_append_printf (doc, ",\n  {\"name\": \"n%u\", \"op\": \"call_function\", "
+                              "\"target\": \"torch.relu\", \"args\": [{\"node\": \"%s\"}, %u]}",
+                              i, before, i * 7919);
+      g_free (before);
+    }
+  g_string_append (doc, ",\n" OUT "\n]}\n");
+  g_string_replace (doc, "\"args\": [null]", "\"args\": [{\"node\": \"n29999\"}]", 1);
+  char *file = temp_file_with (doc->str);
+  check_same_at (NULL, 0, file, READS);
+  g_unlink (file);
+  g_free (file);
+  g_string_free (doc, TRUE);
+}
+
+static void
+test_fast_window_grows_for_big_members (void)
+{
+  /* a window of 1 KiB grows to 64 KiB at most: a node of 10 KB is read
+   * in a bigger window, one of 100 KB is left to the general path (which
+   * loads it all the same) */
+  static const guint sizes[] = { 10000, 100000 };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      char *big = string_of (sizes[i], NULL, 0);
+      char *args = g_strdup_printf ("[{\"node\": \"x\"}, \"%s\"]", big);
+      char *json = g_strdup_printf (WITH_ARGS ("%s"), args);
+      char *file = temp_file_with (json);
+      fxs_json_reader_set_fast_window (1024);
+      check_same_at (NULL, 0, file, i == 0 ? READS : GIVES_UP);
+      fxs_json_reader_set_fast_window (0);
+      g_unlink (file);
+      g_free (file);
+      g_free (json);
+      g_free (args);
+      g_free (big);
+    }
+}
+
+static void
+test_fast_window_errors_far_in (void)
+{
+  /* an error past the first windows: the general path reports it, at its
+   * line and column */
+  GString *doc = g_string_new (HEAD "\"nodes\": [\n" X);
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (doc, ",\n{\"name\": \"n%u\", \"op\": \"call_function\", "
+                            "\"target\": \"torch.relu\", \"args\": [{\"node\": \"x\"}]}", i);
+  g_string_append (doc, ",\n{\"name\": \"bad\", \"op\": \"call_function\", \"target\": 7}");
+  g_string_append (doc, ",\n" OUT "\n]}\n");
+  char *file = temp_file_with (doc->str);
+  static const gsize windows[] = { 64, 1000, 0 };
+  for (guint i = 0; i < G_N_ELEMENTS (windows); i++)
+    {
+      fxs_json_reader_set_fast_window (windows[i]);
+      check_same_at (NULL, 0, file, GIVES_UP);
+    }
+  fxs_json_reader_set_fast_window (0);
+  g_unlink (file);
+  g_free (file);
+  g_string_free (doc, TRUE);
+}
+
 /* ---- the reader alone ------------------------------------------------------- */
 
+/* What a reader told its handler: every callback but peek() in order, with
+ * the values it gave and, with @positions, where they are (the general
+ * path places a value at the end of the token before it, the fast path at
+ * its first byte: both lead the error locator to the same token); peek()
+ * only counted (the windowed fast path may show a member again when it
+ * reads an object again). */
 typedef struct {
-  guint begins, values, ends, peeks;
-} Counts;
+  GString *trace;
+  guint peeks;
+  gboolean positions;
+} Calls;
+
+/* "@POS:" for @pos when @c traces positions */
+static void
+dump_pos (const Calls *c, GString *out, gint64 pos)
+{
+  if (c->positions)
+    g_string_append_printf (out, "@%" G_GINT64_FORMAT ":", pos);
+}
+
+static void
+dump_json (const Calls *c, GString *out, const FxsJson *v)
+{
+  dump_pos (c, out, v->pos);
+  switch (v->type)
+    {
+    case FXS_JSON_NULL: g_string_append (out, "null"); break;
+    case FXS_JSON_BOOL: g_string_append (out, v->u.b ? "true" : "false"); break;
+    case FXS_JSON_NUMBER:
+    case FXS_JSON_STRING:
+      g_string_append_printf (out, "%c%u:", v->type == FXS_JSON_STRING ? 's' : 'n', v->n);
+      g_string_append_len (out, v->u.s, v->n);
+      break;
+    default:
+      g_string_append_c (out, v->type == FXS_JSON_OBJECT ? '{' : '[');
+      for (guint i = 0; i < (v->type == FXS_JSON_OBJECT ? 2 * v->n : v->n); i++)
+        {
+          dump_json (c, out, &v->u.items[i]);
+          g_string_append_c (out, ',');
+        }
+      g_string_append_c (out, v->type == FXS_JSON_OBJECT ? '}' : ']');
+    }
+}
 
 static FxsJsonAction
-count_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *tag)
+trace_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *tag)
 {
   (void) reader;
-  Counts *c = data;
-  c->begins++;
-  *tag = 1;
+  Calls *c = data;
+  g_string_append_printf (c->trace, "begin %d %s", item->parent_tag, item->key ? item->key : "-");
+  dump_pos (c, c->trace, item->key_pos);
+  g_string_append_printf (c->trace, " #%" G_GUINT64_FORMAT " type %d ", item->index, item->type);
+  dump_pos (c, c->trace, item->pos);
+  g_string_append_c (c->trace, '\n');
+  *tag = item->parent_tag + 1;
   /* stream the top level and whatever it holds directly; collect below */
   return item->parent_tag == 0 || (item->type == FXS_JSON_ARRAY && item->key == NULL)
            ? FXS_JSON_STREAM : FXS_JSON_COLLECT;
 }
 
 static gboolean
-count_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
+trace_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
 {
   (void) reader;
   (void) item;
-  (void) v;
-  ((Counts *) data)->values++;
+  Calls *c = data;
+  g_string_append (c->trace, "value ");
+  dump_json (c, c->trace, v);
+  g_string_append_c (c->trace, '\n');
   return TRUE;
 }
 
 static gboolean
-count_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n, gint64 pos)
+trace_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n, gint64 pos)
 {
   (void) reader;
-  (void) tag;
-  (void) n;
-  (void) pos;
-  ((Counts *) data)->ends++;
+  Calls *c = data;
+  g_string_append_printf (c->trace, "end %d %" G_GUINT64_FORMAT " ", tag, n);
+  dump_pos (c, c->trace, pos);
+  g_string_append_c (c->trace, '\n');
   return TRUE;
 }
 
@@ -343,17 +518,21 @@ count_peek (FxsJsonReader *reader, gpointer data, int tag, const FxsJson *key,
   (void) tag;
   (void) key;
   (void) value;
-  ((Counts *) data)->peeks++;
+  ((Calls *) data)->peeks++;
 }
 
-static Counts
-read_counting (const char *json, gboolean fast, gboolean *ok)
+enum { GENERAL, FAST, WINDOWED };
+
+static Calls
+read_tracing (const char *json, int how, gboolean positions, gboolean *ok)
 {
-  static const FxsJsonHandler handler = { count_begin, count_value, count_end, count_peek };
-  Counts c = { 0 };
+  static const FxsJsonHandler handler = { trace_begin, trace_value, trace_end, count_peek };
+  Calls c = { g_string_new (NULL), 0, positions };
   FxsJsonReader *r = fxs_json_reader_new ("t.json", &handler, &c);
-  if (fast)
+  if (how == FAST)
     *ok = fxs_json_reader_parse_fast (r, json, strlen (json));
+  else if (how == WINDOWED)
+    *ok = fxs_json_reader_parse_fast_windowed (r, json, strlen (json));
   else
     {
       fxs_json_reader_set_threaded (r, FALSE);
@@ -366,24 +545,46 @@ read_counting (const char *json, gboolean fast, gboolean *ok)
 static void
 test_fast_calls_like_the_general_path (void)
 {
-  /* the same callbacks in the same numbers, peek() included */
+  /* the same callbacks with the same values, peek() the same number of
+   * times; through windows of every size from 1 byte on, the same
+   * callbacks at the same places as without, peek() at least as often */
   static const char *const docs[] = {
     "[{\"a\": 1, \"b\": [2], \"c\": \"d\"}, 3, [4, {\"e\": null}], {}]",
     "{\"k\": [{\"x\": true}], \"m\": {\"n\": 1}}",
     "7",
+    "  -12345.5e+10  ",
     "[]",
+    "{\"long\": 1234567890123, \"s\": \"a string that runs on\", \"f\": false,\n"
+    "  \"arr\"  :  [ 12345678 ,  \"esc\\u00e9\\n\" , {\"deep\": [[1, 2], {\"z\": 0.125}]} ] ,\n"
+    "  \"last\": 98765}   ",
   };
   for (guint i = 0; i < G_N_ELEMENTS (docs); i++)
     {
-      gboolean ok_general, ok_fast;
-      Counts g = read_counting (docs[i], FALSE, &ok_general);
-      Counts f = read_counting (docs[i], TRUE, &ok_fast);
+      gboolean ok_general, ok_fast, ok;
+      Calls g = read_tracing (docs[i], GENERAL, FALSE, &ok_general);
+      Calls f = read_tracing (docs[i], FAST, FALSE, &ok_fast);
+      Calls at = read_tracing (docs[i], FAST, TRUE, &ok);
       CU_ASSERT_TRUE (ok_general);
       CU_ASSERT_TRUE (ok_fast);
-      CU_ASSERT_EQUAL (g.begins, f.begins);
-      CU_ASSERT_EQUAL (g.values, f.values);
-      CU_ASSERT_EQUAL (g.ends, f.ends);
-      CU_ASSERT_EQUAL (g.peeks, f.peeks);
+      CU_ASSERT_STRING_EQUAL (f.trace->str, g.trace->str);
+      CU_ASSERT_EQUAL (f.peeks, g.peeks);
+      for (gsize window = 1; window <= strlen (docs[i]) + 2; window++)
+        {
+          gboolean ok_windowed;
+          fxs_json_reader_set_fast_window (window);
+          Calls w = read_tracing (docs[i], WINDOWED, TRUE, &ok_windowed);
+          fxs_json_reader_set_fast_window (0);
+          CU_ASSERT_TRUE (ok_windowed);
+          CU_ASSERT_STRING_EQUAL (w.trace->str, at.trace->str);
+          CU_ASSERT_TRUE (w.peeks >= at.peeks);
+          if (strcmp (w.trace->str, at.trace->str) != 0)
+            fprintf (stderr, "\n  window %zu:\n%s\n  in memory:\n%s", window, w.trace->str,
+                     at.trace->str);
+          g_string_free (w.trace, TRUE);
+        }
+      g_string_free (g.trace, TRUE);
+      g_string_free (f.trace, TRUE);
+      g_string_free (at.trace, TRUE);
     }
 }
 
@@ -398,6 +599,9 @@ register_tests (void)
     FXS_TEST (test_fast_gives_up_on_invalid_json),
     FXS_TEST (test_fast_gives_up_on_graph_errors),
     FXS_TEST (test_fast_depth_limit),
+    FXS_TEST (test_fast_reads_big_files_in_a_small_window),
+    FXS_TEST (test_fast_window_grows_for_big_members),
+    FXS_TEST (test_fast_window_errors_far_in),
     FXS_TEST (test_fast_calls_like_the_general_path),
     { NULL, NULL },
   };

@@ -27,14 +27,14 @@ G_STATIC_ASSERT (sizeof (BulkHeader) == FXS_BULK_HEADER);
 #define POOL_BYTES ((gsize) 1 << 30)
 
 static GMutex pool_lock;
+static GCond pool_taken;    /* a prefaulter waits on it for room (below) */
 static BulkHeader *pool[POOL_BLOCKS];
 static guint pool_len;
 static gsize pool_bytes;
 
 /* A pooled mapping of @mapped bytes or a little more, or NULL.  A much
- * bigger one is cut: its front is taken, the rest stays in the pool (a
- * loader's whole-file buffer, freed, then serves the engine's blocks
- * without fresh pages). */
+ * bigger one is cut: its front is taken, the rest stays in the pool (a big
+ * table, freed, then serves the next blocks without fresh pages). */
 static BulkHeader *
 pool_take (gsize mapped)
 {
@@ -58,6 +58,7 @@ pool_take (gsize mapped)
           pool[pool_len++] = rest;
           pool_bytes += rest->mapped;
         }
+      g_cond_broadcast (&pool_taken);
     }
   g_mutex_unlock (&pool_lock);
   return found;
@@ -159,4 +160,97 @@ fxs_bulk_free (gpointer block)
     }
 #endif
   g_free (h);
+}
+
+/* ---- touching fresh memory ahead, on a spare core --------------------- */
+
+/* Prefaulted memory waiting in the pool at most: enough for ~100 ms of a
+ * loader's allocations. */
+#define PREFAULT_AHEAD ((gsize) 64 << 20)
+
+struct FxsBulkPrefault {
+  GThread *thread;
+  gsize budget;             /* bytes to prefault in all */
+  gboolean stop;            /* under pool_lock */
+};
+
+/* One huge page, mapped and aligned, its pages touched; NULL when mmap fails. */
+static BulkHeader *
+map_touched_huge_page (void)
+{
+  char *raw = mmap (NULL, 2 * HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  char *start = (char *) (((guintptr) raw + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
+  if (start > raw)
+    munmap (raw, (gsize) (start - raw));
+  munmap (start + HUGE_PAGE_SIZE, (gsize) (raw + HUGE_PAGE_SIZE - start));
+#ifdef MADV_HUGEPAGE
+  madvise (start, HUGE_PAGE_SIZE, MADV_HUGEPAGE);
+#endif
+  /* where the kernel gives a huge page the first store faults it all in;
+   * elsewhere every 4 KiB page takes its own */
+  for (gsize off = 0; off < HUGE_PAGE_SIZE; off += 4096)
+    ((volatile char *) start)[off] = 0;
+  BulkHeader *h = (BulkHeader *) start;
+  h->mapped = HUGE_PAGE_SIZE;
+  return h;
+}
+
+static gpointer
+prefault_run (gpointer data)
+{
+  FxsBulkPrefault *pf = data;
+  for (gsize done = 0; done < pf->budget; done += HUGE_PAGE_SIZE)
+    {
+      g_mutex_lock (&pool_lock);
+      while (!pf->stop && pool_bytes >= PREFAULT_AHEAD)
+        g_cond_wait (&pool_taken, &pool_lock);
+      gboolean stop = pf->stop;
+      g_mutex_unlock (&pool_lock);
+      if (stop)
+        break;
+      BulkHeader *h = map_touched_huge_page ();
+      if (!h)
+        break;
+      if (!pool_give (h))
+        {
+          munmap (h, HUGE_PAGE_SIZE);
+          break;            /* the pool is full of other blocks */
+        }
+    }
+  return NULL;
+}
+
+FxsBulkPrefault *
+fxs_bulk_prefault_start (gsize bytes)
+{
+  FxsBulkPrefault *pf = g_new0 (FxsBulkPrefault, 1);
+  pf->budget = bytes;
+  pf->thread = g_thread_try_new ("fxs-prefault", prefault_run, pf, NULL);
+  return pf;
+}
+
+void
+fxs_bulk_prefault_stop (FxsBulkPrefault *pf)
+{
+  if (!pf)
+    return;
+  g_mutex_lock (&pool_lock);
+  pf->stop = TRUE;
+  g_cond_broadcast (&pool_taken);
+  g_mutex_unlock (&pool_lock);
+  if (pf->thread)
+    g_thread_join (pf->thread);
+  g_free (pf);
+}
+
+gsize
+fxs_bulk_pool_bytes (void)
+{
+  g_mutex_lock (&pool_lock);
+  gsize bytes = pool_bytes;
+  g_mutex_unlock (&pool_lock);
+  return bytes;
 }

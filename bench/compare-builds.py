@@ -10,6 +10,12 @@ Prints, per build, the median and minimum wall time of the whole process,
 the median of the steps `--verbose` reports, and the median peak RSS.
 A BUILD_DIR is a meson build directory (its cli/fxsplit and plugins/);
 BUILD_DIR=LABEL names it in the table.
+
+--pause SECONDS sleeps before every run.  On this VM memory freed a few
+seconds ago goes back to the host, and a process's first touch of fresh
+memory then costs ~1.5 ms per MiB instead of ~0.1: back-to-back runs show
+the warm case, runs after a pause of 3 s or more the cold one (a command run
+once, or right after PyTorch's runs in bench/run.py).
 """
 import argparse
 import os
@@ -48,6 +54,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--threads", type=int, default=0, help="fxsplit --threads (default: its own)")
+    p.add_argument("--pause", type=float, default=0.0, help="seconds to sleep before each run (default 0)")
     p.add_argument("graph")
     p.add_argument("builds", nargs="+", metavar="BUILD_DIR[=LABEL]")
     args = p.parse_args()
@@ -62,8 +69,10 @@ def main():
         out = os.path.join(tmp, "out.json")
         for _ in range(args.rounds):
             for path, label in builds:
+                time.sleep(args.pause)
                 results[label].append(run_once(path, args.graph, out, args.threads))
-    print(f"{args.rounds} rounds, {args.graph}")
+    pause = f", {args.pause:g} s pause before each run" if args.pause else ""
+    print(f"{args.rounds} rounds, {args.graph}{pause}")
     print("| build | wall, median | wall, min | load | split | write | peak RSS |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for _, label in builds:

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cli-progress.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 typedef struct {
@@ -74,18 +75,40 @@ report_outputs (const FxsPipeline *pipeline)
     }
 }
 
-/* Where the time went, from the step start times @at (microseconds). */
+/* When a step started, and the process's peak memory then. */
+typedef struct {
+  gint64 usec;
+  long peak_kib;
+} StepMark;
+
+static StepMark
+mark_step (void)
+{
+  struct rusage usage;
+  StepMark mark = { g_get_monotonic_time (), 0 };
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    mark.peak_kib = usage.ru_maxrss; /* KiB on Linux */
+  return mark;
+}
+
+/* Where the time and the memory went, from the marks at the start of each
+ * step (prepare, load, split, write) and at the end. */
 static void
-report_times (FxsPipeline *pipeline, const gint64 at[5])
+report_steps (FxsPipeline *pipeline, const StepMark at[5])
 {
   const FxsGraph *graph = fxs_pipeline_graph (pipeline);
   const FxsSplitResult *result = fxs_pipeline_result (pipeline);
   fprintf (stderr,
            "fxsplit: times: prepare %.3f s, load %.3f s (%u nodes), split %.3f s "
            "(%u partitions), write %.3f s, total %.3f s\n",
-           (at[1] - at[0]) / 1e6, (at[2] - at[1]) / 1e6, graph ? fxs_graph_n_nodes (graph) : 0,
-           (at[3] - at[2]) / 1e6, result ? fxs_split_result_n_partitions (result) : 0,
-           (at[4] - at[3]) / 1e6, (at[4] - at[0]) / 1e6);
+           (at[1].usec - at[0].usec) / 1e6, (at[2].usec - at[1].usec) / 1e6,
+           graph ? fxs_graph_n_nodes (graph) : 0, (at[3].usec - at[2].usec) / 1e6,
+           result ? fxs_split_result_n_partitions (result) : 0,
+           (at[4].usec - at[3].usec) / 1e6, (at[4].usec - at[0].usec) / 1e6);
+  fprintf (stderr,
+           "fxsplit: peak memory: %.1f MiB after load, %.1f MiB after split, "
+           "%.1f MiB after write\n",
+           at[2].peak_kib / 1024.0, at[3].peak_kib / 1024.0, at[4].peak_kib / 1024.0);
 }
 
 CliExit
@@ -98,17 +121,17 @@ cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
 
   GError *error = NULL;
   CliExit code = CLI_EXIT_OK;
-  /* step start times, for -v: prepare, load, split, write, end */
-  gint64 at[5] = { g_get_monotonic_time (), 0, 0, 0, 0 };
+  /* for -v: the start of each step (prepare, load, split, write), the end */
+  StepMark at[5] = { mark_step () };
   if (!fxs_pipeline_prepare (pipeline, &error))
     code = prepare_exit (error);
-  else if (at[1] = g_get_monotonic_time (), !fxs_pipeline_load_graph (pipeline, &error))
+  else if (at[1] = mark_step (), !fxs_pipeline_load_graph (pipeline, &error))
     code = CLI_EXIT_GRAPH;
-  else if (at[2] = g_get_monotonic_time (), !fxs_pipeline_split (pipeline, &error))
+  else if (at[2] = mark_step (), !fxs_pipeline_split (pipeline, &error))
     code = split_exit (error);
-  else if (at[3] = g_get_monotonic_time (), !fxs_pipeline_write (pipeline, &error))
+  else if (at[3] = mark_step (), !fxs_pipeline_write (pipeline, &error))
     code = write_exit (error);
-  at[4] = g_get_monotonic_time ();
+  at[4] = mark_step ();
   cli_progress_free (progress);
   fxs_pipeline_set_log_func (pipeline, NULL, NULL);
   fxs_pipeline_set_progress_func (pipeline, NULL, NULL);
@@ -117,6 +140,6 @@ cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
   if (!common->quiet)
     report_outputs (pipeline);
   if (common->verbose >= 1 && !common->quiet)
-    report_times (pipeline, at);
+    report_steps (pipeline, at);
   return CLI_EXIT_OK;
 }

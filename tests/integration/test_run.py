@@ -79,8 +79,15 @@ class TestConfPipelines(FxsplitTestCase):
         # and where the time went, one line
         self.assertRegex(r.stderr, r"fxsplit: times: prepare [0-9.]+ s, load [0-9.]+ s \(\d+ nodes\), "
                                    r"split [0-9.]+ s \(3 partitions\), write [0-9.]+ s, total [0-9.]+ s\n")
+        # and the peak memory after each step, which only grows
+        m = re.search(r"fxsplit: peak memory: ([0-9.]+) MiB after load, ([0-9.]+) MiB after split, "
+                      r"([0-9.]+) MiB after write\n", r.stderr)
+        self.assertIsNotNone(m, r.stderr)
+        peaks = [float(x) for x in m.groups()]
+        self.assertTrue(0 < peaks[0] <= peaks[1] <= peaks[2], peaks)
         r, _ = self.run_conf("json.ini")
         self.assertNotIn("times:", r.stderr)
+        self.assertNotIn("peak memory:", r.stderr)
 
 
 class TestSplitCommand(FxsplitTestCase):

@@ -8,6 +8,7 @@
 #include <fxsplit/io.h>
 
 #include "options.h"
+#include "bulk.h"
 #include "plugin-private.h"
 
 /* One key = value, with where it came from. */
@@ -58,6 +59,7 @@ struct FxsPipeline {
   FxsGraph *graph;
   FxsSplitResult *result;
   gboolean written;
+  FxsBulkPrefault *prefault;   /* from the load to the end of the split */
 
   FxsProgressFunc progress;
   gpointer progress_data;

@@ -31,7 +31,8 @@ fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
 
 /* Loading a big graph and splitting it take about twice the file's size of
  * fresh memory, in 2 MiB blocks (most of a cold run's time on a virtual
- * machine): a spare core, if any, faults it in while the graph loads. */
+ * machine): a spare core, if any, faults it in while the graph loads and
+ * is split. */
 static FxsBulkPrefault *
 prefault_for (const char *input)
 {
@@ -50,9 +51,11 @@ fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error)
     return TRUE;
   g_return_val_if_fail (pipeline->prepared, FALSE);
   fxs_pipeline_progress (pipeline, "loading", 0, 0);
-  FxsBulkPrefault *prefault = prefault_for (pipeline->input);
+  if (!pipeline->prefault)
+    pipeline->prefault = prefault_for (pipeline->input);
   pipeline->graph = fxs_graph_load_file (pipeline->input, error);
-  fxs_bulk_prefault_stop (prefault);
+  if (!pipeline->graph)
+    g_clear_pointer (&pipeline->prefault, fxs_bulk_prefault_stop);
   return pipeline->graph != NULL;
 }
 
@@ -85,10 +88,9 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
   return ok;
 }
 
-gboolean
-fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
+static gboolean
+split_graph (FxsPipeline *pipeline, GError **error)
 {
-  g_return_val_if_fail (pipeline != NULL && pipeline->prepared && pipeline->graph, FALSE);
   g_clear_pointer (&pipeline->result, fxs_split_result_free);
   pipeline->written = FALSE;
   FxsPluginContext *ctx = pipeline->partitioner;
@@ -110,6 +112,15 @@ fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
   pipeline->result = fxs_split (pipeline->graph, call_partitioner, &run,
                                 pipeline->split_options, error);
   return pipeline->result != NULL;
+}
+
+gboolean
+fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
+{
+  g_return_val_if_fail (pipeline != NULL && pipeline->prepared && pipeline->graph, FALSE);
+  gboolean ok = split_graph (pipeline, error);
+  g_clear_pointer (&pipeline->prefault, fxs_bulk_prefault_stop);
+  return ok;
 }
 
 gboolean

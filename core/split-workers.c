@@ -172,17 +172,15 @@ fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan)
   job->threads = build_threads (plan->threads, n);
   job->early_top = job->threads > 1 && !plan->keep_original_order;
   /* a node and its arguments take about 128 bytes; from 256 KiB on they
-   * go to bulk blocks of 2 MiB to 32 MiB, a series per worker: pooled,
-   * they are reused by the next split, where malloc'd arena blocks would
-   * go back to the kernel (glibc trims its heap) and be faulted in again,
-   * 4 KiB at a time (at 10^4 nodes 6 ms of a 7 ms split) */
+   * go to bulk blocks of one huge page, a series per worker: pooled, they
+   * are reused by the next split, where malloc'd arena blocks would go
+   * back to the kernel (glibc trims its heap) and be faulted in again, 4
+   * KiB at a time (at 10^4 nodes 6 ms of a 7 ms split); and they are the
+   * size a prefaulter pools (bulk.h) */
   gsize estimate = (gsize) n * 128;
   if (estimate >= BULK_MIN / 8)
-    {
-      gsize chunk = (estimate / 8 / job->threads + BULK_MIN - 1) / BULK_MIN * BULK_MIN;
-      /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-      job->bulk_chunk = MIN (chunk, 16 * BULK_MIN) - 32;
-    }
+    /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
+    job->bulk_chunk = BULK_MIN - 32;
   job->workers = g_new0 (GThread *, job->threads);
   job->args = g_new0 (Worker, job->threads);
   for (guint t = 0; t < job->threads; t++)

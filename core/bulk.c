@@ -167,6 +167,9 @@ fxs_bulk_free (gpointer block)
 /* Prefaulted memory waiting in the pool at most: enough for ~100 ms of a
  * loader's allocations. */
 #define PREFAULT_AHEAD ((gsize) 64 << 20)
+/* What it touches at a time: blocks up to this size (a loader's name
+ * table) find room in it, smaller ones are cut from its front. */
+#define PREFAULT_PIECE ((gsize) 8 << 20)
 
 struct FxsBulkPrefault {
   GThread *thread;
@@ -174,27 +177,28 @@ struct FxsBulkPrefault {
   gboolean stop;            /* under pool_lock */
 };
 
-/* One huge page, mapped and aligned, its pages touched; NULL when mmap fails. */
+/* @size bytes (whole huge pages), mapped on a huge page boundary, their
+ * pages touched; NULL when mmap fails. */
 static BulkHeader *
-map_touched_huge_page (void)
+map_touched (gsize size)
 {
-  char *raw = mmap (NULL, 2 * HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE,
+  char *raw = mmap (NULL, size + HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
     return NULL;
   char *start = (char *) (((guintptr) raw + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1));
   if (start > raw)
     munmap (raw, (gsize) (start - raw));
-  munmap (start + HUGE_PAGE_SIZE, (gsize) (raw + HUGE_PAGE_SIZE - start));
+  munmap (start + size, (gsize) (raw + HUGE_PAGE_SIZE - start));
 #ifdef MADV_HUGEPAGE
-  madvise (start, HUGE_PAGE_SIZE, MADV_HUGEPAGE);
+  madvise (start, size, MADV_HUGEPAGE);
 #endif
   /* where the kernel gives a huge page the first store faults it all in;
    * elsewhere every 4 KiB page takes its own */
-  for (gsize off = 0; off < HUGE_PAGE_SIZE; off += 4096)
+  for (gsize off = 0; off < size; off += 4096)
     ((volatile char *) start)[off] = 0;
   BulkHeader *h = (BulkHeader *) start;
-  h->mapped = HUGE_PAGE_SIZE;
+  h->mapped = size;
   return h;
 }
 
@@ -202,7 +206,7 @@ static gpointer
 prefault_run (gpointer data)
 {
   FxsBulkPrefault *pf = data;
-  for (gsize done = 0; done < pf->budget; done += HUGE_PAGE_SIZE)
+  for (gsize done = 0; done < pf->budget; done += PREFAULT_PIECE)
     {
       g_mutex_lock (&pool_lock);
       while (!pf->stop && pool_bytes >= PREFAULT_AHEAD)
@@ -211,12 +215,12 @@ prefault_run (gpointer data)
       g_mutex_unlock (&pool_lock);
       if (stop)
         break;
-      BulkHeader *h = map_touched_huge_page ();
+      BulkHeader *h = map_touched (PREFAULT_PIECE);
       if (!h)
         break;
       if (!pool_give (h))
         {
-          munmap (h, HUGE_PAGE_SIZE);
+          munmap (h, PREFAULT_PIECE);
           break;            /* the pool is full of other blocks */
         }
     }

@@ -30,12 +30,13 @@ void     fxs_bulk_free (gpointer block);
 /* Fresh memory is dear where a page fault is (in a virtual machine the
  * host may back each page only at its first touch: ~1.5 ms per MiB, ten
  * times the cost of using warm memory).  A prefaulter maps @bytes of huge
- * pages on a thread of its own, touches them and puts them in the pool,
- * where the next blocks of 2 MiB (a graph's arena, the engine's node
- * blocks) find them: a caller that is about to allocate that much on one
- * core has a spare one do the faulting.  It keeps at most 64 MiB waiting in
- * the pool and stops when the pool is full.  NULL-safe stop: tells it to
- * stop and waits for it (a few milliseconds at most); what it pooled stays. */
+ * pages on a thread of its own, 8 MiB at a time, touches them and puts
+ * them in the pool, where the next bulk blocks up to 8 MiB (a graph's
+ * arena, the engine's node blocks of 2 MiB, a loader's name table) find
+ * them: a caller that is about to allocate that much on one core has a
+ * spare one do the faulting.  It keeps at most 64 MiB waiting in the pool
+ * and stops when the pool is full.  NULL-safe stop: tells it to stop and
+ * waits for it (a few milliseconds at most); what it pooled stays. */
 typedef struct FxsBulkPrefault FxsBulkPrefault;
 FxsBulkPrefault *fxs_bulk_prefault_start (gsize bytes);
 void             fxs_bulk_prefault_stop (FxsBulkPrefault *prefault);

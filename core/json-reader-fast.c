@@ -19,6 +19,7 @@
  * are; the others are decoded as yajl decodes them.
  */
 #include "json-reader-private.h"
+#include "bulk.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,11 +50,12 @@ typedef struct {
   gsize max;                /* the biggest window */
 } Window;
 
-/* The window's usual size (one read's worth); a member starts where the
- * window holds a sixteenth of that (or the rest of the input), more only
- * for a member that needs it, up to 64 times as much: a bigger member goes
- * the general way. */
-#define WINDOW_START ((gsize) 1 << 20)
+/* The window's usual size, one huge page (bulk.h: in a 4 KiB page heap
+ * its first read alone would take 512 page faults); a member starts where
+ * the window holds a sixteenth of that (or the rest of the input), more
+ * only for a member that needs it, up to 64 times as much: a bigger member
+ * goes the general way. */
+#define WINDOW_START (FXS_BULK_HUGE_PAGE - FXS_BULK_HEADER)
 
 static gsize window_start = WINDOW_START;
 
@@ -67,7 +69,7 @@ static void
 window_init (Window *w, int fd, const char *data, gsize length)
 {
   gsize start = MAX (window_start, 2);
-  *w = (Window) { fd, data, length, 0, g_malloc (start), start, start / 16 ? start / 16 : 1,
+  *w = (Window) { fd, data, length, 0, fxs_bulk_alloc_uninit (start), start, start / 16 ? start / 16 : 1,
                   64 * start };
 }
 
@@ -127,9 +129,9 @@ refill (Fast *f, const char *keep, gsize need)
       gsize cap = w->cap;
       while (cap < need)
         cap *= 2;
-      char *buf = g_malloc (cap);
+      char *buf = fxs_bulk_alloc_uninit (cap);
       memcpy (buf, keep, kept);
-      g_free (w->buf);
+      fxs_bulk_free (w->buf);
       w->buf = buf;
       w->cap = cap;
     }
@@ -910,7 +912,7 @@ parse_windowed (FxsJsonReader *reader, Window *win)
   f.win = win;
   f.more = TRUE;
   gboolean ok = parse (&f);
-  g_free (win->buf);
+  fxs_bulk_free (win->buf);
   return counted (ok);
 }
 

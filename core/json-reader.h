@@ -149,8 +149,8 @@ gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gs
  * Unlike the general path, it may call peek() again for members it has
  * already shown, when it reads an object again in a bigger window. */
 gboolean fxs_json_reader_parse_fast (FxsJsonReader *reader, const char *data, gsize length);
-/* The same over the regular file at @path, read through a window of 1 MiB
- * (as big as the biggest member of a streamed container needs, up to 64
+/* The same over the regular file at @path, read through a window of 2 MiB
+ * (as big as the biggest member of a streamed container needs, up to 128
  * MiB: a bigger one makes it give up), so memory stays small however big
  * the file is.  FALSE also for anything but a regular file and when it
  * cannot be read: read it again with fxs_json_reader_parse_file(), which
@@ -160,7 +160,7 @@ gboolean fxs_json_reader_parse_fast_file (FxsJsonReader *reader, const char *pat
  * file's content. */
 gboolean fxs_json_reader_parse_fast_windowed (FxsJsonReader *reader, const char *data,
                                               gsize length);
-/* For tests: the window's first size (0: the default, 1 MiB); a member
+/* For tests: the window's first size (0: the default, 2 MiB); a member
  * starts where the window holds a sixteenth of it, and the window grows to
  * 64 times it at most.  Not thread-safe: set it before reading. */
 void     fxs_json_reader_set_fast_window (gsize bytes);

@@ -34,6 +34,12 @@ fxs_memory_tune_for_big_graphs (void)
   if (heap)
     madvise ((void *) start, end - start, MADV_HUGEPAGE); /* advice: failure is harmless */
   free (block);
+  /* the heap below its first huge page boundary can only have 4 KiB pages:
+   * kept out of use by a block that is never touched (the next ones, a
+   * loader's read buffer say, would take a page fault per 4 KiB there) */
+  static void *below_first_huge_page;
+  if (heap && !below_first_huge_page && start - (uintptr_t) block > 64)
+    below_first_huge_page = malloc (start - (uintptr_t) block - 2 * sizeof (size_t));
   if (heap)
     fxs_bulk_use_heap_below_huge_page ();
   return heap;

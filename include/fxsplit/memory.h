@@ -10,7 +10,8 @@ G_BEGIN_DECLS
 /* Tunes the whole process's memory for big graphs, for programs (fxsplit
  * calls it first thing in main()), not for libraries that embed fxsplit:
  * malloc then serves blocks up to 32 MiB from its heap, which grows in
- * 64 MiB steps that it keeps and that are advised for 2 MiB pages, and the
+ * 64 MiB steps that it keeps and that are advised for 2 MiB pages (the
+ * heap's start, below its first 2 MiB boundary, is left unused), and the
  * library takes its blocks under 2 MiB from malloc instead of a 2 MiB page
  * of their own.  Each 4 KiB page's first touch is a page fault (~12 us on
  * the virtual machines measured); a 2 MiB page takes one, and packed

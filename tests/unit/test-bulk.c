@@ -87,14 +87,15 @@ wait_for_pool (gsize bytes)
 static void
 test_bulk_prefault_fills_the_pool (void)
 {
-  /* 8 MiB in huge pages, touched on another thread, wait in the pool */
+  /* 8 MiB in huge pages, touched on another thread, wait in the pool
+   * (one piece) */
   gsize before = fxs_bulk_pool_bytes ();
   CU_ASSERT_TRUE_FATAL (before < 56 * MIB);
   FxsBulkPrefault *prefault = fxs_bulk_prefault_start (8 * MIB);
   CU_ASSERT_EQUAL (wait_for_pool (before + 8 * MIB), before + 8 * MIB);
   fxs_bulk_prefault_stop (prefault);
   CU_ASSERT_EQUAL (fxs_bulk_pool_bytes (), before + 8 * MIB);
-  /* the next blocks of 2 MiB take them, zeroed when asked */
+  /* the next blocks of 2 MiB are cut from it, zeroed when asked */
   char *blocks[4];
   for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
     {
@@ -118,10 +119,10 @@ test_bulk_prefault_keeps_ahead_and_stops (void)
   CU_ASSERT_TRUE_FATAL (fxs_bulk_pool_bytes () < 64 * MIB);
   FxsBulkPrefault *prefault = fxs_bulk_prefault_start (1024 * MIB);
   CU_ASSERT_TRUE (wait_for_pool (64 * MIB) >= 64 * MIB);
-  /* one more huge page may have been on its way */
+  /* one more 8 MiB piece may have been on its way */
   g_usleep (20000);
   gsize held = fxs_bulk_pool_bytes ();
-  CU_ASSERT_TRUE (held <= 66 * MIB);
+  CU_ASSERT_TRUE (held < 72 * MIB);
   char *taken[8];
   for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
     taken[i] = fxs_bulk_alloc_uninit (2 * MIB - FXS_BULK_HEADER);
@@ -129,7 +130,7 @@ test_bulk_prefault_keeps_ahead_and_stops (void)
   gint64 start = g_get_monotonic_time ();
   fxs_bulk_prefault_stop (prefault);
   CU_ASSERT_TRUE (g_get_monotonic_time () - start < G_USEC_PER_SEC);
-  CU_ASSERT_TRUE (fxs_bulk_pool_bytes () <= 66 * MIB);
+  CU_ASSERT_TRUE (fxs_bulk_pool_bytes () < 72 * MIB);
   for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
     fxs_bulk_free (taken[i]);
 }

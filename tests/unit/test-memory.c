@@ -1,7 +1,8 @@
 /* Unit test of the process-wide memory tuning (core/memory.c): after it, a
  * big malloc block comes from the heap, in memory advised for 2 MiB pages,
  * and bulk blocks under 2 MiB are packed there instead of a huge page
- * each. */
+ * each; the heap's start, below its first huge page boundary, stays
+ * unused. */
 #include <fxsplit/fxsplit.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +81,13 @@ test_tuned_heap (void)
       fxs_bulk_free (before);
       return;
     }
+  /* the first blocks after it are in memory advised for huge pages, all of
+   * them: the heap below its first huge page boundary (4 KiB pages only) is
+   * kept out of use */
+  char *first = g_malloc (1u << 20);
+  CU_ASSERT_TRUE (in_huge_heap (first));
+  CU_ASSERT_TRUE (in_huge_heap (first + (1u << 20) - 1));
+  g_free (first);
   /* a table of one entry per node of a 10^5-node graph, say: without the
    * tuning a mapping of its own, in 4 KiB pages */
   gsize size = 4u << 20;

@@ -114,10 +114,13 @@ report_steps (FxsPipeline *pipeline, const StepMark at[5])
 CliExit
 cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
 {
-  CliProgress *progress = cli_progress_new (!common->quiet && isatty (STDERR_FILENO));
+  gboolean show_progress = !common->quiet && isatty (STDERR_FILENO);
+  CliProgress *progress = cli_progress_new (show_progress);
   LogSink sink = { common, progress };
   fxs_pipeline_set_log_func (pipeline, log_line, &sink);
-  fxs_pipeline_set_progress_func (pipeline, cli_progress_update, progress);
+  /* without a progress line the pipeline need not count for it */
+  if (show_progress)
+    fxs_pipeline_set_progress_func (pipeline, cli_progress_update, progress);
 
   GError *error = NULL;
   CliExit code = CLI_EXIT_OK;

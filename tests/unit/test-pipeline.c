@@ -368,6 +368,59 @@ test_programmatic (void)
 }
 
 static void
+collect_progress (const char *step, guint64 done, guint64 total, gpointer data)
+{
+  g_string_append_printf (data, "%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\n", step, done,
+                          total);
+}
+
+static void
+test_progress (void)
+{
+  /* 70,000 call nodes: the split step reports 65,536 of them done, out of
+   * all of them; each output is reported as it starts */
+  GString *json = g_string_new ("{\"format\": \"fxsplit-graph\", \"version\": 1, \"nodes\": [\n"
+                                "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}");
+  for (guint i = 0; i < 70000; i++)
+    g_string_append_printf (json, ",\n{\"name\": \"n%u\", \"op\": \"call_function\", "
+                            "\"target\": \"torch.relu\", \"args\": [{\"node\": \"%s%u\"}]}",
+                            i, i ? "n" : "", i ? i - 1 : 0);
+  g_string_append (json, ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": "
+                         "\"output\", \"args\": [{\"node\": \"n69999\"}]}]}");
+  g_string_replace (json, "{\"node\": \"0\"}", "{\"node\": \"x\"}", 1);
+  GError *error = NULL;
+  FxsGraph *graph = fxs_graph_load_data (json->str, json->len, "chain.json", &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (graph);
+  char *dir = scratch_dir ();
+  FxsPluginRegistry *r = fxs_plugin_registry_new ();
+  fxs_plugin_registry_add_default_dirs (r);
+  FxsPipeline *p = fxs_pipeline_new (r);
+  fxs_plugin_registry_unref (r);
+  fxs_pipeline_set_graph (p, graph);
+  fxs_graph_unref (graph);
+  fxs_pipeline_set (p, "partitioner", "plugin", "halves", NULL);
+  char *out = g_build_filename (dir, "out.json", NULL);
+  fxs_pipeline_set (p, "output a", "plugin", "json", NULL);
+  fxs_pipeline_set (p, "output a", "path", out, NULL);
+  fxs_pipeline_set (p, "output b", "plugin", "report", NULL);
+  fxs_pipeline_set (p, "output b", "path", "-", NULL);
+  GString *progress = g_string_new (NULL);
+  fxs_pipeline_set_progress_func (p, collect_progress, progress);
+  gboolean ok = fxs_pipeline_run (p, &error);
+  if (error)
+    fprintf (stderr, "\n%s\n", error->message);
+  CU_ASSERT_TRUE (ok);
+  CU_ASSERT_STRING_EQUAL (progress->str, "splitting 0/0\nsplitting 65536/70000\n"
+                                         "writing 0/2\nwriting 1/2\n");
+  g_string_free (progress, TRUE);
+  fxs_pipeline_free (p);
+  remove_tree (dir);
+  g_free (out);
+  g_free (dir);
+  g_string_free (json, TRUE);
+}
+
+static void
 test_staging (void)
 {
   char *dir = scratch_dir ();
@@ -414,7 +467,7 @@ register_tests (void)
   };
   static const FxsTestCase runs[] = {
     FXS_TEST (test_split_failures), FXS_TEST (test_run_and_options),
-    FXS_TEST (test_programmatic), FXS_TEST (test_staging), { NULL, NULL },
+    FXS_TEST (test_programmatic), FXS_TEST (test_progress), FXS_TEST (test_staging), { NULL, NULL },
   };
   fxs_test_add_suite ("pipeline files", files);
   fxs_test_add_suite ("runs", runs);

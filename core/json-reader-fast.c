@@ -920,14 +920,18 @@ gboolean
 fxs_json_reader_parse_fast_file (FxsJsonReader *reader, const char *path)
 {
   g_return_val_if_fail (reader->feed.yajl == NULL && reader->depth == 0, FALSE);
-  /* only a regular file can be read again the general way (and opening
-   * a FIFO would wait for a writer) */
-  GStatBuf st;
-  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
-    return FALSE;
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  /* only a regular file can be read again the general way (O_NONBLOCK:
+   * opening a FIFO does not wait for a writer; reading a regular file
+   * ignores it) */
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
   if (fd < 0)
     return FALSE;
+  struct stat st;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return FALSE;
+    }
   Window win;
   window_init (&win, fd, NULL, 0);
   gboolean ok = parse_windowed (reader, &win);

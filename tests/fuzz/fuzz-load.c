@@ -15,67 +15,44 @@
 #include "fuzz-util.h"
 #include "json-reader.h"
 
-/* The general path alone agrees with what the fast path first gave. */
+/* Loading the input again another way (@mode, through a window of @window
+ * bytes for FXS_JSON_FAST_WINDOWED) gives what the first loading gave
+ * (@graph or @error): the same graph or the same error.  @how names the
+ * way in a failure. */
 static void
-check_general_path (const uint8_t *data, size_t size, const FxsGraph *graph, const GError *error)
+check_same_load (const uint8_t *data, size_t size, const FxsGraph *graph, const GError *error,
+                 FxsJsonFastPath mode, gsize window, const char *how)
 {
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
-  GError *general_error = NULL;
-  FxsGraph *general = fxs_graph_load_data ((const char *) data, size, "fuzz.json",
-                                           &general_error);
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
-  if (!general != !graph)
-    fuzz_fail ("the fast path and the general path disagree on whether the input loads",
-               general_error ? general_error->message : error->message);
-  if (general)
-    {
-      GString *a = g_string_new (NULL), *b = g_string_new (NULL);
-      fxs_graph_to_json (graph, a);
-      fxs_graph_to_json (general, b);
-      if (!g_string_equal (a, b))
-        fuzz_fail ("the fast path and the general path load different graphs", NULL);
-      g_string_free (a, TRUE);
-      g_string_free (b, TRUE);
-      fxs_graph_unref (general);
-    }
-  else if (strcmp (general_error->message, error->message) != 0
-           || general_error->code != error->code)
-    fuzz_fail ("the fast path first gives another error than the general path",
-               general_error->message);
-  g_clear_error (&general_error);
-}
-
-/* Read through a small window, as a file is (its size from the input, so
- * the window's edges fall everywhere), the input gives the same graph or
- * the same error. */
-static void
-check_windowed (const uint8_t *data, size_t size, const FxsGraph *graph, const GError *error)
-{
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_WINDOWED);
-  fxs_json_reader_set_fast_window (1 + (size ? data[size / 2] % 64 : 0));
-  GError *windowed_error = NULL;
-  FxsGraph *windowed = fxs_graph_load_data ((const char *) data, size, "fuzz.json",
-                                            &windowed_error);
+  fxs_json_reader_set_fast_path (mode);
+  fxs_json_reader_set_fast_window (window);
+  GError *again_error = NULL;
+  FxsGraph *again = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &again_error);
   fxs_json_reader_set_fast_window (0);
   fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
-  if (!windowed != !graph)
-    fuzz_fail ("reading through the window and in memory disagree on whether the input loads",
-               windowed_error ? windowed_error->message : error->message);
-  if (windowed)
+  char what[160];
+  if (!again != !graph)
+    {
+      g_snprintf (what, sizeof what, "%s: whether the input loads is not the same", how);
+      fuzz_fail (what, again_error ? again_error->message : error->message);
+    }
+  if (again)
     {
       GString *a = g_string_new (NULL), *b = g_string_new (NULL);
       fxs_graph_to_json (graph, a);
-      fxs_graph_to_json (windowed, b);
+      fxs_graph_to_json (again, b);
+      g_snprintf (what, sizeof what, "%s: another graph", how);
       if (!g_string_equal (a, b))
-        fuzz_fail ("reading through the window and in memory load different graphs", NULL);
+        fuzz_fail (what, NULL);
       g_string_free (a, TRUE);
       g_string_free (b, TRUE);
-      fxs_graph_unref (windowed);
+      fxs_graph_unref (again);
     }
-  else if (strcmp (windowed_error->message, error->message) != 0
-           || windowed_error->code != error->code)
-    fuzz_fail ("reading through the window gives another error", windowed_error->message);
-  g_clear_error (&windowed_error);
+  else if (strcmp (again_error->message, error->message) != 0 || again_error->code != error->code)
+    {
+      g_snprintf (what, sizeof what, "%s: another error", how);
+      fuzz_fail (what, again_error->message);
+    }
+  g_clear_error (&again_error);
 }
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -89,8 +66,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_clear_error (&error);
   FxsGraph *graph = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &error);
   fuzz_check_outcome (graph != NULL, error);
-  check_general_path (data, size, graph, error);
-  check_windowed (data, size, graph, error);
+  check_same_load (data, size, graph, error, FXS_JSON_FAST_NEVER, 0, "the general path alone");
+  /* through a small window, as a file is read: its size from the input,
+   * so that the window's edges fall everywhere */
+  check_same_load (data, size, graph, error, FXS_JSON_FAST_WINDOWED,
+                   1 + (size ? data[size / 2] % 64 : 0), "read through a window");
   if (file && !graph)
     fuzz_fail ("a whole split result loads, its top-level graph alone does not", error->message);
   fxs_split_file_free (file);

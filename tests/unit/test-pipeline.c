@@ -331,6 +331,20 @@ test_run_and_options (void)
   g_free (dir);
 }
 
+/* A pipeline without a file, of the default plugins, for @graph (whose
+ * reference it takes over). */
+static FxsPipeline *
+pipeline_for (FxsGraph *graph)
+{
+  FxsPluginRegistry *r = fxs_plugin_registry_new ();
+  fxs_plugin_registry_add_default_dirs (r);
+  FxsPipeline *p = fxs_pipeline_new (r);
+  fxs_plugin_registry_unref (r);
+  fxs_pipeline_set_graph (p, graph);
+  fxs_graph_unref (graph);
+  return p;
+}
+
 static void
 test_programmatic (void)
 {
@@ -338,12 +352,7 @@ test_programmatic (void)
   GError *error = NULL;
   FxsGraph *graph = fxs_graph_load_file (DOCSTRING_GRAPH, &error);
   CU_ASSERT_PTR_NOT_NULL_FATAL (graph);
-  FxsPluginRegistry *r = fxs_plugin_registry_new ();
-  fxs_plugin_registry_add_default_dirs (r);
-  FxsPipeline *p = fxs_pipeline_new (r);
-  fxs_plugin_registry_unref (r);
-  fxs_pipeline_set_graph (p, graph);
-  fxs_graph_unref (graph);
+  FxsPipeline *p = pipeline_for (graph);
   fxs_pipeline_set (p, "partitioner", "plugin", "modulo", NULL);
   fxs_pipeline_set (p, "partitioner", "partitions", "x", "--option partitions");
   CU_ASSERT_FALSE (fxs_pipeline_run (p, &error));
@@ -382,22 +391,20 @@ test_progress (void)
   GString *json = g_string_new ("{\"format\": \"fxsplit-graph\", \"version\": 1, \"nodes\": [\n"
                                 "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"}");
   for (guint i = 0; i < 70000; i++)
-    g_string_append_printf (json, ",\n{\"name\": \"n%u\", \"op\": \"call_function\", "
-                            "\"target\": \"torch.relu\", \"args\": [{\"node\": \"%s%u\"}]}",
-                            i, i ? "n" : "", i ? i - 1 : 0);
+    {
+      char *before = i ? g_strdup_printf ("n%u", i - 1) : g_strdup ("x");
+      g_string_append_printf (json, ",\n{\"name\": \"n%u\", \"op\": \"call_function\", "
+                              "\"target\": \"torch.relu\", \"args\": [{\"node\": \"%s\"}]}",
+                              i, before);
+      g_free (before);
+    }
   g_string_append (json, ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": "
                          "\"output\", \"args\": [{\"node\": \"n69999\"}]}]}");
-  g_string_replace (json, "{\"node\": \"0\"}", "{\"node\": \"x\"}", 1);
   GError *error = NULL;
   FxsGraph *graph = fxs_graph_load_data (json->str, json->len, "chain.json", &error);
   CU_ASSERT_PTR_NOT_NULL_FATAL (graph);
   char *dir = scratch_dir ();
-  FxsPluginRegistry *r = fxs_plugin_registry_new ();
-  fxs_plugin_registry_add_default_dirs (r);
-  FxsPipeline *p = fxs_pipeline_new (r);
-  fxs_plugin_registry_unref (r);
-  fxs_pipeline_set_graph (p, graph);
-  fxs_graph_unref (graph);
+  FxsPipeline *p = pipeline_for (graph);
   fxs_pipeline_set (p, "partitioner", "plugin", "halves", NULL);
   char *out = g_build_filename (dir, "out.json", NULL);
   fxs_pipeline_set (p, "output a", "plugin", "json", NULL);

@@ -146,7 +146,11 @@ void fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer
  * FXS_ERROR_PLUGIN_FAILED). */
 gboolean fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error);
 /* Step 2: loads [graph] input (nothing to do after fxs_pipeline_set_graph).
- * Errors are those of fxs_graph_load_file(). */
+ * Errors are those of fxs_graph_load_file().  For a file of 4 MiB or more,
+ * when two threads are allowed (fxsplit/threads.h), a thread of the
+ * library's faults in memory for the load and the split meanwhile (about
+ * twice the file's size, in huge pages); it ends with the next
+ * fxs_pipeline_split() (or fxs_pipeline_free()). */
 gboolean fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error);
 /* Step 3: runs the partitioner's prepare hook and the split.  Errors are
  * those of fxs_split() and FXS_ERROR_PLUGIN_FAILED from prepare. */

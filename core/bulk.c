@@ -146,6 +146,22 @@ fxs_bulk_alloc_uninit (gsize size)
 }
 
 void
+fxs_bulk_release (gpointer block)
+{
+  if (!block)
+    return;
+  BulkHeader *h = (BulkHeader *) block - 1;
+#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+  if (h->mapped)
+    {
+      munmap (h, h->mapped);
+      return;
+    }
+#endif
+  g_free (h);
+}
+
+void
 fxs_bulk_free (gpointer block)
 {
   if (!block)

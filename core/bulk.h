@@ -26,6 +26,9 @@ void     fxs_bulk_use_heap_below_huge_page (void);
 /* The same without zeroing (a freed block may be given again). */
 gpointer fxs_bulk_alloc_uninit (gsize size);
 void     fxs_bulk_free (gpointer block);
+/* Frees @block back to the system, not into the pool: for a block much
+ * bigger than usual that the next ones are unlikely to reuse. */
+void     fxs_bulk_release (gpointer block);
 
 /* Fresh memory is dear where a page fault is (in a virtual machine the
  * host may back each page only at its first touch: ~1.5 ms per MiB, ten

@@ -73,6 +73,17 @@ window_init (Window *w, int fd, const char *data, gsize length)
                   64 * start };
 }
 
+/* A window grown for a big member goes back to the system (the pool keeps
+ * blocks the size of the next ones). */
+static void
+window_free (Window *w)
+{
+  if (w->cap > MAX (window_start, 2))
+    fxs_bulk_release (w->buf);
+  else
+    fxs_bulk_free (w->buf);
+}
+
 /* Reads up to @n bytes into @to: how many (0 at the end), -1 on an error. */
 static gssize
 window_read (Window *w, char *to, gsize n)
@@ -102,6 +113,7 @@ typedef struct {
   Window *win;              /* NULL when all of the input is in memory */
   gboolean more;            /* the input goes on past @end */
   gsize max_run;            /* longest token or blank run taken */
+  gboolean too_long;        /* a run was longer: reading again cannot help */
   guint depth;              /* containers open, against FXS_JSON_MAX_DEPTH */
 } Fast;
 
@@ -131,7 +143,7 @@ refill (Fast *f, const char *keep, gsize need)
         cap *= 2;
       char *buf = fxs_bulk_alloc_uninit (cap);
       memcpy (buf, keep, kept);
-      fxs_bulk_free (w->buf);
+      window_free (w);
       w->buf = buf;
       w->cap = cap;
     }
@@ -168,7 +180,7 @@ ensure_lookahead (Fast *f)
 static gboolean
 read_again (Fast *f, gint64 start)
 {
-  if (!f->more || f->r->failed)
+  if (!f->more || f->r->failed || f->too_long)
     return FALSE;
   const char *keep = f->buf + (start - f->off);
   gsize had = (gsize) (f->end - keep);
@@ -193,13 +205,24 @@ push (Stack *s)
   return &s->items[s->n++];
 }
 
+/* Whether a token or blank run of @len bytes is within the limit (else
+ * noted: a bigger window would not change that). */
+static inline gboolean
+within_run (Fast *f, gsize len)
+{
+  if (G_LIKELY (len <= f->max_run))
+    return TRUE;
+  f->too_long = TRUE;
+  return FALSE;
+}
+
 static gboolean
 skip_blank_run (Fast *f)
 {
   const char *start = f->p;
   while (f->p < f->end && is_blank (*f->p))
     f->p++;
-  return f->p < f->end && (gsize) (f->p - start) <= f->max_run;
+  return within_run (f, (gsize) (f->p - start)) && f->p < f->end;
 }
 
 /* Skips blanks; FALSE at the end of the input or after too long a run.
@@ -300,13 +323,13 @@ scan_string (Fast *f, const char **text, gsize *len, gboolean *high)
   const char *p = plain_run (s, f->end, &any_high);
   if (p < f->end && *p == '\\')
     return -1;
-  if (p >= f->end || *p != '"')
-    return 0; /* a control character or no end */
+  if (!within_run (f, (gsize) (p - s)) || p >= f->end || *p != '"')
+    return 0; /* too long, a control character or no end */
   *text = s;
   *len = (gsize) (p - s);
   *high = any_high;
   f->p = p + 1;
-  return *len <= f->max_run;
+  return 1;
 }
 
 /* @len bytes of scanned text (no NUL in it) into the scratch memory as the
@@ -378,7 +401,7 @@ decode_string (Fast *f, FxsJson *out)
         return FALSE;
       p += *p == '\\' ? 2 : 1;
     }
-  if (p >= f->end || (gsize) (p - s) > f->max_run)
+  if (!within_run (f, (gsize) (p - s)) || p >= f->end)
     return FALSE;
   const char *close = p;
   gsize room = 8 * ((gsize) (close - s) / 8 + 1);
@@ -554,7 +577,7 @@ scan_number (Fast *f, FxsJson *out)
         p++;
     }
   gsize len = (gsize) (p - s);
-  if (len > f->max_run)
+  if (!within_run (f, len))
     return FALSE;
   out->u.s = copy_text (f, s, len);
   out->type = FXS_JSON_NUMBER;
@@ -912,7 +935,7 @@ parse_windowed (FxsJsonReader *reader, Window *win)
   f.win = win;
   f.more = TRUE;
   gboolean ok = parse (&f);
-  fxs_bulk_free (win->buf);
+  window_free (win);
   return counted (ok);
 }
 

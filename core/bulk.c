@@ -198,6 +198,10 @@ struct FxsBulkPrefault {
 static BulkHeader *
 map_touched (gsize size)
 {
+#if !defined(G_OS_UNIX) || !defined(MAP_ANONYMOUS)
+  (void) size;
+  return NULL; /* blocks are malloc'd here: nothing to prefault */
+#else
   char *raw = mmap (NULL, size + HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
@@ -216,6 +220,7 @@ map_touched (gsize size)
   BulkHeader *h = (BulkHeader *) start;
   h->mapped = size;
   return h;
+#endif
 }
 
 static gpointer

@@ -30,9 +30,9 @@ fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
 #define PREFAULT_MIN_INPUT ((gsize) 4 << 20)
 
 /* Loading a big graph and splitting it take about twice the file's size of
- * fresh memory, in 2 MiB blocks (most of a cold run's time on a virtual
- * machine): a spare core, if any, faults it in while the graph loads and
- * is split. */
+ * fresh memory, mostly in bulk blocks of 2-8 MiB (most of a cold run's time
+ * on a virtual machine): a spare core, if any, faults it in while the graph
+ * loads and is split. */
 static FxsBulkPrefault *
 prefault_for (const char *input)
 {

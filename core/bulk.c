@@ -145,8 +145,10 @@ fxs_bulk_alloc_uninit (gsize size)
   return bulk_alloc (size, FALSE);
 }
 
-void
-fxs_bulk_release (gpointer block)
+/* Frees @block: a mapping into the pool when @pooled and it has room,
+ * else back to the system. */
+static void
+bulk_free (gpointer block, gboolean pooled)
 {
   if (!block)
     return;
@@ -154,7 +156,8 @@ fxs_bulk_release (gpointer block)
 #if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
   if (h->mapped)
     {
-      munmap (h, h->mapped);
+      if (!pooled || !pool_give (h))
+        munmap (h, h->mapped);
       return;
     }
 #endif
@@ -164,18 +167,13 @@ fxs_bulk_release (gpointer block)
 void
 fxs_bulk_free (gpointer block)
 {
-  if (!block)
-    return;
-  BulkHeader *h = (BulkHeader *) block - 1;
-#if defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
-  if (h->mapped)
-    {
-      if (!pool_give (h))
-        munmap (h, h->mapped);
-      return;
-    }
-#endif
-  g_free (h);
+  bulk_free (block, TRUE);
+}
+
+void
+fxs_bulk_release (gpointer block)
+{
+  bulk_free (block, FALSE);
 }
 
 /* ---- touching fresh memory ahead, on a spare core --------------------- */

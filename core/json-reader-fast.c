@@ -46,6 +46,7 @@ typedef struct {
   gsize taken;              /* of @data */
   char *buf;
   gsize cap;
+  gsize start;              /* the first cap: a bigger window grew for a member */
   gsize lookahead;          /* what a member starts with in the window */
   gsize max;                /* the biggest window */
 } Window;
@@ -69,8 +70,8 @@ static void
 window_init (Window *w, int fd, const char *data, gsize length)
 {
   gsize start = MAX (window_start, 2);
-  *w = (Window) { fd, data, length, 0, fxs_bulk_alloc_uninit (start), start, start / 16 ? start / 16 : 1,
-                  64 * start };
+  *w = (Window) { fd, data, length, 0, fxs_bulk_alloc_uninit (start), start, start,
+                  start / 16 ? start / 16 : 1, 64 * start };
 }
 
 /* A window grown for a big member goes back to the system (the pool keeps
@@ -78,7 +79,7 @@ window_init (Window *w, int fd, const char *data, gsize length)
 static void
 window_free (Window *w)
 {
-  if (w->cap > MAX (window_start, 2))
+  if (w->cap > w->start)
     fxs_bulk_release (w->buf);
   else
     fxs_bulk_free (w->buf);

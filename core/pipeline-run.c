@@ -88,20 +88,6 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
   return ok;
 }
 
-/* The nodes the partitioner is asked about, for the progress total: one
- * pass (a pass over 10^5 nodes is ~0.5 ms of cache misses). */
-static guint64
-count_compute_nodes (const FxsGraph *graph)
-{
-  guint64 n = 0;
-  for (guint i = 0; i < fxs_graph_n_nodes (graph); i++)
-    {
-      FxsOp op = fxs_node_op (fxs_graph_node (graph, i));
-      n += op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
-    }
-  return n;
-}
-
 static gboolean
 split_graph (FxsPipeline *pipeline, GError **error)
 {
@@ -120,8 +106,10 @@ split_graph (FxsPipeline *pipeline, GError **error)
       g_clear_error (&local);
     }
   CallbackRun run = { pipeline, ctx, 0, 0 };
-  if (pipeline->progress)
-    run.total = count_compute_nodes (pipeline->graph);
+  if (pipeline->progress) /* the total is only for a progress display */
+    run.total = fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_FUNCTION)
+                + fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_METHOD)
+                + fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_MODULE);
   pipeline->result = fxs_split (pipeline->graph, call_partitioner, &run,
                                 pipeline->split_options, error);
   return pipeline->result != NULL;

@@ -10,6 +10,7 @@
 
 typedef struct {
   FxsJson *json;            /* a copy, in one block of its own */
+  guint64 text_id;          /* its text's (fxs_json_reader_repeat_id()), or 0 */
   const FxsNodeMeta *meta;
 } Recent;
 
@@ -69,65 +70,38 @@ equal_json (const FxsJson *a, const FxsJson *b)
   return FALSE;
 }
 
-/* The bytes a copy of @j takes; FALSE when it refers to a node (an object
- * with a "node" member at any depth), whose conversion depends on the graph. */
+/* Whether @j refers to a node (an object with a "node" member at any
+ * depth): its conversion then depends on the graph. */
 static gboolean
-measure_json (const FxsJson *j, gsize *size)
+refers_to_node (const FxsJson *j)
 {
-  if (j->type == FXS_JSON_NUMBER || j->type == FXS_JSON_STRING)
-    *size += 8 * (j->n / 8 + 1);
-  else if (j->type == FXS_JSON_ARRAY || j->type == FXS_JSON_OBJECT)
+  if (j->type != FXS_JSON_ARRAY && j->type != FXS_JSON_OBJECT)
+    return FALSE;
+  guint n = j->type == FXS_JSON_OBJECT ? 2 * j->n : j->n;
+  for (guint i = 0; i < n; i++)
     {
-      guint n = j->type == FXS_JSON_OBJECT ? 2 * j->n : j->n;
-      *size += n * sizeof (FxsJson);
-      for (guint i = 0; i < n; i++)
-        {
-          const FxsJson *v = &j->u.items[i];
-          if (j->type == FXS_JSON_OBJECT && i % 2 == 0 && v->n == 4
-              && memcmp (v->u.s, "node", 4) == 0)
-            return FALSE;
-          if (!measure_json (v, size))
-            return FALSE;
-        }
+      const FxsJson *v = &j->u.items[i];
+      if (j->type == FXS_JSON_OBJECT && i % 2 == 0 && v->n == 4 && memcmp (v->u.s, "node", 4) == 0)
+        return TRUE;
+      if (refers_to_node (v))
+        return TRUE;
     }
-  return TRUE;
-}
-
-/* @from into @to, its items and texts taken from *@free (as measured). */
-static void
-copy_json (const FxsJson *from, FxsJson *to, char **free)
-{
-  *to = *from;
-  if (from->type == FXS_JSON_NUMBER || from->type == FXS_JSON_STRING)
-    {
-      /* with its padding, which equal_json() compares */
-      gsize words = from->n / 8 + 1;
-      memcpy (*free, from->u.s, 8 * words);
-      to->u.s = *free;
-      *free += 8 * words;
-    }
-  else if (from->type == FXS_JSON_ARRAY || from->type == FXS_JSON_OBJECT)
-    {
-      guint n = from->type == FXS_JSON_OBJECT ? 2 * from->n : from->n;
-      FxsJson *items = (FxsJson *) *free;
-      *free += n * sizeof (FxsJson);
-      for (guint i = 0; i < n; i++)
-        copy_json (&from->u.items[i], &items[i], free);
-      to->u.items = n ? items : NULL;
-    }
+  return FALSE;
 }
 
 gboolean
-fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta **meta)
+fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, guint64 text_id,
+                    const FxsNodeMeta **meta)
 {
   /* the last one found or added first: runs of equal metas are common */
   for (guint k = 0; k < RECENT; k++)
     {
       guint i = (m->last + k) % RECENT;
-      if (m->recent[i].json && equal_json (m->recent[i].json, json))
+      const Recent *r = &m->recent[i];
+      if (r->json && (text_id ? r->text_id == text_id : equal_json (r->json, json)))
         {
           m->last = i;
-          *meta = m->recent[i].meta;
+          *meta = r->meta;
           return TRUE;
         }
     }
@@ -135,17 +109,15 @@ fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta **met
 }
 
 void
-fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta *meta)
+fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json, guint64 text_id,
+                   const FxsNodeMeta *meta)
 {
-  gsize size = sizeof (FxsJson);
-  if (!measure_json (json, &size))
+  if (refers_to_node (json))
     return;
-  /* items first, then texts, all 8-byte aligned */
-  char *block = g_malloc (size), *free = block + sizeof (FxsJson);
-  copy_json (json, (FxsJson *) block, &free);
   Recent *r = &m->recent[m->next];
   g_free (r->json);
-  r->json = (FxsJson *) block;
+  r->json = fxs_json_tree_copy (json, g_malloc (fxs_json_tree_bytes (json)));
+  r->text_id = text_id;
   r->meta = meta;
   m->last = m->next;
   m->next = (m->next + 1) % RECENT;

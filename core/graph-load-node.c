@@ -336,11 +336,12 @@ convert_meta_once (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out,
                    const FxsJsonPath *path)
 {
   FxsMetaMemo *memo = c->loader->metas;
-  if (fxs_meta_memo_find (memo, obj, out))
+  guint64 text_id = fxs_json_reader_repeat_id (c->reader);
+  if (fxs_meta_memo_find (memo, obj, text_id, out))
     return TRUE;
   if (!convert_meta (c, obj, out, path))
     return FALSE;
-  fxs_meta_memo_add (memo, obj, *out);
+  fxs_meta_memo_add (memo, obj, text_id, *out);
   return TRUE;
 }
 

@@ -306,13 +306,16 @@ G_GNUC_INTERNAL FxsMetaMemo *fxs_meta_memo_new (void);
 G_GNUC_INTERNAL void         fxs_meta_memo_free (FxsMetaMemo *m);
 /* Forgets every entry (another graph is being built). */
 G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
-/* TRUE, with *@meta, when JSON equal to @json was converted lately. */
+/* TRUE, with *@meta, when JSON equal to @json was converted lately.
+ * @text_id: the reader's identifier of @json's text
+ * (fxs_json_reader_repeat_id()), or 0: with one, only entries of the same
+ * text are looked at (no tree compared). */
 G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
-                                                 const FxsNodeMeta **meta);
-/* Keeps @meta as the conversion of @json (copied) in place of the oldest
- * entry, unless @json refers to a node. */
+                                                 guint64 text_id, const FxsNodeMeta **meta);
+/* Keeps @meta as the conversion of @json (copied; its text @text_id) in
+ * place of the oldest entry, unless @json refers to a node. */
 G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
-                                                const FxsNodeMeta *meta);
+                                                guint64 text_id, const FxsNodeMeta *meta);
 
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 

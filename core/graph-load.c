@@ -495,6 +495,8 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
   fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
+  /* neighbouring nodes mostly have equal metadata (FxsMetaMemo) */
+  fxs_json_reader_set_repeating_member (reader, TAG_NODES | TAG_BUILD, "meta");
   gboolean windowed = fxs_json_reader_get_fast_path () == FXS_JSON_FAST_WINDOWED;
   gboolean ok = fast ? (path       ? fxs_json_reader_parse_fast_file (reader, path)
                         : windowed ? fxs_json_reader_parse_fast_windowed (reader, data, length)

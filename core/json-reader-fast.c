@@ -116,6 +116,7 @@ typedef struct {
   gsize max_run;            /* longest token or blank run taken */
   gboolean too_long;        /* a run was longer: reading again cannot help */
   guint depth;              /* containers open, against FXS_JSON_MAX_DEPTH */
+  FxsJsonRepeats repeats;   /* of the reader's repeating member */
 } Fast;
 
 /* Where @p is in the input. */
@@ -519,8 +520,9 @@ short_string (Fast *f, FxsJson *out)
 }
 #endif
 
-/* The string whose opening quote is at f->p into @out, escapes or not. */
-static inline gboolean
+/* The string whose opening quote is at f->p into @out, escapes or not
+ * (inlined: most values and all keys are strings). */
+G_ALWAYS_INLINE static inline gboolean
 string_value (Fast *f, FxsJson *out)
 {
 #ifdef __SSE2__
@@ -654,6 +656,34 @@ finish_container (Fast *f, FxsJsonType type, gint64 pos, gsize start)
   return TRUE;
 }
 
+/* The value of the reader's repeating member at f->p, pushed on the
+ * pending stack: the tree of the same text read lately, or else read (and
+ * then remembered). */
+static gboolean
+repeating_value (Fast *f)
+{
+  FxsJsonReader *r = f->r;
+  gsize len;
+  const FxsJson *tree = fxs_json_repeats_find (&f->repeats, f->p, (gsize) (f->end - f->p),
+                                               FXS_JSON_MAX_DEPTH - f->depth, &len, &r->repeat_id);
+  if (tree)
+    {
+      FxsJson *out = push (&f->stack);
+      *out = *tree;
+      out->pos = at (f, f->p);
+      f->p += len;
+      return TRUE;
+    }
+  const char *start = f->p;
+  if (!push_value (f, no_peek))
+    return FALSE;
+  guint64 id = r->repeat_ids + 1;
+  if (fxs_json_repeats_add (&f->repeats, start, (gsize) (f->p - start),
+                            &f->stack.items[f->stack.n - 1], id))
+    r->repeat_id = r->repeat_ids = id;
+  return TRUE;
+}
+
 /* An object or array being collected, its opening bracket at f->p: pushed
  * on the pending stack. */
 static gboolean
@@ -675,14 +705,24 @@ collect_container (Fast *f, Peek peek)
     f->p++;
   while (more)
     {
+      gboolean repeating = FALSE;
       if (object)
         {
-          if (*f->p != '"' || !string_value (f, push (&f->stack)))
+          FxsJson *key = push (&f->stack);
+          if (*f->p != '"' || !string_value (f, key))
             return FALSE;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
             return FALSE;
+          repeating = peek.on && peek.parent_tag == r->repeat_tag && r->repeat_key
+                      && key->n == r->repeat_key_len
+                      && memcmp (key->u.s, r->repeat_key, key->n) == 0;
         }
-      if (!push_value (f, no_peek))
+      if (repeating)
+        {
+          if (!repeating_value (f))
+            return FALSE;
+        }
+      else if (!push_value (f, no_peek))
         return FALSE;
       if (object && peek.on && f->stack.items[f->stack.n - 1].type < FXS_JSON_ARRAY)
         {
@@ -864,6 +904,8 @@ stream_member (Fast *f, FxsJsonItem *item)
       r->in_item = FALSE;
     }
   f->stack.n = below;
+  f->repeats.pinned = FXS_JSON_REPEAT_NONE;
+  r->repeat_id = 0;
   fxs_json_scratch_reset (&r->scratch);
   return ok && !r->failed;
 }
@@ -894,9 +936,11 @@ parse (Fast *f)
 {
   FxsJsonItem top = { 0 };
   gboolean ok = TRUE;
+  f->r->repeat_id = 0;
   while (ok && !skip_blanks (f))
     ok = read_again (f, at (f, f->buf));
   ok = ok && stream_member (f, &top) && only_blanks_left (f);
+  fxs_json_repeats_clear (&f->repeats);
   g_free (f->stack.items);
   return ok;
 }
@@ -906,7 +950,8 @@ static guint n_read, n_given_up;
 static Fast
 fast_new (FxsJsonReader *reader)
 {
-  Fast f = { .r = reader, .max_run = reader->max_string / 4 };
+  Fast f = { .r = reader, .max_run = reader->max_string / 4,
+             .repeats.pinned = FXS_JSON_REPEAT_NONE };
   return f;
 }
 

@@ -135,6 +135,13 @@ struct FxsJsonReader {
   gsize pending_alloc;
   FxsJsonScratch scratch;
 
+  /* fxs_json_reader_set_repeating_member() */
+  int repeat_tag;
+  char *repeat_key;         /* NULL: none */
+  gsize repeat_key_len;
+  guint64 repeat_id;        /* fxs_json_reader_repeat_id() */
+  guint64 repeat_ids;       /* given so far */
+
   gboolean threaded;        /* fxs_json_reader_set_threaded() */
   gboolean threaded_set;
   gboolean in_item;         /* inside begin()/value(): paths include the item */
@@ -194,6 +201,41 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
   *flags = zero ? FXS_JSON_HAS_NUL : 0;
   return copy;
 }
+/* ---- values that repeat (json-reader-repeats.c) --------------------------- */
+
+/* The last few values of the repeating member (as
+ * fxs_json_reader_set_repeating_member() says), text and tree. */
+#define FXS_JSON_REPEATS 4
+
+typedef struct {
+  char *text;               /* one block with the tree */
+  gsize len;
+  guint64 id;               /* fxs_json_reader_repeat_id() */
+  const FxsJson *tree;
+  guint depth;              /* containers nested in it, itself included */
+} FxsJsonRepeat;
+
+typedef struct {
+  FxsJsonRepeat seen[FXS_JSON_REPEATS];
+  guint next;               /* the entry to replace */
+  guint last;               /* the entry found or added last */
+  guint pinned;             /* found for the value being collected: kept */
+} FxsJsonRepeats;
+
+#define FXS_JSON_REPEAT_NONE G_MAXUINT
+
+void fxs_json_repeats_clear (FxsJsonRepeats *reps);
+/* The tree of a value whose text starts @p (@avail bytes on), of at most
+ * @depth_room nested containers; *@len: its text's length.  NULL when none
+ * is.  The entry is pinned (kept by fxs_json_repeats_add()) until
+ * reps->pinned is reset. */
+const FxsJson *fxs_json_repeats_find (FxsJsonRepeats *reps, const char *p, gsize avail,
+                                      guint depth_room, gsize *len, guint64 *id);
+/* @tree, read from @len bytes of @text, in place of the oldest entry (small
+ * containers only: else FALSE), with identifier @id. */
+gboolean fxs_json_repeats_add (FxsJsonRepeats *reps, const char *text, gsize len,
+                               const FxsJson *tree, guint64 id);
+
 /* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
 gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
 /* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's

@@ -136,6 +136,21 @@ fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
 }
 
 void
+fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, const char *key)
+{
+  g_free (reader->repeat_key);
+  reader->repeat_tag = parent_tag;
+  reader->repeat_key = g_strdup (key);
+  reader->repeat_key_len = key ? strlen (key) : 0;
+}
+
+guint64
+fxs_json_reader_repeat_id (FxsJsonReader *reader)
+{
+  return reader->repeat_id;
+}
+
+void
 fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
 {
   reader->chunk_size = MAX (size, 1);
@@ -154,6 +169,7 @@ fxs_json_reader_free (FxsJsonReader *reader)
         g_hash_table_unref (reader->frames[i].keys);
     }
   fxs_json_feeder_clear (&reader->feed);
+  g_free (reader->repeat_key);
   g_free (reader->pending);
   scratch_free (&reader->scratch);
   if (reader->error_message)

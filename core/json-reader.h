@@ -110,10 +110,30 @@ struct FxsJsonPath {
   guint64 index;
 };
 
+/* Copies of trees: the bytes a copy of @json takes, and @json copied into
+ * @block (that many bytes, 8-byte aligned), items and texts after its
+ * root, which is returned. */
+gsize          fxs_json_tree_bytes (const FxsJson *json);
+FxsJson       *fxs_json_tree_copy (const FxsJson *json, gpointer block);
+
 /* @display_name names the input in messages (a path, or "<data>"). */
 FxsJsonReader *fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
                                     gpointer user_data);
 void           fxs_json_reader_free (FxsJsonReader *reader);
+/* Member @key of the objects collected right in streamed containers tagged
+ * @parent_tag mostly repeats, text for text, one of the last few (such as
+ * node metadata): the fast path then gives it the tree it read from the
+ * same text before, without reading it again.  The positions inside such
+ * a tree are those of the earlier text (they only place messages, and the
+ * fast path reports nothing: it gives up, see fxs_json_reader_parse_fast).
+ * One member per reader; @key is copied. */
+void           fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag,
+                                                     const char *key);
+/* In value() of such an object: an identifier of its repeating member's
+ * text, the same for the same text and never given to another in the
+ * reader's life; 0 when there is none (no such member, or the general path,
+ * which gives none). */
+guint64        fxs_json_reader_repeat_id (FxsJsonReader *reader);
 /* For tests: a smaller string limit than FXS_JSON_MAX_STRING, and chunks
  * smaller than 1 MiB (to exercise tokens that span chunks). */
 void           fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max);

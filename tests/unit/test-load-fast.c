@@ -339,6 +339,49 @@ test_fast_depth_limit (void)
     }
 }
 
+/* Node metadata repeats (json-reader.h: the loader's repeating member):
+ * however the metas come, the graph is the one the general path reads. */
+static void
+test_fast_repeated_metadata (void)
+{
+  static const char *const metas[] = {
+    "{\"tensor\": {\"shape\": [2, 3], \"dtype\": \"torch.float32\"}, \"stage\": 1}",
+    "{\"tensor\": {\"shape\": [2, 3], \"dtype\": \"torch.float32\"}, \"stage\": 12}",
+    /* the same JSON as the first, in another text */
+    "{\"tensor\": {\"shape\": [2,3], \"dtype\": \"torch.float32\"}, \"stage\": 1}",
+    "{\"stage\": 1}",
+    "{}",
+    "{\"note\": [1, [2, [null, true]]], \"s\": \"caf\xc3\xa9\"}",
+    /* refers to a node: the same text, the same node */
+    "{\"source\": {\"node\": \"x\"}}",
+  };
+  /* runs, cycles over more texts than are remembered, alternations */
+  static const char pattern[] = "0000111022203456654321060606012345601234566";
+  GString *doc = g_string_new (HEAD "\"nodes\": [" X);
+  for (guint i = 0; pattern[i]; i++)
+    g_string_append_printf (doc, ",\n{\"name\": \"n%u\", \"op\": \"call_function\", "
+                            "\"target\": \"torch.relu\", \"args\": [{\"node\": \"x\"}], "
+                            "\"meta\": %s}", i, metas[pattern[i] - '0']);
+  g_string_append (doc, ",\n" OUT "]}");
+  check_same (doc->str, READS);
+  g_string_free (doc, TRUE);
+
+  /* a bad meta, once read and then repeated; duplicate metas in a node,
+   * one of them remembered and the others not */
+  check_same (NODES (X ",\n{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"f\", "
+                     "\"meta\": {\"stage\": 1}},\n{\"name\": \"b\", \"op\": \"call_function\", "
+                     "\"target\": \"f\", \"meta\": {\"tensor\": {\"dtype\": \"torch.float32\"}}},\n"
+                     "{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"f\", "
+                     "\"meta\": {\"tensor\": {\"dtype\": \"torch.float32\"}}},\n" OUT),
+              GIVES_UP);
+  check_same (NODES (X ",\n{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"f\", "
+                     "\"meta\": {\"stage\": 1}},\n{\"name\": \"b\", \"op\": \"call_function\", "
+                     "\"target\": \"f\", \"meta\": {\"stage\": 1}, \"meta\": {\"stage\": 2}, "
+                     "\"meta\": {\"stage\": 3}, \"meta\": {\"stage\": 4}, \"meta\": {\"stage\": 5}, "
+                     "\"meta\": {\"stage\": 6}},\n" OUT),
+              GIVES_UP);
+}
+
 /* ---- files through the window ----------------------------------------------- */
 
 /* @json in a new temporary file: its path (free with g_free, after
@@ -437,6 +480,7 @@ typedef struct {
   GString *trace;
   guint peeks;
   gboolean positions;
+  GArray *repeat_ids;       /* guint64: fxs_json_reader_repeat_id() at each value() */
 } Calls;
 
 /* "@POS:" for @pos when @c traces positions */
@@ -490,9 +534,10 @@ trace_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int 
 static gboolean
 trace_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
 {
-  (void) reader;
   (void) item;
   Calls *c = data;
+  guint64 id = fxs_json_reader_repeat_id (reader);
+  g_array_append_val (c->repeat_ids, id);
   g_string_append (c->trace, "value ");
   dump_json (c, c->trace, v);
   g_string_append_c (c->trace, '\n');
@@ -523,12 +568,17 @@ count_peek (FxsJsonReader *reader, gpointer data, int tag, const FxsJson *key,
 
 enum { GENERAL, FAST, WINDOWED };
 
+/* @repeating: the key of the repeating member of objects in the top-level
+ * array (json-reader.h), or NULL. */
 static Calls
-read_tracing (const char *json, int how, gboolean positions, gboolean *ok)
+read_tracing_repeats (const char *json, int how, gboolean positions, const char *repeating,
+                      gboolean *ok)
 {
   static const FxsJsonHandler handler = { trace_begin, trace_value, trace_end, count_peek };
-  Calls c = { g_string_new (NULL), 0, positions };
+  Calls c = { g_string_new (NULL), 0, positions, g_array_new (FALSE, FALSE, sizeof (guint64)) };
   FxsJsonReader *r = fxs_json_reader_new ("t.json", &handler, &c);
+  if (repeating)
+    fxs_json_reader_set_repeating_member (r, 1, repeating);
   if (how == FAST)
     *ok = fxs_json_reader_parse_fast (r, json, strlen (json));
   else if (how == WINDOWED)
@@ -540,6 +590,19 @@ read_tracing (const char *json, int how, gboolean positions, gboolean *ok)
     }
   fxs_json_reader_free (r);
   return c;
+}
+
+static Calls
+read_tracing (const char *json, int how, gboolean positions, gboolean *ok)
+{
+  return read_tracing_repeats (json, how, positions, NULL, ok);
+}
+
+static void
+calls_free (Calls *c)
+{
+  g_string_free (c->trace, TRUE);
+  g_array_unref (c->repeat_ids);
 }
 
 static void
@@ -580,12 +643,66 @@ test_fast_calls_like_the_general_path (void)
           if (strcmp (w.trace->str, at.trace->str) != 0)
             fprintf (stderr, "\n  window %zu:\n%s\n  in memory:\n%s", window, w.trace->str,
                      at.trace->str);
-          g_string_free (w.trace, TRUE);
+          calls_free (&w);
         }
-      g_string_free (g.trace, TRUE);
-      g_string_free (f.trace, TRUE);
-      g_string_free (at.trace, TRUE);
+      calls_free (&g);
+      calls_free (&f);
+      calls_free (&at);
     }
+}
+
+static void
+test_fast_repeating_member (void)
+{
+  /* member "m" of the objects in the top-level array repeats: a text met
+   * lately gives the tree read before (the same values as read anew) and
+   * the same identifier; other texts (whitespace included), other members
+   * and scalars give others; the general path gives none.  Also through
+   * windows of every size, where a repeat is a miss unless the window
+   * holds all of it. */
+  static const char doc[] =
+    "[{\"m\": {\"a\": [1, 2]}, \"k\": 0}, {\"m\": {\"a\": [1, 2]}}, {\"m\": {\"a\": 2}},\n"
+    " {\"k\": {\"a\": [1, 2]}}, {\"m\": {\"a\": [1, 2]}}, {\"m\": {\"a\":[1, 2]}},\n"
+    " {\"m\": {\"a\": [1, 2]}}, {\"m\": 5}, {\"m\": {\"a\": 22}}, {\"m\": {\"a\": 2}}]";
+  /* a, a, b, none, a, c (other blanks), a, none (a scalar), d, b */
+  static const int expect[] = { 1, 1, 2, 0, 1, 3, 1, 0, 4, 2 };
+  gboolean ok;
+  Calls g = read_tracing_repeats (doc, GENERAL, FALSE, "m", &ok);
+  CU_ASSERT_TRUE (ok);
+  for (int how = FAST; how <= WINDOWED; how++)
+    for (gsize window = 1; window <= (how == FAST ? 1 : sizeof doc + 1); window++)
+      {
+        fxs_json_reader_set_fast_window (window);
+        Calls f = read_tracing_repeats (doc, how, FALSE, "m", &ok);
+        fxs_json_reader_set_fast_window (0);
+        CU_ASSERT_TRUE (ok);
+        CU_ASSERT_STRING_EQUAL (f.trace->str, g.trace->str);
+        CU_ASSERT_EQUAL_FATAL (f.repeat_ids->len, G_N_ELEMENTS (expect));
+        /* identifiers by first appearance: equal where the texts are */
+        guint64 seen[5] = { 0 };
+        int n_seen = 0;
+        for (guint i = 0; i < f.repeat_ids->len; i++)
+          {
+            guint64 id = g_array_index (f.repeat_ids, guint64, i);
+            int label = 0;
+            for (int k = 1; k <= n_seen && id; k++)
+              if (seen[k] == id)
+                label = k;
+            if (id && !label && n_seen < 4)
+              seen[label = ++n_seen] = id;
+            /* in a small window a repeat may be read anew: a new identifier */
+            if (how == FAST || window > 64)
+              {
+                CU_ASSERT_EQUAL (label, expect[i]);
+              }
+            else
+              CU_ASSERT_EQUAL (id == 0, expect[i] == 0);
+          }
+        calls_free (&f);
+      }
+  for (guint i = 0; i < g.repeat_ids->len; i++)
+    CU_ASSERT_EQUAL (g_array_index (g.repeat_ids, guint64, i), 0);
+  calls_free (&g);
 }
 
 static void
@@ -603,6 +720,8 @@ register_tests (void)
     FXS_TEST (test_fast_window_grows_for_big_members),
     FXS_TEST (test_fast_window_errors_far_in),
     FXS_TEST (test_fast_calls_like_the_general_path),
+    FXS_TEST (test_fast_repeating_member),
+    FXS_TEST (test_fast_repeated_metadata),
     { NULL, NULL },
   };
   fxs_test_add_suite ("fast path", cases);

@@ -9,9 +9,9 @@
 #define RECENT 4
 
 typedef struct {
-  FxsJson *json;            /* a copy, in one block of its own */
+  const FxsNodeMeta *meta;  /* NULL: an empty entry */
   guint64 text_id;          /* its text's (fxs_json_reader_repeat_id()), or 0 */
-  const FxsNodeMeta *meta;
+  FxsJson *json;            /* without a text_id: a copy, in one block of its own */
 } Recent;
 
 struct FxsMetaMemo {
@@ -30,7 +30,10 @@ void
 fxs_meta_memo_clear (FxsMetaMemo *m)
 {
   for (guint i = 0; i < RECENT; i++)
-    g_clear_pointer (&m->recent[i].json, g_free);
+    {
+      g_free (m->recent[i].json);
+      m->recent[i] = (Recent) { NULL, 0, NULL };
+    }
 }
 
 void
@@ -98,7 +101,7 @@ fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, guint64 text_id,
     {
       guint i = (m->last + k) % RECENT;
       const Recent *r = &m->recent[i];
-      if (r->json && (text_id ? r->text_id == text_id : equal_json (r->json, json)))
+      if (r->meta && (text_id ? r->text_id == text_id : r->json && equal_json (r->json, json)))
         {
           m->last = i;
           *meta = r->meta;
@@ -116,7 +119,8 @@ fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json, guint64 text_id,
     return;
   Recent *r = &m->recent[m->next];
   g_free (r->json);
-  r->json = fxs_json_tree_copy (json, g_malloc (fxs_json_tree_bytes (json)));
+  /* the text's identifier says it all: no copy to compare */
+  r->json = text_id ? NULL : fxs_json_tree_copy (json, g_malloc (fxs_json_tree_bytes (json)));
   r->text_id = text_id;
   r->meta = meta;
   m->last = m->next;

@@ -312,8 +312,9 @@ G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
  * text are looked at (no tree compared). */
 G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
                                                  guint64 text_id, const FxsNodeMeta **meta);
-/* Keeps @meta as the conversion of @json (copied; its text @text_id) in
- * place of the oldest entry, unless @json refers to a node. */
+/* Keeps @meta as the conversion of @json (with its text's @text_id, or
+ * else a copy of @json) in place of the oldest entry, unless @json refers
+ * to a node. */
 G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
                                                 guint64 text_id, const FxsNodeMeta *meta);
 

@@ -208,7 +208,8 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
 #define FXS_JSON_REPEATS 4
 
 typedef struct {
-  char *text;               /* one block with the tree */
+  char *text;               /* one block with the tree, kept for the next */
+  gsize size;               /* the block's */
   gsize len;
   guint64 id;               /* fxs_json_reader_repeat_id() */
   const FxsJson *tree;

@@ -79,7 +79,10 @@ void
 fxs_json_repeats_clear (FxsJsonRepeats *reps)
 {
   for (guint i = 0; i < FXS_JSON_REPEATS; i++)
-    g_clear_pointer (&reps->seen[i].text, g_free);
+    {
+      g_free (reps->seen[i].text);
+      reps->seen[i] = (FxsJsonRepeat) { 0 };
+    }
 }
 
 const FxsJson *
@@ -115,9 +118,13 @@ fxs_json_repeats_add (FxsJsonRepeats *reps, const char *text, gsize len, const F
   reps->next = (i + 1) % FXS_JSON_REPEATS;
   FxsJsonRepeat *seen = &reps->seen[i];
   /* one block: the text, then the tree (8-byte aligned) */
-  gsize text_room = (len + 7) & ~(gsize) 7;
-  g_free (seen->text);
-  seen->text = g_malloc (text_room + fxs_json_tree_bytes (tree));
+  gsize text_room = (len + 7) & ~(gsize) 7, size = text_room + fxs_json_tree_bytes (tree);
+  if (size > seen->size)
+    {
+      g_free (seen->text);
+      seen->size = MAX (size, 2 * seen->size);
+      seen->text = g_malloc (seen->size);
+    }
   memcpy (seen->text, text, len);
   seen->len = len;
   seen->tree = fxs_json_tree_copy (tree, seen->text + text_room);

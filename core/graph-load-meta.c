@@ -6,7 +6,7 @@
  * FxsNodeMeta (immutable; setters copy it first): no conversion, no memory. */
 #include "graph-load-private.h"
 
-#define RECENT 4
+#define RECENT 8
 
 typedef struct {
   const FxsNodeMeta *meta;  /* NULL: an empty entry */

@@ -13,6 +13,14 @@
  * graph at a time (its FxsNodeMeta live in that graph): graph-load-meta.c. */
 typedef struct FxsMetaMemo FxsMetaMemo;
 
+/* An attribute's contents, as converted from a text (FxsLoader.attr_seen). */
+typedef struct {
+  guint64 text_id;          /* 0: an empty entry */
+  FxsAttrKind kind;
+  const char *class_name;
+  const FxsTensorMeta *tensor;
+} FxsLoadAttrSeen;
+
 /* The first reference to a node that is not (yet) defined.  Reported when
  * the node list ends, or earlier when a node of that name turns up, so the
  * message can say whether it is missing or merely later. */
@@ -176,6 +184,10 @@ typedef struct {
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
   FxsMetaMemo *metas;           /* whole node metadata converted lately, with its JSON */
   struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
+  /* attribute contents converted lately, by the identifier of their text
+   * (fxs_json_reader_repeat_id(); the fast path gives one) */
+  FxsLoadAttrSeen attr_seen[8];
+  guint attr_seen_next;
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;

@@ -280,6 +280,7 @@ forget_graph_caches (FxsLoader *l)
   fxs_meta_memo_clear (l->metas);
   memset (l->recent_tensors, 0, sizeof l->recent_tensors);
   memset (l->recent_single, 0, sizeof l->recent_single);
+  memset (l->attr_seen, 0, sizeof l->attr_seen);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -495,8 +496,10 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
   fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
-  /* neighbouring nodes mostly have equal metadata (FxsMetaMemo) */
+  /* neighbouring nodes mostly have equal metadata (FxsMetaMemo), */
   fxs_json_reader_set_repeating_member (reader, TAG_NODES | TAG_BUILD, "meta");
+  /* and attributes of the same kind, class and shape are common */
+  fxs_json_reader_set_repeating_items (reader, TAG_ATTRS | TAG_BUILD);
   gboolean windowed = fxs_json_reader_get_fast_path () == FXS_JSON_FAST_WINDOWED;
   gboolean ok = fast ? (path       ? fxs_json_reader_parse_fast_file (reader, path)
                         : windowed ? fxs_json_reader_parse_fast_windowed (reader, data, length)

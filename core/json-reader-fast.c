@@ -116,7 +116,8 @@ typedef struct {
   gsize max_run;            /* longest token or blank run taken */
   gboolean too_long;        /* a run was longer: reading again cannot help */
   guint depth;              /* containers open, against FXS_JSON_MAX_DEPTH */
-  FxsJsonRepeats repeats;   /* of the reader's repeating member */
+  FxsJsonRepeats member_repeats; /* of the reader's repeating member, */
+  FxsJsonRepeats item_repeats;   /* and repeating items */
 } Fast;
 
 /* Where @p is in the input. */
@@ -656,32 +657,35 @@ finish_container (Fast *f, FxsJsonType type, gint64 pos, gsize start)
   return TRUE;
 }
 
-/* The value of the reader's repeating member at f->p, pushed on the
- * pending stack: the tree of the same text read lately, or else read (and
- * then remembered). */
+/* A value at f->p whose text is one of @reps's (json-reader.h: repeating
+ * members and items): its tree pushed on the pending stack, f->p past it
+ * and the item's repeat identifier set.  FALSE (nothing done) for another. */
 static gboolean
-repeating_value (Fast *f)
+repeated_value (Fast *f, FxsJsonRepeats *reps)
+{
+  gsize len;
+  const FxsJson *tree = fxs_json_repeats_find (reps, f->p, (gsize) (f->end - f->p),
+                                               FXS_JSON_MAX_DEPTH - f->depth, &len,
+                                               &f->r->repeat_id);
+  if (!tree)
+    return FALSE;
+  FxsJson *out = push (&f->stack);
+  *out = *tree;
+  out->pos = at (f, f->p);
+  f->p += len;
+  return TRUE;
+}
+
+/* The value just pushed, read from @start to f->p, into @reps (when it
+ * takes it), with a new identifier. */
+static void
+remember_value (Fast *f, FxsJsonRepeats *reps, const char *start)
 {
   FxsJsonReader *r = f->r;
-  gsize len;
-  const FxsJson *tree = fxs_json_repeats_find (&f->repeats, f->p, (gsize) (f->end - f->p),
-                                               FXS_JSON_MAX_DEPTH - f->depth, &len, &r->repeat_id);
-  if (tree)
-    {
-      FxsJson *out = push (&f->stack);
-      *out = *tree;
-      out->pos = at (f, f->p);
-      f->p += len;
-      return TRUE;
-    }
-  const char *start = f->p;
-  if (!push_value (f, no_peek))
-    return FALSE;
   guint64 id = r->repeat_ids + 1;
-  if (fxs_json_repeats_add (&f->repeats, start, (gsize) (f->p - start),
-                            &f->stack.items[f->stack.n - 1], id))
+  if (fxs_json_repeats_add (reps, start, (gsize) (f->p - start), &f->stack.items[f->stack.n - 1],
+                            id))
     r->repeat_id = r->repeat_ids = id;
-  return TRUE;
 }
 
 /* An object or array being collected, its opening bracket at f->p: pushed
@@ -717,13 +721,13 @@ collect_container (Fast *f, Peek peek)
                       && key->n == r->repeat_key_len
                       && memcmp (key->u.s, r->repeat_key, key->n) == 0;
         }
-      if (repeating)
-        {
-          if (!repeating_value (f))
-            return FALSE;
-        }
+      const char *value_start = f->p;
+      if (repeating && repeated_value (f, &f->member_repeats))
+        ;
       else if (!push_value (f, no_peek))
         return FALSE;
+      else if (repeating)
+        remember_value (f, &f->member_repeats, value_start);
       if (object && peek.on && f->stack.items[f->stack.n - 1].type < FXS_JSON_ARRAY)
         {
           const FxsJson *kv = &f->stack.items[f->stack.n - 2];
@@ -890,21 +894,29 @@ stream_member (Fast *f, FxsJsonItem *item)
       Peek peek = { r->handler.peek && f->depth > 0 && item->type == FXS_JSON_OBJECT,
                     item->parent_tag };
       guint depth = f->depth;
-      if (container)
-        while (!push_value (f, peek))
-          {
-            /* peek() may see the same members again: only a look ahead */
-            f->stack.n = below;
-            f->depth = depth;
-            if (!read_again (f, item->pos))
-              return FALSE;
-          }
+      FxsJsonRepeats *reps = r->repeat_items && item->parent_tag == r->repeat_items_tag
+                             ? &f->item_repeats : NULL;
+      /* a repeat is known only once all of it is in the window */
+      while (container && !(reps && repeated_value (f, reps)))
+        {
+          if (push_value (f, peek))
+            {
+              if (reps)
+                remember_value (f, reps, f->buf + (item->pos - f->off));
+              break;
+            }
+          /* peek() may see the same members again: only a look ahead */
+          f->stack.n = below;
+          f->depth = depth;
+          if (!read_again (f, item->pos))
+            return FALSE;
+        }
       r->in_item = TRUE;
       ok = r->handler.value (r, r->user_data, item, &f->stack.items[below]);
       r->in_item = FALSE;
     }
   f->stack.n = below;
-  f->repeats.pinned = FXS_JSON_REPEAT_NONE;
+  f->member_repeats.pinned = f->item_repeats.pinned = FXS_JSON_REPEAT_NONE;
   r->repeat_id = 0;
   fxs_json_scratch_reset (&r->scratch);
   return ok && !r->failed;
@@ -940,7 +952,8 @@ parse (Fast *f)
   while (ok && !skip_blanks (f))
     ok = read_again (f, at (f, f->buf));
   ok = ok && stream_member (f, &top) && only_blanks_left (f);
-  fxs_json_repeats_clear (&f->repeats);
+  fxs_json_repeats_clear (&f->member_repeats);
+  fxs_json_repeats_clear (&f->item_repeats);
   g_free (f->stack.items);
   return ok;
 }
@@ -951,7 +964,8 @@ static Fast
 fast_new (FxsJsonReader *reader)
 {
   Fast f = { .r = reader, .max_run = reader->max_string / 4,
-             .repeats.pinned = FXS_JSON_REPEAT_NONE };
+             .member_repeats.pinned = FXS_JSON_REPEAT_NONE,
+             .item_repeats.pinned = FXS_JSON_REPEAT_NONE };
   return f;
 }
 

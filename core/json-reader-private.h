@@ -139,6 +139,8 @@ struct FxsJsonReader {
   int repeat_tag;
   char *repeat_key;         /* NULL: none */
   gsize repeat_key_len;
+  gboolean repeat_items;    /* fxs_json_reader_set_repeating_items() */
+  int repeat_items_tag;
   guint64 repeat_id;        /* fxs_json_reader_repeat_id() */
   guint64 repeat_ids;       /* given so far */
 
@@ -205,7 +207,7 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
 
 /* The last few values of the repeating member (as
  * fxs_json_reader_set_repeating_member() says), text and tree. */
-#define FXS_JSON_REPEATS 4
+#define FXS_JSON_REPEATS 8
 
 typedef struct {
   char *text;               /* one block with the tree, kept for the next */

@@ -144,6 +144,13 @@ fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, con
   reader->repeat_key_len = key ? strlen (key) : 0;
 }
 
+void
+fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag)
+{
+  reader->repeat_items = TRUE;
+  reader->repeat_items_tag = tag;
+}
+
 guint64
 fxs_json_reader_repeat_id (FxsJsonReader *reader)
 {

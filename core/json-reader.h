@@ -129,10 +129,14 @@ void           fxs_json_reader_free (FxsJsonReader *reader);
  * One member per reader; @key is copied. */
 void           fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag,
                                                      const char *key);
-/* In value() of such an object: an identifier of its repeating member's
- * text, the same for the same text and never given to another in the
- * reader's life; 0 when there is none (no such member, or the general path,
- * which gives none). */
+/* The same for the values collected right in streamed containers tagged
+ * @tag (such as attributes): the fast path gives a value the tree read from
+ * the same text lately.  Not with a repeating member for the same tag. */
+void           fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag);
+/* In value() of such an object or item: an identifier of the repeating
+ * member's or item's text, the same for the same text and never given to
+ * another in the reader's life; 0 when there is none (no such member, or
+ * the general path, which gives none). */
 guint64        fxs_json_reader_repeat_id (FxsJsonReader *reader);
 /* For tests: a smaller string limit than FXS_JSON_MAX_STRING, and chunks
  * smaller than 1 MiB (to exercise tokens that span chunks). */

@@ -213,6 +213,7 @@ typedef struct {
   char *text;               /* one block with the tree, kept for the next */
   gsize size;               /* the block's */
   gsize len;
+  guint64 tail;             /* its last 8 bytes */
   guint64 id;               /* fxs_json_reader_repeat_id() */
   const FxsJson *tree;
   guint depth;              /* containers nested in it, itself included */

@@ -57,8 +57,8 @@ fxs_json_tree_copy (const FxsJson *j, gpointer block)
 
 /* ---- values that repeat ---------------------------------------------------- */
 
-/* Containers only, and small ones: a scalar is read as fast as it is
- * compared. */
+/* Containers only, and small ones (of 8 bytes or more): a scalar is read
+ * as fast as it is compared. */
 #define REPEAT_MAX_TEXT 512
 
 static guint
@@ -94,8 +94,13 @@ fxs_json_repeats_find (FxsJsonRepeats *reps, const char *p, gsize avail, guint d
     {
       guint i = (reps->last + k) % FXS_JSON_REPEATS;
       FxsJsonRepeat *seen = &reps->seen[i];
-      if (seen->text && seen->len <= avail && seen->depth <= depth_room
-          && memcmp (seen->text, p, seen->len) == 0)
+      if (!seen->text || seen->len > avail || seen->depth > depth_room)
+        continue;
+      /* most texts that differ do so near their end (a shape, a stage,
+       * their length): that word first */
+      guint64 tail;
+      memcpy (&tail, p + seen->len - 8, 8);
+      if (tail == seen->tail && memcmp (seen->text, p, seen->len) == 0)
         {
           reps->last = reps->pinned = i;
           *len = seen->len;
@@ -110,7 +115,9 @@ gboolean
 fxs_json_repeats_add (FxsJsonRepeats *reps, const char *text, gsize len, const FxsJson *tree,
                       guint64 id)
 {
-  if (len > REPEAT_MAX_TEXT || (tree->type != FXS_JSON_OBJECT && tree->type != FXS_JSON_ARRAY))
+  /* (at least 8 bytes: their last word is compared first) */
+  if (len < 8 || len > REPEAT_MAX_TEXT
+      || (tree->type != FXS_JSON_OBJECT && tree->type != FXS_JSON_ARRAY))
     return FALSE;
   guint i = reps->next;
   if (i == reps->pinned)
@@ -127,6 +134,7 @@ fxs_json_repeats_add (FxsJsonRepeats *reps, const char *text, gsize len, const F
     }
   memcpy (seen->text, text, len);
   seen->len = len;
+  memcpy (&seen->tail, text + len - 8, 8);
   seen->tree = fxs_json_tree_copy (tree, seen->text + text_room);
   seen->depth = tree_depth (tree);
   seen->id = id;

@@ -601,15 +601,16 @@ scan_word (Fast *f, const char *word, gsize len)
   return TRUE;
 }
 
-/* Where a collected object's scalar members go besides the tree: to the
- * consumer's peek() (a look ahead) when it is collected right in a
- * streamed container. */
+/* A collected object right in a streamed container (@direct): its scalar
+ * members go to the consumer's peek() too (a look ahead) when it has one
+ * (@on), and its repeating member is looked for (json-reader.h). */
 typedef struct {
   gboolean on;
+  gboolean direct;
   int parent_tag;
 } Peek;
 
-static const Peek no_peek = { FALSE, 0 };
+static const Peek no_peek = { FALSE, FALSE, 0 };
 
 static gboolean push_value (Fast *f, Peek peek);
 
@@ -717,7 +718,7 @@ collect_container (Fast *f, Peek peek)
             return FALSE;
           if (!skip_blanks (f) || *f->p++ != ':' || !skip_blanks (f))
             return FALSE;
-          repeating = peek.on && peek.parent_tag == r->repeat_tag && r->repeat_key
+          repeating = peek.direct && peek.parent_tag == r->repeat_tag && r->repeat_key
                       && key->n == r->repeat_key_len
                       && memcmp (key->u.s, r->repeat_key, key->n) == 0;
         }
@@ -891,8 +892,8 @@ stream_member (Fast *f, FxsJsonItem *item)
     {
       /* as the general path: objects collected in a streamed container
        * (not the top-level value) show their scalar members early */
-      Peek peek = { r->handler.peek && f->depth > 0 && item->type == FXS_JSON_OBJECT,
-                    item->parent_tag };
+      gboolean direct = f->depth > 0 && item->type == FXS_JSON_OBJECT;
+      Peek peek = { r->handler.peek && direct, direct, item->parent_tag };
       guint depth = f->depth;
       FxsJsonRepeats *reps = r->repeat_items && item->parent_tag == r->repeat_items_tag
                              ? &f->item_repeats : NULL;

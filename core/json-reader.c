@@ -138,6 +138,7 @@ fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
 void
 fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, const char *key)
 {
+  g_return_if_fail (!key || !reader->repeat_items || reader->repeat_items_tag != parent_tag);
   g_free (reader->repeat_key);
   reader->repeat_tag = parent_tag;
   reader->repeat_key = g_strdup (key);
@@ -147,6 +148,8 @@ fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, con
 void
 fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag)
 {
+  /* one identifier per item */
+  g_return_if_fail (!reader->repeat_key || reader->repeat_tag != tag);
   reader->repeat_items = TRUE;
   reader->repeat_items_tag = tag;
 }

@@ -71,9 +71,11 @@ cli_fail (CliExit code, const char *format, ...)
   va_start (args, format);
   char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  /* Errors are one line, whatever a plugin or library put in them. */
-  g_strdelimit (message, "\r\n", ' ');
-  fprintf (stderr, "fxsplit: %s\n", message);
+  /* Errors are one short line, whatever a plugin, a pipeline value or a
+   * library put in them. */
+  char *line = fxs_text_escape (message, CLI_LINE_MAX);
+  fprintf (stderr, "fxsplit: %s\n", line);
+  g_free (line);
   g_free (message);
   return code;
 }
@@ -81,7 +83,7 @@ cli_fail (CliExit code, const char *format, ...)
 CliExit
 cli_fail_error (CliExit code, GError *error)
 {
-  cli_fail (code, "%s", error->message);
+  cli_fail (code, "%s", error->message ? error->message : "(no message)");
   g_error_free (error);
   return code;
 }

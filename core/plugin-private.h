@@ -28,4 +28,9 @@ struct FxsPlugin {
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
 
+/* A plugin's error message as it may be shown: escaped and cut
+ * (fxs_text_escape, FXS_TEXT_MESSAGE_MAX); a missing error or message is
+ * "(plugin gave no message)".  Free with g_free(). */
+char      *fxs_plugin_error_text (const GError *plugin_error);
+
 #endif

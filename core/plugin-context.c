@@ -148,6 +148,26 @@ fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
   return v ? v->b : FALSE;
 }
 
+char *
+fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
+  const char *program = fxs_plugin_option_string (ctx, key);
+  if (!program || !*program)
+    return NULL;
+  if (!strchr (program, '/'))
+    return g_find_program_in_path (program);
+  /* The directory the value was written relative to: its setting's, or
+   * the pipeline's for a default. */
+  const FxsPipelineGroup *group = fxs_pipeline_group (ctx->pipeline, ctx->label, NULL);
+  const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
+  char *path = g_canonicalize_filename (program, s && s->base_dir ? s->base_dir
+                                                                  : ctx->pipeline->base_dir);
+  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) || g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
 void
 fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *format, ...)
 {

@@ -302,6 +302,7 @@ fxs_plugin_close (FxsPlugin *plugin)
   if (!plugin)
     return;
   fxs_module_close (plugin->module);
+  g_free (plugin->shadowed);
   g_free (plugin->path);
   g_free (plugin);
 }
@@ -336,6 +337,17 @@ const char *
 fxs_plugin_path (const FxsPlugin *plugin)
 {
   return plugin->path;
+}
+
+const char *
+fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
+                          FxsPluginDirSource *shadowed_source)
+{
+  if (plugin->shadowed && source)
+    *source = plugin->source;
+  if (plugin->shadowed && shadowed_source)
+    *shadowed_source = plugin->shadowed_source;
+  return plugin->shadowed;
 }
 
 void

@@ -19,6 +19,10 @@ struct FxsPlugin {
   FxsPartitionerPrepareFunc prepare;
   FxsSplitCallback callback;  /* the module's split_callback */
   FxsOutputWriteFunc write;
+  /* Set when it was found by module name and hides a module of the same
+   * name later on the search path. */
+  char *shadowed;             /* that module's file */
+  FxsPluginDirSource source, shadowed_source;
 };
 
 /* Opens the module file @path and checks its descriptor: the ABI version,

@@ -91,6 +91,12 @@ const char   *fxs_plugin_version (const FxsPlugin *plugin);
 const char   *fxs_plugin_description (const FxsPlugin *plugin);
 /* The module file it was loaded from. */
 const char   *fxs_plugin_path (const FxsPlugin *plugin);
+/* When the plugin was loaded by its module name and another file of that
+ * name comes later on the search path (a plugin_dir's json.so before the
+ * built-in one): that file, which it hides; else NULL.  @source and
+ * @shadowed_source (may be NULL) receive where each was found. */
+const char   *fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
+                                        FxsPluginDirSource *shadowed_source);
 /* The ABI version the plugin was built against. */
 void          fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor);
 /* The option table, without its terminator. */

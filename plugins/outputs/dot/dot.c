@@ -89,7 +89,7 @@ dot_init (FxsPluginContext *ctx, gpointer *state, GError **error)
     {
       /* Checked now, before a big graph is loaded and split for nothing. */
       const char *program = fxs_plugin_option_string (ctx, "graphviz");
-      graphviz = graphviz_find (program);
+      graphviz = graphviz_find (ctx);
       if (!graphviz)
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,

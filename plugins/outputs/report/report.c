@@ -73,7 +73,7 @@ static gboolean
 append_html (FxsPluginContext *ctx, const Report *r, const FxsSplitResult *result,
              const PartitionStats *stats, GString *out, GError **error)
 {
-  char *program = graphviz_find (r->graphviz);
+  char *program = graphviz_find (ctx);
   if (!program)
     {
       char *missing = g_strdup_printf ("No picture: Graphviz's '%s' program was not found "

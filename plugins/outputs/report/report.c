@@ -22,7 +22,7 @@ static const FxsOptionSpec report_options[] = {
   { .key = "cost", .type = FXS_OPTION_STRING, .default_value = "nodes",
     .help = "what a partition costs: " FXS_COST_KIND_NAMES },
   { .key = "graphviz", .type = FXS_OPTION_STRING, .default_value = "dot",
-    .help = "the Graphviz program that draws the HTML picture (a name in PATH, or a path); "
+    .help = "the Graphviz program that draws the HTML picture (a name in PATH, or a path relative to the pipeline file); "
             "when missing, the page says so" },
   { NULL },
 };

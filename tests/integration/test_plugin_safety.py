@@ -14,6 +14,8 @@ BUILTIN = os.path.join(BUILD_ROOT, "plugins")
 HOSTILE = os.path.join(TEST_PLUGINS, "hostile")
 # a short line: the message cap of docs/cli.md plus its prefix
 SHORT = 5000
+# what --verbose says when the halves test plugin split docstring.json
+HALVES_RAN = "(2 partitions)"
 
 
 class PluginFile(FxsplitTestCase):
@@ -28,6 +30,7 @@ class PluginFile(FxsplitTestCase):
         self.copy(os.path.join(BUILTIN, "modulo.so"), "sub", "x.so")
         r = fxsplit("split", DOCSTRING, "-p", "./sub/x", "--verbose", cwd=self.tmp)
         self.assert_ok(r)
+        self.assertIn(HALVES_RAN, r.stderr)  # not modulo's 3
         self.assertIn("[partitioner] halves: loaded from " + self.path("sub", "x") + "\n",
                       r.stderr)
         self.assertNotIn("modulo", r.stderr)
@@ -55,6 +58,7 @@ class PluginFile(FxsplitTestCase):
         self.write("sub/y.la", la)
         r = fxsplit("split", DOCSTRING, "-p", "./sub/y", "-v", cwd=self.tmp)
         self.assert_ok(r)
+        self.assertIn(HALVES_RAN, r.stderr)  # not modulo's 3
         self.assertIn("[partitioner] halves: loaded from " + self.path("sub", "y") + "\n",
                       r.stderr)
         self.assertNotIn("modulo", r.stderr + r.stdout)

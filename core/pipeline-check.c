@@ -1,5 +1,6 @@
 /* Checking a pipeline's groups, keys and values, loading its plugins and
- * setting up their instances (everything before any plugin code runs). */
+ * setting up their instances (everything before any plugin hook runs;
+ * loading a plugin runs its ELF constructors). */
 #include "pipeline-private.h"
 
 #include <errno.h>

@@ -66,11 +66,14 @@ const char *fxs_plugin_dir_source_to_string (FxsPluginDirSource source);
 /* Loads a plugin named by its module name ("modulo": the first
  * DIR/modulo.so on the search path) or by a path to a module file (any
  * name containing '/' or ending in ".so"; relative to @base_dir, or to the
- * current directory when @base_dir is NULL).  A plugin loaded twice is the
+ * current directory when @base_dir is NULL): exactly that file when it
+ * exists, else that path + ".so".  That one file is opened once (its ELF
+ * constructors run then) and its descriptor checked, every pointer in it
+ * first; .la files are never read.  A plugin loaded twice is the
  * same FxsPlugin.  Errors: FXS_ERROR_PLUGIN_NOT_FOUND (listing the
  * directories searched), FXS_ERROR_PLUGIN_INVALID (not a shared object, an
  * unresolved dependency, no descriptor or callback, a malformed option
- * table), FXS_ERROR_PLUGIN_ABI; each names the file tried.  The plugin
+ * table, a descriptor pointer into no loaded memory), FXS_ERROR_PLUGIN_ABI; each names the file tried.  The plugin
  * belongs to the registry and lives as long as it does. */
 const FxsPlugin *fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name,
                                            const char *base_dir, GError **error);

@@ -15,6 +15,25 @@ count_verbose (const char *name, const char *value, gpointer data, GError **erro
   return TRUE;
 }
 
+/* --plugin-dir DIR: DIR must be a directory, as [graph] plugin_dir must. */
+static gboolean
+add_plugin_dir (const char *name, const char *value, gpointer data, GError **error)
+{
+  (void) name;
+  CliCommon *common = data;
+  if (!g_file_test (value, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--plugin-dir: '%s' is not a directory", value);
+      return FALSE;
+    }
+  guint n = common->plugin_dirs ? g_strv_length (common->plugin_dirs) : 0;
+  common->plugin_dirs = g_renew (char *, common->plugin_dirs, n + 2);
+  common->plugin_dirs[n] = g_strdup (value);
+  common->plugin_dirs[n + 1] = NULL;
+  return TRUE;
+}
+
 void
 cli_add_common_options (GOptionContext *context, CliCommon *common)
 {
@@ -23,8 +42,8 @@ cli_add_common_options (GOptionContext *context, CliCommon *common)
       "Print nothing but errors", NULL },
     { "verbose", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer) count_verbose,
       "Say more (twice: debugging output of plugins)", NULL },
-    { "plugin-dir", 'P', 0, G_OPTION_ARG_FILENAME_ARRAY, &common->plugin_dirs,
-      "Look for plugins in DIR first (repeatable)", "DIR" },
+    { "plugin-dir", 'P', G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK,
+      (gpointer) add_plugin_dir, "Look for plugins in DIR first (repeatable)", "DIR" },
     { NULL },
   };
   /* The main group, so that --help shows these too; a command's own
@@ -71,9 +90,11 @@ cli_fail (CliExit code, const char *format, ...)
   va_start (args, format);
   char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  /* Errors are one line, whatever a plugin or library put in them. */
-  g_strdelimit (message, "\r\n", ' ');
-  fprintf (stderr, "fxsplit: %s\n", message);
+  /* Errors are one short line, whatever a plugin, a pipeline value or a
+   * library put in them. */
+  char *line = fxs_text_escape (message, CLI_LINE_MAX);
+  fprintf (stderr, "fxsplit: %s\n", line);
+  g_free (line);
   g_free (message);
   return code;
 }
@@ -81,7 +102,7 @@ cli_fail (CliExit code, const char *format, ...)
 CliExit
 cli_fail_error (CliExit code, GError *error)
 {
-  cli_fail (code, "%s", error->message);
+  cli_fail (code, "%s", error->message ? error->message : "(no message)");
   g_error_free (error);
   return code;
 }

@@ -20,7 +20,10 @@ log_line (FxsLogLevel level, const char *line, gpointer data)
   if ((level == FXS_LOG_INFO && sink->common->verbose < 1)
       || (level == FXS_LOG_DEBUG && sink->common->verbose < 2))
     return;
-  cli_progress_print (sink->progress, line);
+  /* host lines name files, plugins' lines are theirs: one short line each */
+  char *shown = fxs_text_escape (line, CLI_LINE_MAX);
+  cli_progress_print (sink->progress, shown);
+  g_free (shown);
 }
 
 /* Exit codes of each step's errors (docs/cli.md). */
@@ -64,9 +67,11 @@ report_outputs (const FxsPipeline *pipeline)
       guint n = fxs_pipeline_output_n_files (pipeline, i);
       for (guint j = 0; j < n; j++)
         {
-          char *shown = cli_display_path (fxs_pipeline_output_file (pipeline, i, j));
+          char *path = cli_display_path (fxs_pipeline_output_file (pipeline, i, j));
+          char *shown = fxs_text_escape (path, CLI_LINE_MAX);
           g_string_append_printf (files, "%s%s", j ? ", " : "", shown);
           g_free (shown);
+          g_free (path);
         }
       printf ("[%s] %s: %s%s\n", fxs_pipeline_output_label (pipeline, i),
               fxs_pipeline_output_plugin (pipeline, i), n ? "wrote " : "wrote no file",

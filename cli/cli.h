@@ -34,7 +34,11 @@ gboolean cli_parse (GOptionContext *context, int *argc, char ***argv);
  * installed directory.  Free with fxs_plugin_registry_unref(). */
 FxsPluginRegistry *cli_registry_new (const CliCommon *common);
 
-/* Prints "fxsplit: MESSAGE" (one line) on stderr and returns @code. */
+/* The most bytes of one message line on stderr (fxs_text_escape). */
+#define CLI_LINE_MAX 4096
+
+/* Prints "fxsplit: MESSAGE" on stderr as one line, escaped and cut to
+ * CLI_LINE_MAX bytes (fxs_text_escape), and returns @code. */
 CliExit cli_fail (CliExit code, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The same for @error, which is freed. */
 CliExit cli_fail_error (CliExit code, GError *error);

@@ -2,14 +2,37 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* A plugin's own text (description, help, default) as one short line. */
+static char *
+shown (const char *text)
+{
+  return fxs_text_escape (text, FXS_TEXT_MESSAGE_MAX);
+}
 
 static void
 print_plugin (const FxsPlugin *plugin, gboolean verbose)
 {
   char *path = cli_display_path (fxs_plugin_path (plugin));
+  char *description = shown (fxs_plugin_description (plugin));
+  /* the name and version were checked to need no escaping */
   printf ("%s %s (%s): %s\n", fxs_plugin_name (plugin), fxs_plugin_version (plugin),
-          fxs_plugin_kind_to_string (fxs_plugin_kind (plugin)), fxs_plugin_description (plugin));
-  printf ("  file: %s\n", path);
+          fxs_plugin_kind_to_string (fxs_plugin_kind (plugin)), description);
+  g_free (description);
+  char *file = shown (path);
+  printf ("  file: %s\n", file);
+  g_free (file);
+  FxsPluginDirSource source, hidden_source;
+  const char *hidden = fxs_plugin_shadowed_path (plugin, &source, &hidden_source);
+  if (hidden)
+    {
+      char *hidden_shown = shown (hidden);
+      printf ("  shadows: %s (%s), found before it in %s\n", hidden_shown,
+              fxs_plugin_dir_source_to_string (hidden_source),
+              fxs_plugin_dir_source_to_string (source));
+      g_free (hidden_shown);
+    }
   if (verbose)
     {
       guint major, minor;
@@ -27,12 +50,15 @@ print_plugin (const FxsPlugin *plugin, gboolean verbose)
   for (guint i = 0; i < n; i++)
     {
       const FxsOptionSpec *o = fxs_plugin_option (plugin, i);
+      char *default_value = shown (o->default_value), *help = shown (o->help);
       char *value = o->flags & FXS_OPTION_REQUIRED ? g_strdup ("required")
-                    : o->default_value ? g_strdup_printf ("default %s", o->default_value)
+                    : o->default_value ? g_strdup_printf ("default %s", default_value)
                                        : g_strdup ("unset by default");
       printf ("    %s (%s, %s): %s\n", o->key, fxs_option_type_to_string (o->type), value,
-              o->help);
+              help);
       g_free (value);
+      g_free (default_value);
+      g_free (help);
     }
 }
 
@@ -43,8 +69,9 @@ print_search_path (const FxsPluginRegistry *registry)
   for (guint i = 0; i < fxs_plugin_registry_n_dirs (registry); i++)
     {
       FxsPluginDirSource source;
-      const char *dir = fxs_plugin_registry_dir (registry, i, &source);
+      char *dir = shown (fxs_plugin_registry_dir (registry, i, &source));
       printf ("  %s (%s)\n", dir, fxs_plugin_dir_source_to_string (source));
+      g_free (dir);
     }
 }
 
@@ -56,8 +83,14 @@ list_all (FxsPluginRegistry *registry, const CliCommon *common)
   for (guint i = 0; i < modules->len; i++)
     {
       GError *error = NULL;
-      const FxsPlugin *plugin = fxs_plugin_registry_load (registry, modules->pdata[i], NULL,
-                                                          &error);
+      /* By module name where it is one, so that what it shadows is known. */
+      char *base = g_path_get_basename (modules->pdata[i]);
+      base[strlen (base) - strlen (".so")] = '\0';
+      gboolean by_name = *base && !g_str_has_suffix (base, ".so");
+      const FxsPlugin *plugin = fxs_plugin_registry_load (registry,
+                                                          by_name ? base : modules->pdata[i],
+                                                          NULL, &error);
+      g_free (base);
       if (!plugin)
         {
           /* One broken module does not hide the others. */

@@ -1,5 +1,6 @@
 /* Checking a pipeline's groups, keys and values, loading its plugins and
- * setting up their instances (everything before any plugin code runs). */
+ * setting up their instances (everything before any plugin hook runs;
+ * loading a plugin runs its ELF constructors). */
 #include "pipeline-private.h"
 
 #include <errno.h>
@@ -149,6 +150,27 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   return TRUE;
 }
 
+/* Which file the plugin of @group was loaded from (--verbose), and a
+ * warning when it hides another module of its name. */
+static void
+log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
+{
+  char *line = g_strdup_printf ("[%s] %s: loaded from %s", group->name,
+                                fxs_plugin_name (plugin), fxs_plugin_path (plugin));
+  fxs_pipeline_log (p, FXS_LOG_INFO, line);
+  g_free (line);
+  FxsPluginDirSource source, hidden_source;
+  const char *hidden = fxs_plugin_shadowed_path (plugin, &source, &hidden_source);
+  if (!hidden)
+    return;
+  line = g_strdup_printf ("warning: [%s] %s: %s (%s) shadows %s (%s), which is not used",
+                          group->name, fxs_plugin_name (plugin), fxs_plugin_path (plugin),
+                          fxs_plugin_dir_source_to_string (source), hidden,
+                          fxs_plugin_dir_source_to_string (hidden_source));
+  fxs_pipeline_log (p, FXS_LOG_WARNING, line);
+  g_free (line);
+}
+
 /* Loads the plugin of @group, checks its kind and options, and returns its
  * instance (not yet initialised). */
 static FxsPluginContext *
@@ -181,6 +203,8 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
                     kind == FXS_PLUGIN_OUTPUT ? "n" : "", fxs_plugin_kind_to_string (kind));
       return NULL;
     }
+
+  log_plugin_file (p, group, plugin);
 
   FxsOptions *options = fxs_options_new (plugin->info->options, plugin->n_options, p->base_dir);
   for (guint i = 0; i < group->settings->len; i++)

@@ -76,11 +76,18 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
   gboolean ok = run->ctx->plugin->callback (node, run->ctx->state, partition, &local);
   if (!ok)
     {
-      char *line = local ? g_strdelimit (g_strdup (local->message), "\r\n", ' ')
-                         : g_strdup ("failed without saying why");
+      char *line = local ? fxs_plugin_error_text (local) : g_strdup ("failed without saying why");
       g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "partitioner '%s': %s",
                    fxs_plugin_name (run->ctx->plugin), line);
       g_free (line);
+    }
+  else if (*partition == FXS_PARTITION_ID_UNSET)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK,
+                   "partitioner '%s': split_callback returned TRUE without storing a partition "
+                   "id (or stored %" G_GINT64_FORMAT ", the value reserved to tell)",
+                   fxs_plugin_name (run->ctx->plugin), (gint64) FXS_PARTITION_ID_UNSET);
+      ok = FALSE;
     }
   g_clear_error (&local);
   if ((++run->done & (PROGRESS_EVERY - 1)) == 0)

@@ -30,11 +30,18 @@ fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
     }
   if (hook_error->domain == FXS_ERROR)
     code = hook_error->code;
-  /* One line: a plugin's multi-line message is folded. */
-  char *line = g_strdelimit (g_strdup (hook_error->message), "\r\n", ' ');
+  char *line = fxs_plugin_error_text (hook_error);
   g_set_error (error, FXS_ERROR, code, "%s%s", ctx->prefix, line);
   g_free (line);
   g_error_free (hook_error);
+}
+
+char *
+fxs_plugin_error_text (const GError *plugin_error)
+{
+  if (!plugin_error || !plugin_error->message)
+    return g_strdup ("(plugin gave no message)");
+  return fxs_text_escape (plugin_error->message, FXS_TEXT_MESSAGE_MAX);
 }
 
 gboolean
@@ -141,6 +148,26 @@ fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
   return v ? v->b : FALSE;
 }
 
+char *
+fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
+  const char *program = fxs_plugin_option_string (ctx, key);
+  if (!program || !*program)
+    return NULL;
+  if (!strchr (program, '/'))
+    return g_find_program_in_path (program);
+  /* The directory the value was written relative to: its setting's, or
+   * the pipeline's for a default. */
+  const FxsPipelineGroup *group = fxs_pipeline_group (ctx->pipeline, ctx->label, NULL);
+  const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
+  char *path = g_canonicalize_filename (program, s && s->base_dir ? s->base_dir
+                                                                  : ctx->pipeline->base_dir);
+  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) || g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
 void
 fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *format, ...)
 {
@@ -149,8 +176,11 @@ fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *form
   va_start (args, format);
   char *message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* A plugin's line stays one short line on a terminal. */
+  char *shown = fxs_text_escape (message, FXS_TEXT_MESSAGE_MAX);
   char *line = g_strdup_printf ("[%s] %s: %s", ctx->label, fxs_plugin_name (ctx->plugin),
-                                message);
+                                shown);
+  g_free (shown);
   fxs_pipeline_log (ctx->pipeline, level, line);
   g_free (line);
   g_free (message);

@@ -1,24 +1,28 @@
-/* libltdl behind four functions.
+/* The one place that opens module files.
  *
- * libltdl's own error text is usually just "file not found", whatever the
- * real cause.  So before handing a file to libltdl we open it once with
- * dlopen(RTLD_NOW): its error names the missing library or symbol, and a
- * successful RTLD_NOW open also binds every symbol up front, so that a
- * plugin built against a newer libfxsplit fails here with a clear message
- * instead of aborting the process in the middle of a run (libltdl opens
- * lazily). */
+ * A module is opened once, with plain dlopen() on the exact file the
+ * registry resolved (an absolute path, so that the dynamic linker searches
+ * nothing), and that handle is the one whose descriptor is checked and
+ * whose hooks run.  libltdl is not used for this: its extension search
+ * (lt_dladvise_ext) tries NAME.la and NAME.so before NAME, so the file that
+ * was checked was not always the one that ran, and a .la file is a text
+ * file that names yet another library to load.
+ *
+ * RTLD_NOW binds every symbol up front, so that a plugin built against a
+ * newer libfxsplit fails here with the dynamic linker's precise message
+ * instead of aborting the process in the middle of a run.  Opening a
+ * module runs its ELF constructors: plugins are trusted code (docs/cli.md,
+ * "Security and data safety"). */
 #include "plugin-module.h"
 
 #include <fxsplit/error.h>
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <ltdl.h>
 #include <stdio.h>
 #include <string.h>
 
 struct FxsModule {
-  lt_dlhandle handle;
+  void *handle;
 };
 
 /* Why @path is not a loadable module, when it is plainly not an ELF file. */
@@ -46,21 +50,30 @@ strip_path_prefix (const char *message, const char *path)
   return message;
 }
 
-/* Opens @path with dlopen(RTLD_NOW) and returns that handle, or NULL with
- * the precise reason in @error. */
-static void *
-probe_with_dlopen (const char *path, GError **error)
+FxsModule *
+fxs_module_open (const char *path, GError **error)
 {
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!g_path_is_absolute (path))
+    {
+      /* dlopen() would search LD_LIBRARY_PATH and the system for a name
+       * without '/'; the registry always resolves to absolute paths. */
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
+                   "%s: cannot load: not an absolute path", path);
+      return NULL;
+    }
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
                    "%s: cannot load: no such file", path);
       return NULL;
     }
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: cannot load: is a directory", path);
+                   "%s: cannot load: %s", path,
+                   g_file_test (path, G_FILE_TEST_IS_DIR) ? "is a directory"
+                                                          : "not a regular file");
       return NULL;
     }
   const char *reason = not_elf_reason (path);
@@ -71,8 +84,9 @@ probe_with_dlopen (const char *path, GError **error)
       return NULL;
     }
   dlerror ();
-  void *probe = dlopen (path, RTLD_NOW | RTLD_LOCAL);
-  if (!probe)
+  /* local: plugins do not see each other's symbols. */
+  void *handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
     {
       const char *why = dlerror ();
       why = why ? strip_path_prefix (why, path) : "unknown reason";
@@ -85,48 +99,6 @@ probe_with_dlopen (const char *path, GError **error)
                      path, why);
       return NULL;
     }
-  return probe;
-}
-
-FxsModule *
-fxs_module_open (const char *path, GError **error)
-{
-  g_return_val_if_fail (path != NULL, NULL);
-  if (lt_dlinit () != 0)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: cannot load: libltdl failed to start: %s", path, lt_dlerror ());
-      return NULL;
-    }
-  void *probe = probe_with_dlopen (path, error);
-  if (!probe)
-    {
-      lt_dlexit ();
-      return NULL;
-    }
-
-  lt_dladvise advise;
-  lt_dlhandle handle = NULL;
-  if (lt_dladvise_init (&advise) == 0)
-    {
-      /* local: plugins do not see each other's symbols; ext: a path given
-       * without ".so" works as with lt_dlopenext(). */
-      lt_dladvise_local (&advise);
-      lt_dladvise_ext (&advise);
-      handle = lt_dlopenadvise (path, advise);
-      lt_dladvise_destroy (&advise);
-    }
-  /* libltdl reopened the same, already bound object; the probe's reference
-   * only had to keep it loaded until then. */
-  dlclose (probe);
-  if (!handle)
-    {
-      const char *why = lt_dlerror ();
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s", path,
-                   why ? why : "libltdl refused it");
-      lt_dlexit ();
-      return NULL;
-    }
   FxsModule *module = g_new0 (FxsModule, 1);
   module->handle = handle;
   return module;
@@ -136,7 +108,7 @@ gpointer
 fxs_module_symbol (FxsModule *module, const char *name)
 {
   g_return_val_if_fail (module != NULL && name != NULL, NULL);
-  return lt_dlsym (module->handle, name);
+  return dlsym (module->handle, name);
 }
 
 void
@@ -144,7 +116,6 @@ fxs_module_close (FxsModule *module)
 {
   if (module == NULL)
     return;
-  lt_dlclose (module->handle);
-  lt_dlexit ();
+  dlclose (module->handle);
   g_free (module);
 }

@@ -1,5 +1,5 @@
-/* The one place that talks to libltdl: open a module file, look up a
- * symbol, close it, and say precisely why a file would not open. */
+/* The one place that opens module files (dlopen): open one exact file,
+ * look up a symbol, close it, and say precisely why a file would not open. */
 #ifndef FXS_PLUGIN_MODULE_H
 #define FXS_PLUGIN_MODULE_H
 
@@ -7,7 +7,9 @@
 
 typedef struct FxsModule FxsModule;
 
-/* Opens the module file @path with every symbol resolved now.  On failure
+/* Opens the module file @path (absolute; exactly that file, no extension
+ * or directory search) with every symbol resolved now.  Its ELF
+ * constructors run now.  On failure
  * sets FXS_ERROR_PLUGIN_INVALID with "PATH: cannot load: REASON", REASON
  * being the dynamic linker's (an unresolved dependency, an undefined
  * symbol) or "not a shared object".  Close with fxs_module_close(). */

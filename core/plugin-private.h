@@ -19,6 +19,10 @@ struct FxsPlugin {
   FxsPartitionerPrepareFunc prepare;
   FxsSplitCallback callback;  /* the module's split_callback */
   FxsOutputWriteFunc write;
+  /* Set when it was found by module name and hides a module of the same
+   * name later on the search path. */
+  char *shadowed;             /* that module's file */
+  FxsPluginDirSource source, shadowed_source;
 };
 
 /* Opens the module file @path and checks its descriptor: the ABI version,
@@ -27,5 +31,10 @@ struct FxsPlugin {
  * fxs_plugin_close(). */
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
+
+/* A plugin's error message as it may be shown: escaped and cut
+ * (fxs_text_escape, FXS_TEXT_MESSAGE_MAX); a missing error or message is
+ * "(plugin gave no message)".  Free with g_free(). */
+char      *fxs_plugin_error_text (const GError *plugin_error);
 
 #endif

@@ -2,6 +2,7 @@
 #include "plugin-private.h"
 #include "host-config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* Plugins are ELF shared objects on every platform fxsplit supports. */
@@ -166,10 +167,49 @@ searched_dirs (const FxsPluginRegistry *registry)
   return g_string_free (s, FALSE);
 }
 
-/* The module file that @name designates, or NULL with @error set. */
+/* Whether @a and @b are one file (also through links). */
+static gboolean
+same_file (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev
+         && sa.st_ino == sb.st_ino;
+}
+
+/* Where a module found by name was found, and the file it hides. */
+typedef struct {
+  FxsPluginDirSource source;
+  char *shadowed;
+  FxsPluginDirSource shadowed_source;
+} Found;
+
+/* The first file after directory @i of the search path that is @file and
+ * not @path itself. */
+static void
+find_shadowed (const FxsPluginRegistry *registry, guint i, const char *file, const char *path,
+               Found *found)
+{
+  for (guint j = i + 1; j < registry->dirs->len && !found->shadowed; j++)
+    {
+      const SearchDir *d = &g_array_index (registry->dirs, SearchDir, j);
+      char *other = g_build_filename (d->dir, file, NULL);
+      if (g_file_test (other, G_FILE_TEST_EXISTS) && !same_file (other, path))
+        {
+          found->shadowed = other;
+          found->shadowed_source = d->source;
+        }
+      else
+        g_free (other);
+    }
+}
+
+/* The module file that @name designates, or NULL with @error set.  A name
+ * with '/' or ending in ".so" is a path: exactly that file when it exists,
+ * else that path + ".so".  Any other name is NAME.so in the first search
+ * directory that has one (@found says which, and what it hides). */
 static char *
 resolve_module (const FxsPluginRegistry *registry, const char *name, const char *base_dir,
-                GError **error)
+                Found *found, GError **error)
 {
   if (is_path_name (name))
     {
@@ -205,6 +245,8 @@ resolve_module (const FxsPluginRegistry *registry, const char *name, const char 
       char *path = g_build_filename (d->dir, file, NULL);
       if (g_file_test (path, G_FILE_TEST_EXISTS))
         {
+          found->source = d->source;
+          find_shadowed (registry, i, file, path, found);
           g_free (file);
           return path;
         }
@@ -223,7 +265,8 @@ fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name, const c
                           GError **error)
 {
   g_return_val_if_fail (registry != NULL && name != NULL, NULL);
-  char *path = resolve_module (registry, name, base_dir, error);
+  Found found = { 0 };
+  char *path = resolve_module (registry, name, base_dir, &found, error);
   if (!path)
     return NULL;
   FxsPlugin *plugin = g_hash_table_lookup (registry->by_path, path);
@@ -233,6 +276,13 @@ fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name, const c
       if (plugin)
         g_hash_table_insert (registry->by_path, plugin->path, plugin);
     }
+  if (plugin && found.shadowed && !plugin->shadowed)
+    {
+      plugin->shadowed = g_steal_pointer (&found.shadowed);
+      plugin->source = found.source;
+      plugin->shadowed_source = found.shadowed_source;
+    }
+  g_free (found.shadowed);
   g_free (path);
   return plugin;
 }

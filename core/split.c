@@ -126,11 +126,24 @@ partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **
       return TRUE;
     }
   GError *cb_error = NULL;
+  /* A callback that returns TRUE must have stored an id: the sentinel
+   * tells when it did not (the one id value this reserves). */
+  *id = FXS_PARTITION_ID_UNSET;
   if (!src->callback (node, src->user_data, id, &cb_error))
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "node '%s': %s", node->name,
-                   cb_error ? cb_error->message
-                            : "the partition callback failed without an error message");
+      char *why = cb_error ? fxs_text_escape (cb_error->message, FXS_TEXT_MESSAGE_MAX)
+                           : g_strdup ("the partition callback failed without an error message");
+      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "node '%s': %s", node->name, why);
+      g_free (why);
+      g_clear_error (&cb_error);
+      return FALSE;
+    }
+  if (*id == FXS_PARTITION_ID_UNSET)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK,
+                   "node '%s': the partition callback returned TRUE without storing a "
+                   "partition id (or stored %" G_GINT64_FORMAT ", the value reserved to tell)",
+                   node->name, (gint64) FXS_PARTITION_ID_UNSET);
       g_clear_error (&cb_error);
       return FALSE;
     }

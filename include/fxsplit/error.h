@@ -34,6 +34,20 @@ typedef enum {
   FXS_ERROR_VERIFY,        /* a split that does not compute its original (fxsplit/verify.h) */
 } FxsErrorCode;
 
+/* Text from elsewhere (a plugin's message or descriptor, a pipeline value)
+ * made safe to print on a terminal as part of one line: control characters
+ * (C0 including ESC, CR, LF and TAB; DEL; C1), invisible format characters
+ * (such as bidirectional overrides), line separators and bytes that are not
+ * UTF-8 are written as visible escapes (\n, \r, \t, \x1b, \u202e); at most
+ * @max_bytes bytes of it are kept (0: no limit), the rest replaced by
+ * " ... (N bytes cut)".  Backslashes are left as they are, so escaping an
+ * escaped text again adds no escapes.  NULL gives "(no text)".  Free the
+ * result with g_free(). */
+char *fxs_text_escape (const char *text, gsize max_bytes);
+
+/* The usual limit for one message of fxs_text_escape(). */
+#define FXS_TEXT_MESSAGE_MAX 1000
+
 G_END_DECLS
 
 #endif

@@ -1,6 +1,6 @@
 /* fxsplit: the output plugin ABI.
  *
- * An output is a shared module (loaded with libltdl) that exports
+ * An output is a shared module (loaded with dlopen) that exports
  *
  *   const FxsOutputDescriptor fxsplit_output;
  *

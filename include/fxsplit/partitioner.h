@@ -1,6 +1,6 @@
 /* fxsplit: the partitioner plugin ABI.
  *
- * A partitioner is a shared module (loaded with libltdl) that exports two
+ * A partitioner is a shared module (loaded with dlopen) that exports two
  * symbols:
  *
  *   const FxsPartitionerDescriptor fxsplit_partitioner;   what it is

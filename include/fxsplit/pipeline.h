@@ -66,11 +66,14 @@ const char *fxs_plugin_dir_source_to_string (FxsPluginDirSource source);
 /* Loads a plugin named by its module name ("modulo": the first
  * DIR/modulo.so on the search path) or by a path to a module file (any
  * name containing '/' or ending in ".so"; relative to @base_dir, or to the
- * current directory when @base_dir is NULL).  A plugin loaded twice is the
+ * current directory when @base_dir is NULL): exactly that file when it
+ * exists, else that path + ".so".  That one file is opened once (its ELF
+ * constructors run then) and its descriptor checked, every pointer in it
+ * first; .la files are never read.  A plugin loaded twice is the
  * same FxsPlugin.  Errors: FXS_ERROR_PLUGIN_NOT_FOUND (listing the
  * directories searched), FXS_ERROR_PLUGIN_INVALID (not a shared object, an
  * unresolved dependency, no descriptor or callback, a malformed option
- * table), FXS_ERROR_PLUGIN_ABI; each names the file tried.  The plugin
+ * table, a descriptor pointer into no loaded memory), FXS_ERROR_PLUGIN_ABI; each names the file tried.  The plugin
  * belongs to the registry and lives as long as it does. */
 const FxsPlugin *fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name,
                                            const char *base_dir, GError **error);
@@ -91,6 +94,12 @@ const char   *fxs_plugin_version (const FxsPlugin *plugin);
 const char   *fxs_plugin_description (const FxsPlugin *plugin);
 /* The module file it was loaded from. */
 const char   *fxs_plugin_path (const FxsPlugin *plugin);
+/* When the plugin was loaded by its module name and another file of that
+ * name comes later on the search path (a plugin_dir's json.so before the
+ * built-in one): that file, which it hides; else NULL.  @source and
+ * @shadowed_source (may be NULL) receive where each was found. */
+const char   *fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
+                                        FxsPluginDirSource *shadowed_source);
 /* The ABI version the plugin was built against. */
 void          fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor);
 /* The option table, without its terminator. */

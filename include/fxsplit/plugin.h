@@ -80,6 +80,14 @@ gint64      fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
 double      fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key);
 gboolean    fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key);
 
+/* The program that string option @key names, as a file to execute: a
+ * name without '/' is looked up in PATH; one with '/' is relative to where
+ * the value was set (the pipeline file's directory; the current directory
+ * for --set and the command line), never to the current directory only.
+ * Returns its absolute path, or NULL when @key is unset or names no
+ * executable file.  Free with g_free(). */
+char       *fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key);
+
 typedef enum {
   FXS_LOG_WARNING,  /* always shown (except with --quiet) */
   FXS_LOG_INFO,     /* shown with --verbose */

@@ -53,7 +53,12 @@ guint fxs_split_options_get_threads (const FxsSplitOptions *o);
 
 /* The partition callback: store @node's partition id in *@partition and
  * return TRUE, or set @error and return FALSE to stop the split.  Called
- * exactly once per call_* node, in graph order. */
+ * exactly once per call_* node, in graph order.  *@partition holds
+ * FXS_PARTITION_ID_UNSET on entry: a callback that returns TRUE and leaves
+ * it so stops the split with FXS_ERROR_CALLBACK, which is why that one id
+ * cannot be used. */
+#define FXS_PARTITION_ID_UNSET (G_MININT64 + 808) /* -9223372036854775000 */
+
 typedef gboolean (*FxsSplitCallback) (const FxsNode *node, gpointer user_data,
                                       gint64 *partition, GError **error);
 

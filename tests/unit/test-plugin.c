@@ -289,6 +289,103 @@ test_precomputed_id (void)
   fxs_graph_unref (g);
 }
 
+/* ---- what misbehaving plugins are refused for, and how they are shown --- */
+
+static void
+assert_escaped (const char *text, gsize max, const char *expected)
+{
+  char *got = fxs_text_escape (text, max);
+  if (strcmp (got, expected) != 0)
+    fprintf (stderr, "\nescaped: '%s', expected '%s'\n", got, expected);
+  CU_ASSERT_STRING_EQUAL (got, expected);
+  /* escaping again adds nothing */
+  char *again = fxs_text_escape (got, 0);
+  CU_ASSERT_STRING_EQUAL (again, got);
+  g_free (again);
+  g_free (got);
+}
+
+static void
+test_text_escape (void)
+{
+  assert_escaped ("plain, ünïcode \\x41", 0, "plain, ünïcode \\x41");
+  assert_escaped ("\033[31mred\r\nfxsplit: fake\t\x7f", 0,
+                  "\\x1b[31mred\\r\\nfxsplit: fake\\t\\x7f");
+  /* C1 controls, a bidi override, bytes that are not UTF-8 */
+  assert_escaped ("a\xc2\x9b" "b\xe2\x80\xae" "c\xff\xc3", 0, "a\\u009bb\\u202ec\\xff\\xc3");
+  assert_escaped (NULL, 0, "(no text)");
+  assert_escaped ("", 10, "");
+  /* cut at a character's boundary, saying how much */
+  assert_escaped ("0123456789abc", 10, "0123456789 ... (3 bytes cut)");
+  assert_escaped ("ééééé", 3, "éé ... (6 bytes cut)");
+  gsize big = 50u << 20;
+  char *huge = g_malloc (big + 1);
+  memset (huge, 'x', big);
+  huge[big] = '\0';
+  char *shown = fxs_text_escape (huge, FXS_TEXT_MESSAGE_MAX);
+  CU_ASSERT (strlen (shown) < FXS_TEXT_MESSAGE_MAX + 40);
+  CU_ASSERT_PTR_NOT_NULL (strstr (shown, " ... (52427800 bytes cut)"));
+  g_free (shown);
+  g_free (huge);
+}
+
+static void
+test_broken_descriptors (void)
+{
+  char *options = g_build_filename (FXS_TEST_HOSTILE_PLUGINS_DIR, "bad-options.so", NULL);
+  char *name = g_build_filename (FXS_TEST_HOSTILE_PLUGINS_DIR, "bad-name.so", NULL);
+  assert_load_fails (options, FXS_ERROR_PLUGIN_INVALID,
+                     (const char *[]) { options, ": broken descriptor: the option table (0x1) "
+                                        "does not point into", NULL });
+  assert_load_fails (name, FXS_ERROR_PLUGIN_INVALID,
+                     (const char *[]) { name, ": broken descriptor: the name (0x1)", NULL });
+  g_free (options);
+  g_free (name);
+}
+
+static gboolean
+store_nothing (const FxsNode *node, gpointer data, gint64 *partition, GError **error)
+{
+  (void) node;
+  (void) data;
+  (void) partition;
+  (void) error;
+  return TRUE;
+}
+
+static void
+test_unset_partition_id (void)
+{
+  char *input = g_build_filename (FXS_TEST_EXAMPLES_DIR, "graphs", "docstring.json", NULL);
+  GError *error = NULL;
+  /* the library's callback */
+  FxsGraph *g = fxs_graph_load_file (input, &error);
+  g_assert_no_error (error);
+  CU_ASSERT_PTR_NULL (fxs_split (g, store_nothing, NULL, NULL, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_CALLBACK));
+  CU_ASSERT_STRING_EQUAL (error ? error->message : "",
+                          "node 'add': the partition callback returned TRUE without storing a "
+                          "partition id (or stored -9223372036854775000, the value reserved to "
+                          "tell)");
+  g_clear_error (&error);
+  fxs_graph_unref (g);
+  /* a plugin's, named */
+  FxsPluginRegistry *r = test_registry ();
+  FxsPipeline *p = fxs_pipeline_new (r);
+  fxs_plugin_registry_unref (r);
+  char *plugin = g_build_filename (FXS_TEST_HOSTILE_PLUGINS_DIR, "unset-id.so", NULL);
+  fxs_pipeline_set (p, "graph", "input", input, NULL);
+  fxs_pipeline_set (p, "partitioner", "plugin", plugin, NULL);
+  CU_ASSERT_FALSE (fxs_pipeline_run (p, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_CALLBACK));
+  CU_ASSERT_PTR_NOT_NULL (error ? strstr (error->message, "node 'add': partitioner 'unset-id': "
+                                          "split_callback returned TRUE without storing") : NULL);
+  g_clear_error (&error);
+  fxs_pipeline_free (p);
+  g_free (plugin);
+  g_free (input);
+}
+
 static void
 register_tests (void)
 {
@@ -298,7 +395,8 @@ register_tests (void)
   };
   static const FxsTestCase loading[] = {
     FXS_TEST (test_broken_plugins), FXS_TEST (test_not_a_shared_object),
-    FXS_TEST (test_precomputed_id), { NULL, NULL },
+    FXS_TEST (test_precomputed_id), FXS_TEST (test_broken_descriptors),
+    FXS_TEST (test_unset_partition_id), FXS_TEST (test_text_escape), { NULL, NULL },
   };
   static const FxsTestCase options[] = {
     FXS_TEST (test_option_parse), FXS_TEST (test_options_set), { NULL, NULL },

@@ -26,7 +26,7 @@ static const FxsOptionSpec dot_options[] = {
     .help = "none, svg or png: also draw the picture with Graphviz, into the path with "
             "its .dot/.gv extension replaced (or the format's extension appended)" },
   { .key = "graphviz", .type = FXS_OPTION_STRING, .default_value = "dot",
-    .help = "the Graphviz program render runs (a name in PATH, or a path); "
+    .help = "the Graphviz program render runs (a name in PATH, or a path relative to the pipeline file); "
             "the run fails when it is missing" },
   { NULL },
 };
@@ -89,7 +89,7 @@ dot_init (FxsPluginContext *ctx, gpointer *state, GError **error)
     {
       /* Checked now, before a big graph is loaded and split for nothing. */
       const char *program = fxs_plugin_option_string (ctx, "graphviz");
-      graphviz = graphviz_find (program);
+      graphviz = graphviz_find (ctx);
       if (!graphviz)
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 char *
-graphviz_find (const char *program)
+graphviz_find (const FxsPluginContext *ctx)
 {
-  return program && *program ? g_find_program_in_path (program) : NULL;
+  return fxs_plugin_option_program (ctx, "graphviz");
 }
 
 /* The first non-empty line of @text (at most 200 bytes), for messages. */

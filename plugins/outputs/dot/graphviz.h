@@ -5,9 +5,10 @@
 
 #include <fxsplit/plugin.h>
 
-/* The full path of @program ("dot", or a path), or NULL when it is not
- * found; free with g_free. */
-char *graphviz_find (const char *program);
+/* The full path of the program @ctx's option "graphviz" names ("dot",
+ * looked up in PATH, or a path relative to the pipeline file), or NULL
+ * when it is not found; free with g_free. */
+char *graphviz_find (const FxsPluginContext *ctx);
 
 /* Runs @program_path -T@format (svg, png) on @dot and returns what it
  * printed, or NULL with FXS_ERROR_PLUGIN_FAILED naming the program and its

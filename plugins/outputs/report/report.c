@@ -22,7 +22,7 @@ static const FxsOptionSpec report_options[] = {
   { .key = "cost", .type = FXS_OPTION_STRING, .default_value = "nodes",
     .help = "what a partition costs: " FXS_COST_KIND_NAMES },
   { .key = "graphviz", .type = FXS_OPTION_STRING, .default_value = "dot",
-    .help = "the Graphviz program that draws the HTML picture (a name in PATH, or a path); "
+    .help = "the Graphviz program that draws the HTML picture (a name in PATH, or a path relative to the pipeline file); "
             "when missing, the page says so" },
   { NULL },
 };
@@ -73,7 +73,7 @@ static gboolean
 append_html (FxsPluginContext *ctx, const Report *r, const FxsSplitResult *result,
              const PartitionStats *stats, GString *out, GError **error)
 {
-  char *program = graphviz_find (r->graphviz);
+  char *program = graphviz_find (ctx);
   if (!program)
     {
       char *missing = g_strdup_printf ("No picture: Graphviz's '%s' program was not found "

@@ -1,0 +1,80 @@
+/* fxs_text_escape (fxsplit/error.h): what reaches a terminal from text
+ * fxsplit did not write itself.  A terminal obeys escape sequences and a
+ * line break fakes a line of its own, so such characters are shown, never
+ * sent; a message of megabytes is cut. */
+#include <fxsplit/error.h>
+
+#include <string.h>
+
+/* Whether @c, a decoded character, would not show as itself. */
+static gboolean
+is_hidden (gunichar c)
+{
+  if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+    return TRUE;
+  switch (g_unichar_type (c))
+    {
+    case G_UNICODE_FORMAT:             /* bidi overrides, zero-width characters */
+    case G_UNICODE_LINE_SEPARATOR:
+    case G_UNICODE_PARAGRAPH_SEPARATOR:
+    case G_UNICODE_CONTROL:
+    case G_UNICODE_UNASSIGNED:
+    case G_UNICODE_SURROGATE:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+append_escape (GString *out, gunichar c)
+{
+  switch (c)
+    {
+    case '\n': g_string_append (out, "\\n"); return;
+    case '\r': g_string_append (out, "\\r"); return;
+    case '\t': g_string_append (out, "\\t"); return;
+    default:
+      if (c < 0x80)
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_printf (out, "\\u%04x", c);
+    }
+}
+
+char *
+fxs_text_escape (const char *text, gsize max_bytes)
+{
+  if (text == NULL)
+    return g_strdup ("(no text)");
+  GString *out = g_string_sized_new (64);
+  const char *p = text;
+  while (*p)
+    {
+      if (max_bytes && out->len >= max_bytes)
+        break;
+      const char *next = NULL;
+      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char_validated (p, -1);
+      if ((guchar) *p < 0x80)
+        next = p + 1;
+      else if (c != (gunichar) -1 && c != (gunichar) -2)
+        next = g_utf8_next_char (p);
+      if (!next)
+        {
+          /* not UTF-8: the byte itself */
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+        }
+      else
+        {
+          if (is_hidden (c))
+            append_escape (out, c);
+          else
+            g_string_append_len (out, p, next - p);
+          p = next;
+        }
+    }
+  if (*p)
+    g_string_append_printf (out, " ... (%" G_GSIZE_FORMAT " bytes cut)", strlen (p));
+  return g_string_free (out, FALSE);
+}

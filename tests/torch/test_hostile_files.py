@@ -65,6 +65,7 @@ class HostileFiles(unittest.TestCase):
     def split(self, nodes, attributes=None):
         """Splits the graph of @nodes (an output node is added) into one
         submodule; returns the paths of the json and python outputs."""
+        self.reset()
         self.count += 1
         nodes = nodes + [call("output", "output", "output", ref(nodes[-1]["name"]))]
         graph = {"format": "fxsplit-graph", "version": 1, "attributes": attributes or {},
@@ -79,6 +80,12 @@ class HostileFiles(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertFalse(os.path.exists(self.marker), "fxsplit itself ran something")
         return base + ".split.json", base + ".py"
+
+    def reset(self):
+        """No marker, evilmod not imported (a case before may have done both)."""
+        if os.path.exists(self.marker):
+            os.remove(self.marker)
+        sys.modules.pop("evilmod", None)
 
     def generated(self, path):
         spec = importlib.util.spec_from_file_location(f"hostile_{self.count}", path)
@@ -107,6 +114,7 @@ class HostileFiles(unittest.TestCase):
         names = self.names(paths[0], target)
         for label, load in self.loaders(*paths):
             with self.subTest(path=label):
+                self.reset()
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     try:
@@ -132,6 +140,7 @@ class HostileFiles(unittest.TestCase):
         names = self.names(paths[0], target)
         for label, load in self.loaders(*paths):
             with self.subTest(path=label):
+                self.reset()
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     try:
@@ -215,9 +224,7 @@ class HostileFiles(unittest.TestCase):
         for policy in ({"allow_modules": ["evilmod"]}, {"trust_targets": True}):
             for label, load in self.loaders(*paths, **policy):
                 with self.subTest(path=label, policy=policy):
-                    sys.modules.pop("evilmod", None)
-                    if os.path.exists(self.marker):
-                        os.remove(self.marker)
+                    self.reset()
                     out = load()(torch.ones(2, 2))
                     self.assertTrue(torch.equal(out, torch.ones(2, 2)))
                     self.assertTrue(os.path.exists(self.marker), "the allowed module was not imported")

@@ -300,13 +300,13 @@ class Policy:
             modname = ".".join(atoms[:cut])
             module = _sys.modules.get(modname)  # never imported
             # classes as annotations are never called: any torch module will do
-            allowed = _within(modname, ("torch", "typing", "collections") + self.allow_modules)
-            if module is not None and (allowed or self.trust_targets) \
+            allowed = ("torch", "typing", "collections") + self.allow_modules
+            if module is not None and (self.trust_targets or _within(modname, allowed)) \
                     and not any(_is_dunder(a) for a in atoms):
                 obj = module
                 for atom in atoms[cut:]:
                     obj = getattr(obj, atom, None)
-                if isinstance(obj, type):
+                if isinstance(obj, type) and (self.trust_targets or _within(obj.__module__, allowed)):
                     return obj
         raise LoadError(f"{name} is not a class of an allowed, imported module")
 

@@ -252,5 +252,83 @@ class HostileFiles(unittest.TestCase):
                 self.assertEqual(to.type, typing.Optional[torch.Tensor])
 
 
+class Decoder(unittest.TestCase):
+    """fxsplit_torch.decode directly: what each rule accepts and refuses."""
+
+    def setUp(self):
+        from fxsplit_torch import decode
+        self.decode = decode
+        self.policy = decode.Policy()
+
+    def test_opaque_constants_from_their_text(self):
+        d = self.decode.decode_opaque
+        self.assertIs(d("torch.dtype", "torch.float16", "n"), torch.float16)
+        self.assertIs(d("torch.layout", "torch.sparse_coo", "n"), torch.sparse_coo)
+        self.assertIs(d("torch.memory_format", "torch.channels_last", "n"), torch.channels_last)
+        self.assertEqual(d("torch.device", "device(type='cpu')", "n"), torch.device("cpu"))
+        self.assertEqual(d("torch.device", "device(type='cuda', index=1)", "n"), torch.device("cuda", 1))
+        self.assertEqual(d("torch.device", "torch.device('cuda', 1)", "n"), torch.device("cuda", 1))
+        for kind, text in (("torch.dtype", "torch.strided"), ("torch.dtype", "torch.float32 "),
+                           ("torch.device", "device(type='cpu'); x"), ("torch.device", "device(type='nope')"),
+                           ("builtins.object", "object()"), ("torch.dtype", None)):
+            with self.subTest(kind=kind, text=text):
+                with self.assertRaisesRegex(fxsplit_torch.LoadError, "node 'n'"):
+                    d(kind, text, "node 'n'")
+
+    def test_annotations_torch_fx_prints(self):
+        for text, expected in (("torch.Tensor", torch.Tensor), ("int", int), ("NoneType", type(None)),
+                               ("typing.List[int]", typing.List[int]),
+                               ("typing.Optional[torch.Tensor]", typing.Optional[torch.Tensor]),
+                               ("typing.Tuple[int, ...]", typing.Tuple[int, ...]),
+                               ("typing.Dict[str, torch.Tensor]", typing.Dict[str, torch.Tensor]),
+                               ("typing.Callable[[int], int]", typing.Callable[[int], int]),
+                               ("torch.Size", torch.Size), ("typing.Any", typing.Any)):
+            with self.subTest(text=text):
+                self.assertEqual(self.policy.annotation(text, "node 'n'"), expected)
+        for text in ("os.PathLike", "torch.os.PathLike", "int[", "int]", "typing.List[int](1)",
+                     "int.__class__", "(lambda: 0)()", "typing.List[int] + 1", ""):
+            with self.subTest(text=text):
+                with self.assertWarnsRegex(UserWarning, "node 'n'.*dropped"):
+                    self.assertIsNone(self.policy.annotation(text, "node 'n'"))
+
+    def test_functions_torch_fx_names(self):
+        import math
+        import operator
+        f = self.policy.function
+        self.assertIs(f("torch.relu", "n"), torch.relu)
+        self.assertIs(f("torch._C._nn.linear", "n"), torch._C._nn.linear)
+        self.assertIs(f("torch.nn.functional.relu", "n"), torch.nn.functional.relu)
+        self.assertIs(f("torch.ops.aten.add.Tensor", "n"), torch.ops.aten.add.Tensor)
+        self.assertIs(f("_operator.add", "n"), operator.add)
+        self.assertIs(f("operator.getitem", "n"), operator.getitem)
+        self.assertIs(f("math.sqrt", "n"), math.sqrt)
+        self.assertIs(f("getattr", "n"), getattr)
+        self.assertIs(f("builtins.getattr", "n"), getattr)
+        for target in ("open", "builtins.eval", "torch.load", "torch.jit.load", "torch.fx.graph_module._exec_with_source",
+                       "torch.ops.load_library", "torch._C.import_ir_module", "torch.import_ir_module",
+                       "_operator.attrgetter", "_operator.call", "torch.Tensor.__subclasses__",
+                       "torch.autograd.functional.jacobian", "torch.overrides.handle_torch_function",
+                       "math.__loader__.load_module"):
+            with self.subTest(target=target):
+                with self.assertRaisesRegex(fxsplit_torch.UnsafeGraphError, f"n: .*{target!r}"):
+                    f(target, "n")
+
+    def test_the_python_output_embeds_this_decoder(self):
+        """One decoder: the generated file holds decode.py's text, verbatim."""
+        with open(self.decode.__file__, encoding="utf-8") as f:
+            source = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            graph = os.path.join(tmp, "g.json")
+            with open(graph, "w") as f:
+                json.dump({"format": "fxsplit-graph", "version": 1, "attributes": {}, "nodes": [
+                    placeholder(), call("relu", "call_function", "torch.relu", ref("x")),
+                    call("output", "output", "output", ref("relu"))]}, f)
+            out = os.path.join(tmp, "g.py")
+            subprocess.run([fxsplit_torch.find_fxsplit(), "split", graph, "--quiet", "-p", "modulo",
+                            "-O", f"python:{out}"], check=True)
+            with open(out, encoding="utf-8") as f:
+                self.assertTrue(source in f.read(), f"{out} does not hold {self.decode.__file__}")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -22,9 +22,11 @@ def c_literal(line):
 
 def main(sources, dst, symbol):
     lines = []
-    for src in sources:
+    for i, src in enumerate(sources):
         with open(src, encoding="utf-8") as f:
             text = f.read()
+        if i:
+            lines += ["\n", "\n"]  # two blank lines between the files' texts
         lines += (text if text.endswith("\n") else text + "\n").splitlines(keepends=True)
     names = ", ".join(src.rsplit("/", 1)[-1] for src in sources)
     with open(dst, "w", encoding="utf-8") as f:

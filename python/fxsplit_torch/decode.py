@@ -33,6 +33,12 @@ class UnsafeGraphError(LoadError):
     what a graph file may use by default (see Policy)."""
 
 
+def _short(value):
+    """repr(@value) for a message, at most about 120 characters."""
+    text = repr(value)
+    return text if len(text) <= 120 else text[:100] + f"...' ({len(text)} characters)"
+
+
 # ---- opaque constants -------------------------------------------------------
 
 def _constants(kind):
@@ -58,7 +64,7 @@ def decode_opaque(type_name, text, where):
                 pass
     elif type_name in _OPAQUE and text in _OPAQUE[type_name]:
         return _OPAQUE[type_name][text]
-    raise LoadError(f"{where}: not a {type_name} constant fxsplit knows: {text!r}")
+    raise LoadError(f"{where}: not a {_short(type_name)} constant fxsplit knows: {_short(text)}")
 
 
 def decode_value(value, env, where):
@@ -69,10 +75,10 @@ def decode_value(value, env, where):
     if isinstance(value, list):
         return [decode_value(v, env, where) for v in value]
     if not isinstance(value, dict) or len(value) not in (1, 2):
-        raise LoadError(f"{where}: bad value {value!r}")
+        raise LoadError(f"{where}: bad value {_short(value)}")
     if len(value) == 1 and "node" in value:
         if value["node"] not in env:
-            raise LoadError(f"{where}: reference to unknown node {value['node']!r}")
+            raise LoadError(f"{where}: reference to unknown node {_short(value['node'])}")
         return env[value["node"]]
     if len(value) == 1 and "tuple" in value:
         return tuple(decode_value(v, env, where) for v in value["tuple"])
@@ -86,7 +92,7 @@ def decode_value(value, env, where):
         return float(value["float"])
     if len(value) == 2 and "opaque" in value and "repr" in value:
         return decode_opaque(value["opaque"], value["repr"], where)
-    raise LoadError(f"{where}: bad value {value!r}")
+    raise LoadError(f"{where}: bad value {_short(value)}")
 
 
 # ---- what a graph file may name ---------------------------------------------
@@ -166,7 +172,7 @@ class Policy:
 
     def _refuse(self, where, what, name):
         raise UnsafeGraphError(
-            f"{where}: {what} {name!r} is not allowed by default (torch, operator, math and "
+            f"{where}: {what} {_short(name)} is not allowed by default (torch, operator, math and "
             f"plain builtins only); pass allow_modules=[...] or trust_targets=True to load it "
             f"from a file you trust")
 
@@ -220,7 +226,7 @@ class Policy:
                     and not self._explicit(name) and not self._module_allowed(module):
                 self._refuse(where, "call_function target", qualname)
         if fn is None or not callable(fn):
-            raise LoadError(f"{where}: cannot find the function {qualname!r}")
+            raise LoadError(f"{where}: cannot find the function {_short(qualname)}")
         self._functions[qualname] = fn
         return fn
 
@@ -253,8 +259,8 @@ class Policy:
                 t, rest = self._type(tokens, 0, where)
                 if rest != len(tokens):
                     raise LoadError("trailing text")
-            except (LoadError, TypeError, IndexError) as e:
-                _warnings.warn(f"{where}: type annotation {text!r} dropped: {e}", stacklevel=2)
+            except (LoadError, TypeError, IndexError, RecursionError) as e:
+                _warnings.warn(f"{where}: type annotation {_short(text)} dropped: {e}", stacklevel=2)
                 t = None
             self._types[text] = t
         return self._types[text]
@@ -267,12 +273,12 @@ class Policy:
         if dots:
             return Ellipsis, i + 1
         if not name:
-            raise LoadError(f"unexpected {other!r}")
+            raise LoadError(f"unexpected {_short(other)}")
         base = self._type_name(name)
         i += 1
         if i < len(tokens) and tokens[i][2] == "[":
             if not (getattr(base, "__module__", None) == "typing" or base in _TYPE_BUILTINS.values()):
-                raise LoadError(f"{name} takes no parameters")
+                raise LoadError(f"{_short(name)} takes no parameters")
             items, i = self._type_list(tokens, i + 1, where)
             base = base[tuple(items) if len(items) != 1 else items[0]]
         return base, i
@@ -285,7 +291,7 @@ class Policy:
             if tokens[i][2] == ",":
                 i += 1
             elif tokens[i][2] != "]":
-                raise LoadError(f"unexpected {tokens[i]!r}")
+                raise LoadError(f"unexpected {_short(tokens[i])}")
         return items, i + 1
 
     def _type_name(self, name):
@@ -308,20 +314,20 @@ class Policy:
                     obj = getattr(obj, atom, None)
                 if isinstance(obj, type) and (self.trust_targets or _within(obj.__module__, allowed)):
                     return obj
-        raise LoadError(f"{name} is not a class of an allowed, imported module")
+        raise LoadError(f"{_short(name)} is not a class of an allowed, imported module")
 
     def attribute_path(self, qualname, where):
         """Checks a get_attr / call_module target: identifiers, no dunders."""
         # torch.fx prints an atom that is no identifier as getattr(x, "atom")
         atoms = qualname.split(".") if isinstance(qualname, str) else [""]
         if not all(a and not _UNQUOTABLE.search(a) for a in atoms):
-            raise LoadError(f"{where}: target {qualname!r} is not a dotted name")
+            raise LoadError(f"{where}: target {_short(qualname)} is not a dotted name")
         if not self.trust_targets and any(_is_dunder(a) for a in atoms):
             self._refuse(where, "attribute", qualname)
 
     def method(self, name, where):
         if not _is_identifier(name):
-            raise LoadError(f"{where}: call_method target {name!r} is not an identifier")
+            raise LoadError(f"{where}: call_method target {_short(name)} is not an identifier")
         if not self.trust_targets and (_is_dunder(name) or name in _DENIED_METHODS):
             self._refuse(where, "call_method target", name)
 
@@ -334,11 +340,11 @@ def _check_names(op, target, args, kwargs, fn, policy, where):
     """torch.fx pastes these texts into the forward code it compiles."""
     for key in kwargs:
         if not _is_identifier(key):
-            raise LoadError(f"{where}: keyword {key!r} is not an identifier")
+            raise LoadError(f"{where}: keyword {_short(key)} is not an identifier")
     if op == "placeholder":
         m = _PLACEHOLDER.fullmatch(target) if isinstance(target, str) else None
         if not m or not _is_identifier(m.group(1)):
-            raise LoadError(f"{where}: placeholder target {target!r} is not a parameter name")
+            raise LoadError(f"{where}: placeholder target {_short(target)} is not a parameter name")
     elif op in ("get_attr", "call_module"):
         policy.attribute_path(target, where)
     elif op == "call_method":
@@ -361,13 +367,13 @@ def decode_graph(entries, policy, label=""):
     graph = torch.fx.Graph()
     env = {}
     for op, name, target, args, kwargs, type_text, meta in entries:
-        where = f"{label or 'the top-level graph'}, node {name!r}"
+        where = f"{label or 'the top-level graph'}, node {_short(name)}"
         if not isinstance(name, str) or not isinstance(target, str) \
                 or not isinstance(args, list) or not isinstance(kwargs, dict):
             raise LoadError(f"{where}: name, target, args or kwargs of the wrong type")
         if op not in ("placeholder", "get_attr", "call_function", "call_method",
                       "call_module", "output"):
-            raise LoadError(f"{where}: unknown op {op!r}")
+            raise LoadError(f"{where}: unknown op {_short(op)}")
         fn = policy.function(target, where) if op == "call_function" else None
         args = tuple(decode_value(a, env, where) for a in args)
         kwargs = {k: decode_value(v, env, where) for k, v in kwargs.items()}
@@ -388,6 +394,6 @@ def lookup_attribute(module, qualname, where):
     obj = module
     for atom in qualname.split("."):
         if _is_dunder(atom) or not hasattr(obj, atom):
-            raise LoadError(f"{where}: the original module has no attribute {qualname!r}")
+            raise LoadError(f"{where}: the original module has no attribute {_short(qualname)}")
         obj = getattr(obj, atom)
     return obj

@@ -275,6 +275,16 @@ class Decoder(unittest.TestCase):
                 with self.assertRaisesRegex(fxsplit_torch.LoadError, "node 'n'"):
                     d(kind, text, "node 'n'")
 
+    def test_messages_are_short(self):
+        """A huge or deeply nested text gives a short message, no crash."""
+        with self.assertRaises(fxsplit_torch.LoadError) as cm:
+            self.decode.decode_opaque("torch.dtype", "x" * 1000000, "node 'n'")
+        self.assertLess(len(str(cm.exception)), 300)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.assertIsNone(self.policy.annotation("typing.List[" * 100000, "node 'n'"))
+        self.assertTrue(caught and all(len(str(w.message)) < 400 for w in caught))
+
     def test_annotations_torch_fx_prints(self):
         for text, expected in (("torch.Tensor", torch.Tensor), ("int", int), ("NoneType", type(None)),
                                ("typing.List[int]", typing.List[int]),

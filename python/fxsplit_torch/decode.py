@@ -150,7 +150,7 @@ class Policy:
     torch (and its submodules but those in _DENIED_MODULES), operator, math
     and the builtins in _BUILTINS, found by walking the attributes of those
     already-imported modules; no dunder names; annotation classes from
-    torch, typing and builtins.  @allow_modules adds modules (and their
+    builtins, torch, typing and collections, never imported.  @allow_modules adds modules (and their
     submodules; they are imported if need be) for targets and annotations;
     @trust_targets=True resolves any target, importing its module, as
     torch.fx's own pickling does: only for files you trust."""

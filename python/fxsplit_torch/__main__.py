@@ -51,7 +51,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     model = _load_factory(args.factory)()
-    model.eval()
+    model.train(False)
     gm = torch.fx.symbolic_trace(model)
     inputs = tuple(torch.rand(s) for s in args.input_shape) or None
     try:

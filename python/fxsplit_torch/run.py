@@ -32,13 +32,22 @@ def find_fxsplit():
     raise FileNotFoundError("no fxsplit binary: set FXSPLIT, put it on PATH, or build the tree")
 
 
+def _own_modules(gm):
+    """The modules of @gm's own call_function targets beyond the default
+    allow-list (its wrapped functions), whole: not torch's denied parts."""
+    modules = {getattr(n.target, "__module__", None) for n in gm.graph.nodes if n.op == "call_function"}
+    return sorted(m for m in modules if isinstance(m, str)
+                  and m.split(".")[0] not in ("torch", "_operator", "operator", "math", "builtins"))
+
+
 def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
-          split_options=(), root_module=None, workdir=None):
+          split_options=(), root_module=None, workdir=None, allow_modules=()):
     """Splits @gm with the fxsplit partitioner plugin @partitioner and its
     @options (dict), writes extra @outputs ("dot:/tmp/g.dot", ...) too, and
     returns the split torch.fx.GraphModule bound to @root_module (default
     @gm).  @split_options: extra command-line flags such as
-    "--keep-original-order"."""
+    "--keep-original-order".  The result may call the functions of the
+    modules @gm's own calls come from, and of @allow_modules."""
     options = options or {}
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         graph_path = os.path.join(tmp, "graph.json")
@@ -55,4 +64,5 @@ def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
         if proc.returncode != 0:
             raise SplitError(proc.stderr.strip() or f"fxsplit exited with {proc.returncode}",
                              proc.returncode, proc.stderr)
-        return load_split(result_path, root_module if root_module is not None else gm)
+        return load_split(result_path, root_module if root_module is not None else gm,
+                          allow_modules=_own_modules(gm) + list(allow_modules))

@@ -46,7 +46,40 @@ class Net(torch.nn.Module):
         return self.fc(y.mean(dim=(2, 3)))
 
 
+@torch.fx.wrap
+def shifted(x, by):
+    return x + by
+
+
+class Wrapped(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.relu(shifted(self.fc(x), 1.5))
+
+
 class TestBridge(unittest.TestCase):
+    def test_split_allows_the_modules_of_its_own_calls(self):
+        """split() loads back a graph calling a function of this module
+        (beyond the default allow-list); load_split of the same file needs
+        allow_modules."""
+        model = Wrapped().eval()
+        gm = torch.fx.symbolic_trace(model)
+        x = torch.rand(2, 4)
+        split = fxsplit_torch.split(gm, "balanced", {"stages": 2})
+        self.assertTrue(torch.equal(split(x), model(x)))
+        with tempfile.TemporaryDirectory() as tmp:
+            graph, result = os.path.join(tmp, "g.json"), os.path.join(tmp, "s.json")
+            fxsplit_torch.export(gm, None, graph)
+            subprocess.run([fxsplit_torch.find_fxsplit(), "split", graph, "--quiet", "-p", "modulo",
+                            "-O", f"json:{result}"], check=True)
+            with self.assertRaisesRegex(fxsplit_torch.UnsafeGraphError, "__main__.shifted"):
+                fxsplit_torch.load_split(result, model)
+            loaded = fxsplit_torch.load_split(result, model, allow_modules=[__name__])
+            self.assertTrue(torch.equal(loaded(x), model(x)))
+
     def test_split_returns_an_equivalent_module(self):
         model = Net().eval()
         gm = torch.fx.symbolic_trace(model)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes a C file holding the lines of a text file as a NULL-terminated
-array of string literals: embed-text.py INPUT OUTPUT SYMBOL."""
+"""Writes a C file holding the lines of text files, one after the other, as
+a NULL-terminated array of string literals:
+embed-text.py INPUT... OUTPUT SYMBOL."""
 import sys
 
 
@@ -19,11 +20,17 @@ def c_literal(line):
     return '"' + "".join(out) + '"'
 
 
-def main(src, dst, symbol):
-    with open(src, encoding="utf-8") as f:
-        lines = f.read().splitlines(keepends=True)
+def main(sources, dst, symbol):
+    lines = []
+    for i, src in enumerate(sources):
+        with open(src, encoding="utf-8") as f:
+            text = f.read()
+        if i:
+            lines += ["\n", "\n"]  # two blank lines between the files' texts
+        lines += (text if text.endswith("\n") else text + "\n").splitlines(keepends=True)
+    names = ", ".join(src.rsplit("/", 1)[-1] for src in sources)
     with open(dst, "w", encoding="utf-8") as f:
-        f.write(f"/* Generated from {src.rsplit('/', 1)[-1]} by embed-text.py. */\n")
+        f.write(f"/* Generated from {names} by embed-text.py. */\n")
         f.write(f"extern const char *const {symbol}[];\n")
         f.write(f"const char *const {symbol}[] = {{\n")
         for line in lines:
@@ -32,6 +39,6 @@ def main(src, dst, symbol):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        sys.exit("usage: embed-text.py INPUT OUTPUT SYMBOL")
-    main(*sys.argv[1:])
+    if len(sys.argv) < 4:
+        sys.exit("usage: embed-text.py INPUT... OUTPUT SYMBOL")
+    main(sys.argv[1:-2], sys.argv[-2], sys.argv[-1])

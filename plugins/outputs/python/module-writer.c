@@ -1,5 +1,6 @@
-/* The generated module: a docstring, the runtime (runtime.py, embedded at
- * build time), then data only: the qualname map, the code texts and one
+/* The generated module: a docstring, the decoder and the runtime
+ * (python/fxsplit_torch/decode.py and runtime.py, embedded at build time),
+ * then data only: the qualname map, the code texts and one
  * line of JSON per node.  Data rather than one statement per node keeps
  * the file linear, readable and free of name clashes between nodes and
  * the runtime's own names; JSON in raw strings rather than Python literals
@@ -13,7 +14,7 @@
 #include <fxsplit/error.h>
 #include <string.h>
 
-/* From runtime.py, by embed-text.py. */
+/* From decode.py and runtime.py, by embed-text.py. */
 extern const char *const fxs_py_runtime_lines[];
 
 /* Text is gathered here and written out in chunks of about this size. */
@@ -53,7 +54,10 @@ write_header (Writer *w, const FxsSplitResult *result)
     "build(original_module) returns it as a torch.fx.GraphModule that calls\n"
     "%u submodule%s and uses the parameters, buffers and submodules of the\n"
     "module that was split; CODE holds the forward code of every graph as\n"
-    "torch.fx 1.13 prints GraphModule.code.\n"
+    "torch.fx 1.13 prints GraphModule.code.  Nothing in this file's data is\n"
+    "evaluated or imported: call_function targets come from torch, operator\n"
+    "and math unless build() is given allow_modules=[...] or\n"
+    "trust_targets=True (fxsplit's docs/python.md).\n"
     "\"\"\"\n", n, n == 1 ? "" : "s");
   for (const char *const *line = fxs_py_runtime_lines; *line; line++)
     g_string_append (w->buf, *line);

@@ -41,6 +41,7 @@ struct FxsPluginContext {
   FxsPipeline *pipeline;
   FxsStaging *staging;        /* set only while write runs */
   GPtrArray *files;           /* char*: the files it wrote in the last run */
+  char *who;                  /* "plugin 'NAME' (PATH)", for fxs_pipeline_running_hook */
 };
 
 struct FxsPipeline {
@@ -96,6 +97,13 @@ void     fxs_plugin_context_free (FxsPluginContext *ctx);
  * an error gets a generic message.  Consumes @hook_error. */
 void     fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
                                        const char *hook, FxsErrorCode code, GError **error);
+
+/* Around every call of a hook of @ctx (@node: split_callback's node, or
+ * NULL): what fxs_pipeline_running_hook() reports.  Cheap enough for each
+ * node. */
+void     fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook,
+                                   const FxsNode *node);
+void     fxs_plugin_context_leave (void);
 
 /* Staging (pipeline-staging.c). */
 FxsStaging *fxs_staging_new (void);

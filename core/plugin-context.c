@@ -16,7 +16,43 @@ fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *pr
   ctx->options = options;
   ctx->pipeline = pipeline;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
+  ctx->who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
+  for (char *c = ctx->who; *c; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      *c = '?';
   return ctx;
+}
+
+/* The hook running on this thread; volatile, as a signal handler reads it. */
+static _Thread_local const char *volatile running_who;
+static _Thread_local const char *volatile running_hook;
+static _Thread_local const FxsNode *volatile running_node;
+
+void
+fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook, const FxsNode *node)
+{
+  running_node = node;
+  running_hook = hook;
+  running_who = ctx->who;
+}
+
+void
+fxs_plugin_context_leave (void)
+{
+  running_who = NULL;
+}
+
+gboolean
+fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node)
+{
+  const char *who = running_who;
+  if (!who)
+    return FALSE;
+  *plugin = who;
+  *hook = running_hook;
+  const FxsNode *n = running_node;
+  *node = n ? fxs_node_name (n) : NULL;
+  return TRUE;
 }
 
 void
@@ -45,7 +81,10 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
     {
       GError *local = NULL;
       gpointer state = NULL;
-      if (!init (ctx, &state, &local))
+      fxs_plugin_context_enter (ctx, "init", NULL);
+      gboolean ok = init (ctx, &state, &local);
+      fxs_plugin_context_leave ();
+      if (!ok)
         {
           fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
           return FALSE;
@@ -63,11 +102,16 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   if (!ctx)
     return;
   if (ctx->initialized && ctx->plugin->info->fini)
-    ctx->plugin->info->fini (ctx->state);
+    {
+      fxs_plugin_context_enter (ctx, "fini", NULL);
+      ctx->plugin->info->fini (ctx->state);
+      fxs_plugin_context_leave ();
+    }
   fxs_options_free (ctx->options);
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
+  g_free (ctx->who);
   g_free (ctx);
 }
 

@@ -25,7 +25,10 @@ block_signals (sigset_t *saved)
 }
 
 /* Keeps each existing destination aside under a hidden hard link, checking
- * again that it may be replaced.  Returns the file that failed, @why set. */
+ * again that it may be replaced.  Where no link may be made (a file system
+ * without them, or another user's file under protected_hardlinks) the old
+ * file is moved there just before its replacement instead.  Returns the
+ * file that failed, @why set. */
 static FxsAtomicFile *
 keep_old_files (FxsAtomicFile **files, guint n, char **why)
 {
@@ -40,17 +43,18 @@ keep_old_files (FxsAtomicFile **files, guint n, char **why)
           return f;
         }
       char *old = g_strconcat (f->tmp_path, ".old", NULL);
-      if (link (f->path, old) == 0)
-        f->old_path = old;
-      else
+      int err = link (f->path, old) == 0 ? 0 : errno;
+      if (err == 0 || err == EPERM || err == EMLINK || err == EOPNOTSUPP)
         {
-          int err = errno;
-          g_free (old);
-          if (err != ENOENT)
-            {
-              *why = g_strdup_printf ("cannot keep the old file aside: %s", g_strerror (err));
-              return f;
-            }
+          f->old_path = old;
+          f->move_aside = err != 0;
+          continue;
+        }
+      g_free (old);
+      if (err != ENOENT)
+        {
+          *why = g_strdup_printf ("cannot keep the old file aside: %s", g_strerror (err));
+          return f;
         }
     }
   return NULL;
@@ -62,9 +66,16 @@ rename_all (FxsAtomicFile **files, guint n, char **why)
   for (guint i = 0; i < n; i++)
     {
       FxsAtomicFile *f = files[i];
+      if (f->move_aside && rename (f->path, f->old_path) != 0)
+        {
+          *why = g_strdup_printf ("cannot move the old file aside: %s", g_strerror (errno));
+          g_clear_pointer (&f->old_path, g_free);
+          return f;
+        }
       if (rename (f->tmp_path, f->path) != 0)
         {
           *why = g_strdup_printf ("cannot move the new file into place: %s", g_strerror (errno));
+          f->renamed = f->move_aside;  /* restore() moves the old file back */
           return f;
         }
       f->renamed = TRUE;
@@ -73,7 +84,9 @@ rename_all (FxsAtomicFile **files, guint n, char **why)
   return NULL;
 }
 
-/* Puts every old file back (or removes a destination that was new). */
+/* Puts every old file back (or removes a destination that was new).  An
+ * old file that cannot go back stays where it was kept, and @notes says
+ * where. */
 static void
 restore (FxsAtomicFile **files, guint n, GString *notes)
 {
@@ -84,10 +97,12 @@ restore (FxsAtomicFile **files, guint n, GString *notes)
         continue;
       gboolean ok = f->old_path ? rename (f->old_path, f->path) == 0 : unlink (f->path) == 0;
       if (!ok)
-        g_string_append_printf (notes, "; %s could not be restored (%s)", f->path,
-                                g_strerror (errno));
+        g_string_append_printf (notes, "; %s could not be restored (%s)%s%s", f->path,
+                                g_strerror (errno), f->old_path ? ": its old file is " : "",
+                                f->old_path ? f->old_path : "");
       else
         g_clear_pointer (&f->old_path, g_free);
+      f->renamed = !ok;  /* still renamed: old_path is the only copy of the old file */
     }
 }
 
@@ -116,17 +131,19 @@ sync_directories (FxsAtomicFile **files, guint n)
 }
 
 /* Removes what is left beside the destinations: temporaries not renamed
- * and the old files kept aside. */
+ * and the hard links to old files, but never the only copy of an old
+ * file. */
 static void
-remove_leftovers (FxsAtomicFile **files, guint n, GString *notes)
+remove_leftovers (FxsAtomicFile **files, guint n, gboolean committed, GString *notes)
 {
   for (guint i = 0; i < n; i++)
     {
       FxsAtomicFile *f = files[i];
-      if (!f->renamed && unlink (f->tmp_path) != 0 && errno != ENOENT)
+      if (!committed && unlink (f->tmp_path) != 0 && errno != ENOENT)
         g_string_append_printf (notes, "; its temporary file %s could not be removed (%s)",
                                 f->tmp_path, g_strerror (errno));
-      if (f->old_path && unlink (f->old_path) != 0 && errno != ENOENT)
+      gboolean only_copy = !committed && f->renamed;
+      if (f->old_path && !only_copy && unlink (f->old_path) != 0 && errno != ENOENT)
         g_string_append_printf (notes, "; the old file kept as %s could not be removed (%s)",
                                 f->old_path, g_strerror (errno));
     }
@@ -156,7 +173,7 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
     restore (files, n, notes);
   else
     sync_directories (files, n);
-  remove_leftovers (files, n, notes);
+  remove_leftovers (files, n, failed == NULL, notes);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   if (failed)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s%s", failed->path, why,

@@ -8,7 +8,8 @@
 struct FxsAtomicFile {
   char *path;      /* the destination */
   char *tmp_path;  /* ".NAME.XXXXXX" beside it */
-  char *old_path;  /* during a commit: a hard link to the file replaced */
+  char *old_path;  /* during a commit: where the file replaced is kept */
+  gboolean move_aside;  /* old_path cannot be a hard link: move the old file there */
   FILE *stream;    /* NULL once finished writing */
   int fd;          /* the temporary's descriptor, -1 once closed */
   int err;         /* the first write error (errno), 0 if none */

@@ -117,6 +117,17 @@ stream_write (void *cookie, const char *buf, size_t size)
 }
 
 static int
+stream_seek (void *cookie, off64_t *offset, int whence)
+{
+  FxsAtomicFile *f = cookie;
+  off_t at = lseek (f->fd, (off_t) *offset, whence);
+  if (at < 0)
+    return -1;
+  *offset = at;
+  return 0;
+}
+
+static int
 stream_close (void *cookie)
 {
   FxsAtomicFile *f = cookie;
@@ -194,7 +205,8 @@ fxs_atomic_file_open (const char *path, GError **error)
   f->fd = fd;
   f->slot = track (tmpl);
   set_owner_and_mode (fd, exists ? &old : NULL);
-  cookie_io_functions_t io = { .write = stream_write, .close = stream_close };
+  cookie_io_functions_t io = { .write = stream_write, .seek = stream_seek,
+                              .close = stream_close };
   f->stream = fopencookie (f, "w", io);
   if (!f->stream)
     {

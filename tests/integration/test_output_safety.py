@@ -111,8 +111,9 @@ class TestAllOrNothing(SafetyCase):
         # after both are staged, the second one's temporary disappears (as a
         # temp cleaner could do it): the json is renamed first, then the
         # python file cannot be
-        r = self.split(f"json:{a}", f"python:{b}", f"sabotage:{self.path('s')}",
-                       extra=["--output-option", f"sabotage.remove_temporaries={b}"], user=user)
+        r = self.split(f"json:{a}", f"python:{b}", f"failing-output:{self.path('s')}",
+                       extra=["--output-option", f"failing-output.remove_temporaries={b}",
+                              "--output-option", "failing-output.how=none"], user=user)
         self.assert_fails(r, 5, f"{b}: cannot write: cannot move the new file into place: "
                                 "No such file or directory")
         self.assert_unchanged(a, a_before)
@@ -132,8 +133,9 @@ class TestAllOrNothing(SafetyCase):
         os.mkdir(self.path("b"))
         a = self.path("new.json")
         b, b_before = self.old_file("b/out.py")
-        r = self.split(f"json:{a}", f"python:{b}", f"sabotage:{self.path('s')}",
-                       extra=["--output-option", f"sabotage.remove_temporaries={b}"])
+        r = self.split(f"json:{a}", f"python:{b}", f"failing-output:{self.path('s')}",
+                       extra=["--output-option", f"failing-output.remove_temporaries={b}",
+                              "--output-option", "failing-output.how=none"])
         self.assert_fails(r, 5, f"{b}: cannot write")
         self.assert_unchanged(b, b_before)
         self.assertEqual(self.files(), ["b/out.py"])
@@ -149,8 +151,9 @@ class TestAllOrNothing(SafetyCase):
         a, a_before = self.old_file("a/out.json")
         b, b_before = self.old_file("b/out.py")
         self.addCleanup(os.chmod, self.path("b"), 0o755)
-        r = self.split(f"json:{a}", f"python:{b}", f"sabotage:{self.path('s')}",
-                       extra=["--output-option", f"sabotage.lock_dir={self.path('b')}"],
+        r = self.split(f"json:{a}", f"python:{b}", f"failing-output:{self.path('s')}",
+                       extra=["--output-option", f"failing-output.lock_dir={self.path('b')}",
+                              "--output-option", "failing-output.how=none"],
                        user=NOBODY)
         line = self.assert_fails(r, 5, f"{b}: cannot write", "Permission denied")
         self.assert_unchanged(a, a_before)
@@ -173,7 +176,7 @@ class TestWriteErrors(SafetyCase):
             self.skipTest(f"cannot mount a tmpfs: {mount.stderr.strip()}")
         self.addCleanup(subprocess.run, ["umount", small])
         out, before = self.old_file("small/out.bin")
-        r = self.split(f"crash-output:{out}", extra=["--output-option", "crash-output.how=none"])
+        r = self.split(f"failing-output:{out}", extra=["--output-option", "failing-output.how=none"])
         self.assert_fails(r, 5, f"{out}: cannot write: No space left on device")
         self.assert_unchanged(out, before)
         self.assertEqual(os.listdir(small), ["out.bin"])
@@ -191,8 +194,8 @@ class TestSignals(SafetyCase):
 
     def interrupted(self, sig):
         out, before = self.old_file("out.bin")
-        proc = popen(["split", DOCSTRING, "-p", "modulo", "-O", f"crash-output:{out}",
-                      "--output-option", "crash-output.how=block"])
+        proc = popen(["split", DOCSTRING, "-p", "modulo", "-O", f"failing-output:{out}",
+                      "--output-option", "failing-output.how=block"])
         self.addCleanup(proc.kill)
         deadline = time.monotonic() + 60
         while not any(os.path.getsize(self.path(t)) >= 2 << 20 for t in self.temporaries()):
@@ -224,8 +227,8 @@ class TestSignals(SafetyCase):
         # a real SIGXFSZ: the write goes past RLIMIT_FSIZE
         out, before = self.old_file("out.bin")
         limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
-        proc = popen(["split", DOCSTRING, "-p", "modulo", "-O", f"crash-output:{out}",
-                      "--output-option", "crash-output.how=none"], preexec_fn=limit)
+        proc = popen(["split", DOCSTRING, "-p", "modulo", "-O", f"failing-output:{out}",
+                      "--output-option", "failing-output.how=none"], preexec_fn=limit)
         proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, -signal.SIGXFSZ)
         self.assertEqual(self.temporaries(), [])

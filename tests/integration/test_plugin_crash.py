@@ -8,8 +8,12 @@ import signal
 from fxtest import DOCSTRING, TEST_PLUGINS, FxsplitTestCase, fxsplit, main
 
 CRASH_PARTITIONER = os.path.join(TEST_PLUGINS, "crash-partitioner.so")
-CRASH_OUTPUT = os.path.join(TEST_PLUGINS, "crash-output.so")
+FAILING_OUTPUT = os.path.join(TEST_PLUGINS, "failing-output.so")
 OLD = "old contents\n"
+IN_CALLBACK = (f"fxsplit: plugin 'crash-partitioner' ({CRASH_PARTITIONER}) {{}} in split_callback "
+               'on node "linear": {}')
+IN_WRITE = f"fxsplit: plugin 'failing-output' ({FAILING_OUTPUT}) {{}} in write: {{}}"
+NOT_FINISHED = "the command did not finish and wrote no output"
 
 
 class TestPluginCrash(FxsplitTestCase):
@@ -25,50 +29,37 @@ class TestPluginCrash(FxsplitTestCase):
             self.assertEqual(f.read(), OLD)
         self.assertEqual(self.files(), ["out.json"])
 
-    def partitioner(self, how):
-        return fxsplit("split", DOCSTRING, "-p", "crash-partitioner", "-o", f"how={how}",
-                       "-O", f"json:{self.out}")
-
-    def output(self, how):
-        return fxsplit("split", DOCSTRING, "-p", "modulo", "-O", f"json:{self.out}",
-                       "-O", f"crash-output:{self.path('big.bin')}",
-                       "--output-option", f"crash-output.how={how}")
-
-    def assert_line(self, r, returncode, line):
+    def check(self, plugin, how, returncode, line):
+        if plugin == "partitioner":
+            r = fxsplit("split", DOCSTRING, "-p", "crash-partitioner", "-o", f"how={how}",
+                        "-O", f"json:{self.out}")
+        else:
+            r = fxsplit("split", DOCSTRING, "-p", "modulo", "-O", f"json:{self.out}",
+                        "-O", f"failing-output:{self.path('big.bin')}",
+                        "--output-option", f"failing-output.how={how}")
         self.assertEqual(r.returncode, returncode, r.stderr)
         self.assertEqual(r.stderr.splitlines(), [line])
         self.assertEqual(r.stdout, "")
 
     def test_segfault_in_split_callback(self):
-        self.assert_line(self.partitioner("segv"), -signal.SIGSEGV,
-                         f"fxsplit: plugin 'crash-partitioner' ({CRASH_PARTITIONER}) crashed in "
-                         'split_callback on node "linear": Segmentation fault')
+        self.check("partitioner", "segv", -signal.SIGSEGV,
+                   IN_CALLBACK.format("crashed", "Segmentation fault"))
 
     def test_abort_in_split_callback(self):
-        self.assert_line(self.partitioner("abort"), -signal.SIGABRT,
-                         f"fxsplit: plugin 'crash-partitioner' ({CRASH_PARTITIONER}) crashed in "
-                         'split_callback on node "linear": Aborted')
+        self.check("partitioner", "abort", -signal.SIGABRT, IN_CALLBACK.format("crashed", "Aborted"))
 
     def test_stack_overflow_in_split_callback(self):
-        self.assert_line(self.partitioner("recurse"), -signal.SIGSEGV,
-                         f"fxsplit: plugin 'crash-partitioner' ({CRASH_PARTITIONER}) crashed in "
-                         'split_callback on node "linear": Segmentation fault')
+        self.check("partitioner", "recurse", -signal.SIGSEGV,
+                   IN_CALLBACK.format("crashed", "Segmentation fault"))
 
     def test_segfault_in_write_removes_temporaries(self):
-        self.assert_line(self.output("segv"), -signal.SIGSEGV,
-                         f"fxsplit: plugin 'crash-output' ({CRASH_OUTPUT}) crashed in write: "
-                         "Segmentation fault")
+        self.check("output", "segv", -signal.SIGSEGV, IN_WRITE.format("crashed", "Segmentation fault"))
 
     def test_exit_in_split_callback_is_a_failure(self):
-        self.assert_line(self.partitioner("exit"), 3,
-                         f"fxsplit: plugin 'crash-partitioner' ({CRASH_PARTITIONER}) called "
-                         'exit() in split_callback on node "linear": the command did not finish '
-                         "and wrote no output")
+        self.check("partitioner", "exit", 3, IN_CALLBACK.format("called exit()", NOT_FINISHED))
 
     def test_exit_in_write_is_a_failure_and_removes_temporaries(self):
-        self.assert_line(self.output("exit"), 3,
-                         f"fxsplit: plugin 'crash-output' ({CRASH_OUTPUT}) called exit() in "
-                         "write: the command did not finish and wrote no output")
+        self.check("output", "exit", 3, IN_WRITE.format("called exit()", NOT_FINISHED))
 
 
 if __name__ == "__main__":

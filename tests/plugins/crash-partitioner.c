@@ -16,29 +16,21 @@ static const FxsOptionSpec options[] = {
   { NULL },
 };
 
-typedef struct {
-  char *at;
-  char *how;
-} Crash;
-
+/* The state: { at, how, NULL }. */
 static gboolean
 init (FxsPluginContext *ctx, gpointer *state, GError **error)
 {
   (void) error;
-  Crash *c = g_new0 (Crash, 1);
-  c->at = g_strdup (fxs_plugin_option_string (ctx, "at"));
-  c->how = g_strdup (fxs_plugin_option_string (ctx, "how"));
-  *state = c;
+  const char *strings[] = { fxs_plugin_option_string (ctx, "at"),
+                            fxs_plugin_option_string (ctx, "how"), NULL };
+  *state = g_strdupv ((char **) strings);
   return TRUE;
 }
 
 static void
 fini (gpointer state)
 {
-  Crash *c = state;
-  g_free (c->at);
-  g_free (c->how);
-  g_free (c);
+  g_strfreev (state);
 }
 
 FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
@@ -63,14 +55,14 @@ FXS_PLUGIN_EXPORT gboolean
 split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError **error)
 {
   (void) error;
-  Crash *c = state;
-  if (strcmp (fxs_node_name (node), c->at) == 0)
+  const char *at = ((char **) state)[0], *how = ((char **) state)[1];
+  if (strcmp (fxs_node_name (node), at) == 0)
     {
-      if (strcmp (c->how, "abort") == 0)
+      if (strcmp (how, "abort") == 0)
         abort ();
-      if (strcmp (c->how, "exit") == 0)
+      if (strcmp (how, "exit") == 0)
         exit (0);
-      if (strcmp (c->how, "recurse") == 0)
+      if (strcmp (how, "recurse") == 0)
         {
           volatile long depth = 0;
           *partition = recurse (&depth);

@@ -23,10 +23,13 @@ fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *pr
   return ctx;
 }
 
-/* The hook running on this thread; volatile, as a signal handler reads it. */
-static _Thread_local const char *volatile running_who;
-static _Thread_local const char *volatile running_hook;
-static _Thread_local const FxsNode *volatile running_node;
+/* The hook running; volatile, as a signal handler reads it.  Process-wide
+ * rather than per thread: hooks run on the thread that runs the pipeline,
+ * and a thread-local in a shared library costs a call per access, per
+ * node. */
+static const char *volatile running_who;
+static const char *volatile running_hook;
+static const FxsNode *volatile running_node;
 
 void
 fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook, const FxsNode *node)

@@ -114,10 +114,10 @@ class TestAllOrNothing(SafetyCase):
         r = self.split(f"json:{a}", f"python:{b}", f"failing-output:{self.path('s')}",
                        extra=["--output-option", f"failing-output.remove_temporaries={b}",
                               "--output-option", "failing-output.how=none"], user=user)
-        self.assert_fails(r, 5, f"{b}: cannot write: cannot move the new file into place: "
-                                "No such file or directory")
         self.assert_unchanged(a, a_before)
         self.assert_unchanged(b, b_before)
+        self.assert_fails(r, 5, f"{b}: cannot write: cannot move the new file into place: "
+                                "No such file or directory")
         self.assertEqual(self.files(), ["a/out.json", "b/out.py"])
 
     def test_second_rename_fails_first_is_restored(self):
@@ -136,9 +136,9 @@ class TestAllOrNothing(SafetyCase):
         r = self.split(f"json:{a}", f"python:{b}", f"failing-output:{self.path('s')}",
                        extra=["--output-option", f"failing-output.remove_temporaries={b}",
                               "--output-option", "failing-output.how=none"])
-        self.assert_fails(r, 5, f"{b}: cannot write")
-        self.assert_unchanged(b, b_before)
         self.assertEqual(self.files(), ["b/out.py"])
+        self.assert_unchanged(b, b_before)
+        self.assert_fails(r, 5, f"{b}: cannot write")
 
     @unittest.skipUnless(ROOT, "running as another user needs root")
     def test_directory_made_unwritable_keeps_permission_denied(self):
@@ -155,9 +155,9 @@ class TestAllOrNothing(SafetyCase):
                        extra=["--output-option", f"failing-output.lock_dir={self.path('b')}",
                               "--output-option", "failing-output.how=none"],
                        user=NOBODY)
-        line = self.assert_fails(r, 5, f"{b}: cannot write", "Permission denied")
         self.assert_unchanged(a, a_before)
         self.assert_unchanged(b, b_before)
+        line = self.assert_fails(r, 5, f"{b}: cannot write", "Permission denied")
         # the temporary in the locked directory cannot go; the line says so
         left = [f for f in os.listdir(self.path("b")) if f.startswith(".out.py.")]
         self.assertEqual(len(left), 1, left)

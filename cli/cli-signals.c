@@ -90,9 +90,13 @@ on_crash (int sig)
 static void
 check_exit (void)
 {
-  if (!say_running_hook ("called exit()", "the command did not finish and "
-                         "wrote no output"))
+  const char *plugin, *hook, *node;
+  if (!fxs_pipeline_running_hook (&plugin, &hook, &node))
     return;
+  /* only fini runs after the outputs were committed */
+  say_running_hook ("called exit()", strcmp (hook, "fini") == 0
+                                     ? "the command did not finish"
+                                     : "the command did not finish and wrote no output");
   fxs_atomic_file_remove_temporaries ();
   _exit (CLI_EXIT_PLUGIN);
 }

@@ -163,6 +163,7 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
       }
   sigset_t saved;
   block_signals (&saved);
+  fxs_atomic_file_set_committing (TRUE);
   /* One file is replaced by one rename, which cannot half-fail. */
   if (!failed && n > 1)
     failed = keep_old_files (files, n, &why);
@@ -174,6 +175,7 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
   else
     sync_directories (files, n);
   remove_leftovers (files, n, failed == NULL, notes);
+  fxs_atomic_file_set_committing (FALSE);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   if (failed)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s%s", failed->path, why,

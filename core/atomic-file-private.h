@@ -23,6 +23,8 @@ gboolean fxs_atomic_file_finish_writing (FxsAtomicFile *file);
 /* Stops a signal handler from removing the temporary (it is renamed or
  * about to be freed). */
 void     fxs_atomic_file_untrack (FxsAtomicFile *file);
+/* Marks the renames of a commit (signals blocked on this thread). */
+void     fxs_atomic_file_set_committing (gboolean on);
 /* Frees @file without touching the disk. */
 void     fxs_atomic_file_free (FxsAtomicFile *file);
 

@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The temporaries a signal handler removes: slots hold paths owned by
@@ -33,9 +35,27 @@ fxs_atomic_file_untrack (FxsAtomicFile *file)
   file->slot = -1;
 }
 
+/* Set while files are renamed: a handler running on another thread (the
+ * committing one blocks the signals) waits for the commit to end rather
+ * than cut it half-way. */
+static int committing;
+static pthread_t committer;
+
+void
+fxs_atomic_file_set_committing (gboolean on)
+{
+  if (on)
+    committer = pthread_self ();
+  g_atomic_int_set (&committing, on);
+}
+
 void
 fxs_atomic_file_remove_temporaries (void)
 {
+  const struct timespec pause = { 0, 1000000 };
+  /* (a crash of the committing thread itself must not wait for itself) */
+  while (g_atomic_int_get (&committing) && !pthread_equal (committer, pthread_self ()))
+    nanosleep (&pause, NULL);
   for (int i = 0; i < MAX_TRACKED; i++)
     {
       char *path = g_atomic_pointer_get (&tracked[i]);

@@ -54,8 +54,9 @@ gboolean fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **er
 void     fxs_atomic_file_abort (FxsAtomicFile *file);
 
 /* Unlinks every temporary file of this process not yet committed or
- * aborted (at most 1024 at a time are tracked).  Async-signal-safe: for a
- * signal or exit handler, which then ends the process. */
+ * aborted (at most 1024 at a time are tracked), after waiting for a commit
+ * under way on another thread to end.  Async-signal-safe: for a signal or
+ * exit handler, which then ends the process. */
 void     fxs_atomic_file_remove_temporaries (void);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -286,7 +287,10 @@ fxs_atomic_file_abort (FxsAtomicFile *file)
   if (file == NULL)
     return;
   if (file->stream)
-    fclose (file->stream);
+    {
+      __fpurge (file->stream);  /* what is buffered need not be written */
+      fclose (file->stream);
+    }
   g_unlink (file->tmp_path);
   fxs_atomic_file_free (file);
 }

@@ -87,6 +87,18 @@ class TestDestinations(SafetyCase):
         self.refused(second, "has 2 hard links")
         self.assert_unchanged(first, before)
 
+    @unittest.skipUnless(shutil.which("dot"), "Graphviz is not installed")
+    def test_derived_file_refused_when_opened(self):
+        # the dot output's picture is not an option's path: it is refused
+        # when the output opens it (exit 5), and no output appears
+        fifo = self.path("out.svg")
+        os.mkfifo(fifo)
+        r = self.split(f"dot:{self.path('out.dot')}", f"json:{self.path('out.json')}",
+                       extra=["--output-option", "dot.render=svg"])
+        self.assert_fails(r, 5, f"{fifo}: cannot write: it is a FIFO, not a regular file")
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))
+        self.assertEqual(self.files(), ["out.svg"])
+
     @unittest.skipUnless(ROOT, "giving a file to another user needs root")
     def test_mode_and_owner_are_kept(self):
         path, _ = self.old_file("out.json")

@@ -23,37 +23,19 @@ fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *pr
   return ctx;
 }
 
-/* The hook running; volatile, as a signal handler reads it.  Process-wide
- * rather than per thread: hooks run on the thread that runs the pipeline,
- * and a thread-local in a shared library costs a call per access, per
- * node. */
-static const char *volatile running_who;
-static const char *volatile running_hook;
-static const FxsNode *volatile running_node;
-
-void
-fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook, const FxsNode *node)
-{
-  running_node = node;
-  running_hook = hook;
-  running_who = ctx->who;
-}
-
-void
-fxs_plugin_context_leave (void)
-{
-  running_who = NULL;
-}
+const char *volatile fxs_running_who;
+const char *volatile fxs_running_hook;
+const FxsNode *volatile fxs_running_node;
 
 gboolean
 fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node)
 {
-  const char *who = running_who;
+  const char *who = fxs_running_who;
   if (!who)
     return FALSE;
   *plugin = who;
-  *hook = running_hook;
-  const FxsNode *n = running_node;
+  *hook = fxs_running_hook;
+  const FxsNode *n = fxs_running_node;
   *node = n ? fxs_node_name (n) : NULL;
   return TRUE;
 }

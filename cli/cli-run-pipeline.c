@@ -49,13 +49,15 @@ split_exit (const GError *e)
                                                                               : CLI_EXIT_SPLIT;
 }
 
-/* A destination that cannot be written is the pipeline's problem; any
- * other failure is the output plugin's. */
+/* A file that cannot be written (a full disk) is an I/O error, two
+ * outputs writing one file the pipeline's; any other failure is the
+ * output plugin's. */
 static CliExit
 write_exit (const GError *e)
 {
-  return e->code == FXS_ERROR_CONFIG || e->code == FXS_ERROR_IO ? CLI_EXIT_USAGE
-                                                                 : CLI_EXIT_PLUGIN;
+  return e->code == FXS_ERROR_IO       ? CLI_EXIT_IO
+         : e->code == FXS_ERROR_CONFIG ? CLI_EXIT_USAGE
+                                       : CLI_EXIT_PLUGIN;
 }
 
 static void

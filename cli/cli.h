@@ -12,7 +12,13 @@ typedef enum {
   CLI_EXIT_GRAPH = 2,   /* the input graph */
   CLI_EXIT_PLUGIN = 3,  /* loading or running a plugin */
   CLI_EXIT_SPLIT = 4,   /* the split itself (a cycle, ...) */
+  CLI_EXIT_IO = 5,      /* writing the outputs (a full disk, a permission) */
 } CliExit;
+
+/* Removes output temporaries on SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ
+ * and SIGQUIT, names the plugin hook a crash happens in, and makes an
+ * exit() from a plugin hook a failure (cli-signals.c). */
+void cli_signals_install (void);
 
 /* Options every subcommand takes. */
 typedef struct {

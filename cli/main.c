@@ -28,13 +28,14 @@ print_usage (FILE *out)
   fprintf (out, "\n'fxsplit COMMAND --help' shows a command's options; "
                 "'fxsplit --version' the version.\n"
                 "Exit status: 0 success, 1 usage or pipeline error, 2 input graph error,\n"
-                "3 plugin error, 4 split error.\n");
+                "3 plugin error, 4 split error, 5 error writing the outputs.\n");
 }
 
 int
 main (int argc, char **argv)
 {
   fxs_memory_tune_for_big_graphs ();
+  cli_signals_install ();
   setlocale (LC_ALL, "");
   if (argc < 2)
     {

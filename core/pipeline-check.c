@@ -2,6 +2,7 @@
  * setting up their instances (everything before any plugin hook runs;
  * loading a plugin runs its ELF constructors). */
 #include "pipeline-private.h"
+#include <fxsplit/atomic-file.h>
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -310,11 +311,12 @@ check_output_paths (FxsPipeline *p, GError **error)
               g_free (problem);
               ok = FALSE;
             }
-          else if (g_file_test (path, G_FILE_TEST_IS_DIR))
+          else if ((problem = fxs_atomic_file_destination_problem (path)))
             {
               set_error_at (error, FXS_ERROR_CONFIG, origin, ctx->label,
-                            "%s: %s: '%s' is a directory", fxs_plugin_name (ctx->plugin),
-                            spec->key, path);
+                            "%s: %s: '%s' %s", fxs_plugin_name (ctx->plugin), spec->key, path,
+                            problem);
+              g_free (problem);
               ok = FALSE;
             }
           else if (real && g_hash_table_contains (owner, real))

@@ -41,6 +41,7 @@ struct FxsPluginContext {
   FxsPipeline *pipeline;
   FxsStaging *staging;        /* set only while write runs */
   GPtrArray *files;           /* char*: the files it wrote in the last run */
+  char *who;                  /* "plugin 'NAME' (PATH)", for fxs_pipeline_running_hook */
 };
 
 struct FxsPipeline {
@@ -96,6 +97,30 @@ void     fxs_plugin_context_free (FxsPluginContext *ctx);
  * an error gets a generic message.  Consumes @hook_error. */
 void     fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
                                        const char *hook, FxsErrorCode code, GError **error);
+
+/* The hook running (plugin-context.c), what fxs_pipeline_running_hook()
+ * reports; volatile, as a signal handler reads it.  Process-wide rather
+ * than per thread: hooks run on the thread that runs the pipeline, and a
+ * thread-local in a shared library costs a call per access. */
+G_GNUC_INTERNAL extern const char *volatile fxs_running_who;
+G_GNUC_INTERNAL extern const char *volatile fxs_running_hook;
+G_GNUC_INTERNAL extern const FxsNode *volatile fxs_running_node;
+
+/* Around every call of a hook of @ctx (@node: split_callback's node, or
+ * NULL); inline, as it runs for each node. */
+static inline void
+fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook, const FxsNode *node)
+{
+  fxs_running_node = node;
+  fxs_running_hook = hook;
+  fxs_running_who = ctx->who;
+}
+
+static inline void
+fxs_plugin_context_leave (void)
+{
+  fxs_running_who = NULL;
+}
 
 /* Staging (pipeline-staging.c). */
 FxsStaging *fxs_staging_new (void);

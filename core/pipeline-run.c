@@ -73,7 +73,9 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
 {
   CallbackRun *run = data;
   GError *local = NULL;
+  fxs_plugin_context_enter (run->ctx, "split_callback", node);
   gboolean ok = run->ctx->plugin->callback (node, run->ctx->state, partition, &local);
+  fxs_plugin_context_leave ();
   if (!ok)
     {
       char *line = local ? fxs_plugin_error_text (local) : g_strdup ("failed without saying why");
@@ -105,7 +107,10 @@ split_graph (FxsPipeline *pipeline, GError **error)
   if (ctx->plugin->prepare)
     {
       GError *local = NULL;
-      if (!ctx->plugin->prepare (ctx, ctx->state, pipeline->graph, &local))
+      fxs_plugin_context_enter (ctx, "prepare", NULL);
+      gboolean ok = ctx->plugin->prepare (ctx, ctx->state, pipeline->graph, &local);
+      fxs_plugin_context_leave ();
+      if (!ok)
         {
           fxs_plugin_context_propagate (ctx, local, "prepare", FXS_ERROR_PLUGIN_FAILED, error);
           return FALSE;
@@ -144,7 +149,9 @@ fxs_pipeline_write (FxsPipeline *pipeline, GError **error)
       g_ptr_array_set_size (ctx->files, 0);
       ctx->staging = staging;
       GError *local = NULL;
+      fxs_plugin_context_enter (ctx, "write", NULL);
       gboolean ok = ctx->plugin->write (ctx, ctx->state, pipeline->result, &local);
+      fxs_plugin_context_leave ();
       ctx->staging = NULL;
       if (!ok)
         {

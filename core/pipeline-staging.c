@@ -4,7 +4,6 @@
 
 #include <fxsplit/atomic-file.h>
 
-#include <errno.h>
 
 typedef struct {
   FxsAtomicFile *file;
@@ -68,35 +67,15 @@ fxs_staging_abort (FxsStaging *staging)
 gboolean
 fxs_staging_commit (FxsStaging *staging, GError **error)
 {
-  /* Flush everything first: write errors (a full disk) show up here, while
-   * nothing has appeared yet, so that the rare failure left for the renames
-   * is the only way a run can end half-committed. */
+  GPtrArray *files = g_ptr_array_sized_new (staging->files->len);
   for (guint i = 0; i < staging->files->len; i++)
     {
       Staged *s = staging->files->pdata[i];
-      FILE *stream = fxs_atomic_file_stream (s->file);
-      errno = 0;
-      if (fflush (stream) != 0 || ferror (stream))
-        {
-          int err = errno ? errno : EIO;
-          g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s",
-                       fxs_atomic_file_path (s->file), g_strerror (err));
-          fxs_staging_abort (staging);
-          return FALSE;
-        }
+      g_ptr_array_add (files, s->file);
+      s->file = NULL;  /* the commit frees it */
     }
-  gboolean ok = TRUE;
-  for (guint i = 0; i < staging->files->len; i++)
-    {
-      Staged *s = staging->files->pdata[i];
-      FxsAtomicFile *file = s->file;
-      s->file = NULL;
-      if (!fxs_atomic_file_commit (file, error))
-        {
-          ok = FALSE;
-          break;
-        }
-    }
-  fxs_staging_abort (staging);  /* frees; aborts any file left after a failure */
+  gboolean ok = fxs_atomic_file_commit_all ((FxsAtomicFile **) files->pdata, files->len, error);
+  g_ptr_array_unref (files);
+  fxs_staging_abort (staging);
   return ok;
 }

@@ -16,7 +16,28 @@ fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *pr
   ctx->options = options;
   ctx->pipeline = pipeline;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
+  ctx->who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
+  for (char *c = ctx->who; *c; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      *c = '?';
   return ctx;
+}
+
+const char *volatile fxs_running_who;
+const char *volatile fxs_running_hook;
+const FxsNode *volatile fxs_running_node;
+
+gboolean
+fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node)
+{
+  const char *who = fxs_running_who;
+  if (!who)
+    return FALSE;
+  *plugin = who;
+  *hook = fxs_running_hook;
+  const FxsNode *n = fxs_running_node;
+  *node = n ? fxs_node_name (n) : NULL;
+  return TRUE;
 }
 
 void
@@ -52,7 +73,10 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
     {
       GError *local = NULL;
       gpointer state = NULL;
-      if (!init (ctx, &state, &local))
+      fxs_plugin_context_enter (ctx, "init", NULL);
+      gboolean ok = init (ctx, &state, &local);
+      fxs_plugin_context_leave ();
+      if (!ok)
         {
           fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
           return FALSE;
@@ -70,11 +94,16 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   if (!ctx)
     return;
   if (ctx->initialized && ctx->plugin->info->fini)
-    ctx->plugin->info->fini (ctx->state);
+    {
+      fxs_plugin_context_enter (ctx, "fini", NULL);
+      ctx->plugin->info->fini (ctx->state);
+      fxs_plugin_context_leave ();
+    }
   fxs_options_free (ctx->options);
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
+  g_free (ctx->who);
   g_free (ctx);
 }
 

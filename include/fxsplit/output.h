@@ -48,9 +48,11 @@ extern FXS_PLUGIN_EXPORT const FxsOutputDescriptor fxsplit_output;
 /* Opens @path (absolute, or relative to the pipeline file's directory) for
  * writing, staged: the file appears when the whole run succeeds.  Only
  * valid inside write.  Fails with FXS_ERROR_IO when the directory does not
- * exist or is not writable, and with FXS_ERROR_CONFIG when another output
- * (or this one) already wrote @path in this run.  The stream belongs to the
- * host: write to it, never fclose it. */
+ * exist or is not writable, or @path exists and is not a regular file with
+ * one link (a device, FIFO, directory, symbolic link: docs/cli.md), and
+ * with FXS_ERROR_CONFIG when another output (or this one) already wrote
+ * @path in this run.  The stream belongs to the host: write to it with
+ * stdio (it has no file descriptor: fileno() gives -1), never fclose it. */
 FILE *fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error);
 
 G_END_DECLS

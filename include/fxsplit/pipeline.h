@@ -183,6 +183,15 @@ const char *fxs_pipeline_output_plugin (const FxsPipeline *pipeline, guint i);
 guint       fxs_pipeline_output_n_files (const FxsPipeline *pipeline, guint i);
 const char *fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guint j);
 
+/* Which plugin hook a pipeline of this process is running (the last one
+ * entered, when pipelines run on several threads), for a crash or exit
+ * handler: sets @plugin to "plugin 'NAME' (PATH)" (control characters
+ * shown as '?'), @hook to "init", "prepare", "split_callback", "write" or
+ * "fini", and @node to the name of the node split_callback was called for
+ * (raw text from the graph) or NULL.  FALSE when no hook runs.
+ * Async-signal-safe. */
+gboolean fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node);
+
 G_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
 /* Atomic file replacement: temp file in the same directory, then rename. */
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 #include <fxsplit/error.h>
 
 #include <errno.h>

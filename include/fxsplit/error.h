@@ -9,12 +9,13 @@
 #define FXSPLIT_ERROR_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 
 G_BEGIN_DECLS
 
 /* The error domain of every GError that fxsplit sets. */
 #define FXS_ERROR (fxs_error_quark ())
-GQuark fxs_error_quark (void);
+FXS_API GQuark fxs_error_quark (void);
 
 typedef enum {
   FXS_ERROR_IO,            /* a file could not be read or written */

@@ -1,11 +1,11 @@
-/* fxsplit: files that appear whole or not at all.
+/* Files that appear whole or not at all (core-private).
  *
  * Data is written to a temporary file in the destination's directory and
  * renamed over the destination on commit, so readers never see a partial
  * file and a failed run leaves nothing behind.
  */
-#ifndef FXSPLIT_ATOMIC_FILE_H
-#define FXSPLIT_ATOMIC_FILE_H
+#ifndef FXS_CORE_ATOMIC_FILE_H
+#define FXS_CORE_ATOMIC_FILE_H
 
 #include <stdio.h>
 #include <glib.h>

@@ -415,5 +415,8 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
       ok = ctx != NULL;
     }
   g_ptr_array_unref (outputs);
-  return ok && check_output_paths (p, error);
+  if (!ok || !check_output_paths (p, error))
+    return FALSE;
+  fxs_pipeline_warn_output_extensions (p);
+  return TRUE;
 }

@@ -95,9 +95,9 @@ class TestInstall(FxsplitTestCase):
         self.assertTrue(os.path.isfile(os.path.join(self.installed_plugins, "cut.so")))
 
         fxsplit = os.path.join(self.root, "bin", "fxsplit")
-        # The installed binary's built-in plugin directory is the real prefix's:
-        # point it at the scratch one instead.  The pipeline itself finds
-        # cut.so through its plugin_dir.
+        # The installed binary's built-in plugin directory and RUNPATH are the
+        # real prefix's: point them at the DESTDIR's instead.  The pipeline
+        # itself finds cut.so through its plugin_dir.
         env = dict(os.environ, LD_LIBRARY_PATH=self.root_libdir,
                    FXSPLIT_PLUGIN_PATH=self.installed_plugins, FXSPLIT_NO_DEFAULT_PLUGIN_DIR="1")
         r = run([fxsplit, "run", "pipeline.ini"], cwd=work, env=env)

@@ -3,7 +3,7 @@
 #ifndef FXS_ATOMIC_FILE_PRIVATE_H
 #define FXS_ATOMIC_FILE_PRIVATE_H
 
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 
 struct FxsAtomicFile {
   char *path;      /* the destination */

@@ -2,6 +2,7 @@
  * (the commit is in atomic-commit.c). */
 #include "atomic-file-private.h"
 #include <fxsplit/error.h>
+#include <fxsplit/io.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +52,7 @@ fxs_atomic_file_set_committing (gboolean on)
 }
 
 void
-fxs_atomic_file_remove_temporaries (void)
+fxs_io_remove_temporaries (void)
 {
   const struct timespec pause = { 0, 1000000 };
   /* (a crash of the committing thread itself must not wait for itself) */

@@ -1,7 +1,7 @@
 /* Writing graphs as graph files (docs/graph-format.md): deterministic, one
  * node per line, the inverse of graph-load.c. */
 #include <fxsplit/io.h>
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 #include "graph-private.h"
 #include "json-writer.h"
 

@@ -2,7 +2,7 @@
  * setting up their instances (everything before any plugin hook runs;
  * loading a plugin runs its ELF constructors). */
 #include "pipeline-private.h"
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -441,5 +441,8 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
       ok = ctx != NULL;
     }
   g_ptr_array_unref (outputs);
-  return ok && check_output_paths (p, error);
+  if (!ok || !check_output_paths (p, error))
+    return FALSE;
+  fxs_pipeline_warn_output_extensions (p);
+  return TRUE;
 }

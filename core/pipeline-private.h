@@ -78,6 +78,9 @@ void fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const cha
 const FxsPipelineSetting *fxs_pipeline_group_lookup (const FxsPipelineGroup *group,
                                                      const char *key);
 
+/* Warns (one log line each) about built-in outputs whose path has another
+ * format's extension (pipeline-extension.c). */
+void fxs_pipeline_warn_output_extensions (FxsPipeline *pipeline);
 /* Sends one log line to the pipeline's log function. */
 void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line);
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,

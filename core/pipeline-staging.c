@@ -2,7 +2,7 @@
  * files and appear together only when the whole run succeeded. */
 #include "pipeline-private.h"
 
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 
 
 typedef struct {

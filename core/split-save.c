@@ -3,7 +3,7 @@
  * (docs/graph-format.md).  Uses only the public split.h accessors. */
 #include <fxsplit/split.h>
 #include <fxsplit/io.h>
-#include <fxsplit/atomic-file.h>
+#include "atomic-file.h"
 #include "json-writer.h"
 #include "threads-private.h"
 

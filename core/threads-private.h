@@ -2,7 +2,7 @@
 #ifndef FXS_THREADS_PRIVATE_H
 #define FXS_THREADS_PRIVATE_H
 
-#include <fxsplit/threads.h>
+#include <fxsplit/split.h>
 
 /* fxs_get_max_threads(), with 0 resolved to the processors: at least 1. */
 guint fxs_threads_available (void);

@@ -1,4 +1,4 @@
-/* The process-wide thread limit (fxsplit/threads.h). */
+/* The process-wide thread limit (fxs_set_max_threads, fxsplit/split.h). */
 #include "threads-private.h"
 
 static gint max_threads;   /* atomic; 0: the processors */

@@ -1,6 +1,7 @@
 /* Unit tests of the graph model: values, nodes, users, metadata, attributes,
  * Python float repr and atomic files. */
 #include <fxsplit/fxsplit.h>
+#include "atomic-file.h"
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* fxsplit: files that appear whole or not at all.
+/* Files that appear whole or not at all (core-private).
  *
  * Data is written to a hidden temporary file (".NAME.XXXXXX") in the
  * destination's directory, synced, and renamed over the destination on
@@ -7,8 +7,8 @@
  * one link (not a symbolic link, device, FIFO or directory); its mode, and
  * its owner where the process may set it, carry over to the new file.
  */
-#ifndef FXSPLIT_ATOMIC_FILE_H
-#define FXSPLIT_ATOMIC_FILE_H
+#ifndef FXS_CORE_ATOMIC_FILE_H
+#define FXS_CORE_ATOMIC_FILE_H
 
 #include <stdio.h>
 #include <glib.h>
@@ -53,11 +53,8 @@ gboolean fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **er
 /* Removes the temporary file and frees @file.  NULL is ignored. */
 void     fxs_atomic_file_abort (FxsAtomicFile *file);
 
-/* Unlinks every temporary file of this process not yet committed or
- * aborted (at most 1024 at a time are tracked), after waiting for a commit
- * under way on another thread to end.  Async-signal-safe: for a signal or
- * exit handler, which then ends the process. */
-void     fxs_atomic_file_remove_temporaries (void);
+/* fxs_io_remove_temporaries() (fxsplit/io.h) unlinks the temporaries of
+ * every file opened here and not yet committed or aborted. */
 
 G_END_DECLS
 

@@ -257,11 +257,27 @@ directory_problem (const char *dir)
   return problem;
 }
 
+/* directory_problem, asked once per directory: a probe file per output
+ * would create and delete one inode per output (ext4 then searches its
+ * recently deleted inodes, which grows with their number). */
+static const char *
+directory_problem_cached (GHashTable *checked, const char *dir)
+{
+  gpointer problem;
+  if (!g_hash_table_lookup_extended (checked, dir, NULL, &problem))
+    {
+      problem = directory_problem (dir);
+      g_hash_table_insert (checked, g_strdup (dir), problem);
+    }
+  return problem;
+}
+
 /* Every output path: a writable directory, and no file written twice. */
 static gboolean
 check_output_paths (FxsPipeline *p, GError **error)
 {
   GHashTable *owner = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *checked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   gboolean ok = TRUE;
   for (guint i = 0; i < p->outputs->len && ok; i++)
     {
@@ -277,13 +293,12 @@ check_output_paths (FxsPipeline *p, GError **error)
           const char *origin = s ? s->origin : group->origin;
           char *dir = g_path_get_dirname (path);
           char *real = real_destination (path);
-          char *problem = directory_problem (dir);
+          const char *problem = directory_problem_cached (checked, dir);
           if (problem)
             {
               set_error_at (error, FXS_ERROR_CONFIG, origin, ctx->label,
                             "%s: %s: cannot write '%s': '%s' %s",
                             fxs_plugin_name (ctx->plugin), spec->key, path, dir, problem);
-              g_free (problem);
               ok = FALSE;
             }
           else if (g_file_test (path, G_FILE_TEST_IS_DIR))
@@ -309,6 +324,7 @@ check_output_paths (FxsPipeline *p, GError **error)
           g_free (dir);
         }
     }
+  g_hash_table_unref (checked);
   g_hash_table_unref (owner);
   return ok;
 }

@@ -6,10 +6,9 @@
  * silently accept or merge (duplicate groups and keys). */
 #include "pipeline-private.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include <fxsplit/text-file.h>
+
 #include <string.h>
-#include <unistd.h>
 
 typedef struct {
   GHashTable *group_line;  /* group name -> line (GUINT_TO_POINTER) */
@@ -49,9 +48,11 @@ scan_lines (const char *file, const char *text, LineIndex *index, GError **error
           char *close = strchr (line, ']');
           if (!close || close[1] != '\0' || close == line + 1)
             {
+              char *shown = fxs_text_excerpt (line, -1);
               g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                           "%s:%u: malformed group header '%s' (expected [name])", file,
-                           line_no, line);
+                           "%s:%u: malformed group header %s (expected [name])", file,
+                           line_no, shown);
+              g_free (shown);
               ok = FALSE;
               break;
             }
@@ -72,9 +73,11 @@ scan_lines (const char *file, const char *text, LineIndex *index, GError **error
       char *eq = strchr (line, '=');
       if (!eq || eq == line)
         {
+          char *shown = fxs_text_excerpt (line, -1);
           g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                       "%s:%u: expected '[group]', 'key = value' or a '#' comment, got '%s'",
-                       file, line_no, line);
+                       "%s:%u: expected '[group]', 'key = value' or a '#' comment, got %s",
+                       file, line_no, shown);
+          g_free (shown);
           ok = FALSE;
           break;
         }
@@ -87,6 +90,20 @@ scan_lines (const char *file, const char *text, LineIndex *index, GError **error
           break;
         }
       char *key = g_strstrip (g_strndup (line, eq - line));
+      if (strpbrk (key, "[]"))
+        {
+          /* GKeyFile takes KEY[LOCALE] for a translation of KEY and keeps it
+           * only when LOCALE is one of the user's languages: such a key would
+           * be ignored or not depending on LANG. */
+          char *shown = fxs_text_excerpt (key, -1);
+          g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
+                       "%s:%u: [%s] key %s: keys cannot hold '[' or ']' (no KEY[LOCALE] "
+                       "translations in a pipeline)", file, line_no, group, shown);
+          g_free (shown);
+          g_free (key);
+          ok = FALSE;
+          break;
+        }
       char *id = key_id (group, key);
       gpointer first = g_hash_table_lookup (index->key_line, id);
       if (first)
@@ -159,25 +176,9 @@ fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *path, GError **
   char *text = NULL;
   gsize length = 0;
   GError *local = NULL;
-  if (!g_file_get_contents (path, &text, &length, &local))
-    {
-      /* GLib's message quotes the path again; say it once, with errno's words. */
-      int fd = open (path, O_RDONLY);
-      int err = fd < 0 ? errno : EISDIR;
-      if (fd >= 0)
-        close (fd);
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", path,
-                   g_strerror (err));
-      g_error_free (local);
-      return NULL;
-    }
-  if (strlen (text) != length)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG, "%s: not a text file (it holds NUL bytes)",
-                   path);
-      g_free (text);
-      return NULL;
-    }
+  if (!fxs_text_file_read (path, "a pipeline file", FXS_TEXT_FILE_MAX_PIPELINE, &text, &length,
+                           error))
+    return NULL;
   FxsPipeline *pipeline = fxs_pipeline_new (registry);
   pipeline->file = g_strdup (path);
   char *absolute = g_canonicalize_filename (path, NULL);

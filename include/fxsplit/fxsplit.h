@@ -12,6 +12,7 @@
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
 #include <fxsplit/atomic-file.h>
+#include <fxsplit/text-file.h>
 #include <fxsplit/pipeline.h>
 
 #endif

@@ -41,11 +41,14 @@ check_kind (const char *path, const char *what, mode_t mode, GError **error)
 static gboolean
 too_big (const char *path, const char *what, gsize limit, GError **error)
 {
-  char *size = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-               "%s: larger than the limit of %s (%" G_GSIZE_FORMAT " bytes) for %s", path, size,
-               limit, what);
-  g_free (size);
+  if (limit % (1 << 20) == 0)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
+                 "%s: larger than the limit of %" G_GSIZE_FORMAT " MiB for %s", path,
+                 limit >> 20, what);
+  else
+    g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
+                 "%s: larger than the limit of %" G_GSIZE_FORMAT " bytes for %s", path, limit,
+                 what);
   return FALSE;
 }
 

@@ -136,5 +136,65 @@ class TestMapFile(BoundedTestCase):
         self.assertLess(len(line), 300)
 
 
+def chain_graph(n):
+    """A graph file of @n additions in a chain, each also reading the input:
+    split one per partition, its partitions pass values in a chain."""
+    nodes = ['{"name": "x", "op": "placeholder", "target": "x"}']
+    prev = "x"
+    for i in range(n):
+        nodes.append(f'{{"name": "add_{i}", "op": "call_function", "target": "_operator.add", '
+                     f'"args": [{{"node": "{prev}"}}, {{"node": "x"}}]}}')
+        prev = f"add_{i}"
+    nodes.append(f'{{"name": "output", "op": "output", "target": "output", '
+                 f'"args": [{{"node": "{prev}"}}]}}')
+    return '{"format": "fxsplit-graph", "version": 1, "nodes": [\n' + ",\n".join(nodes) + "]}\n"
+
+
+class TestReportPicture(FxsplitTestCase):
+    """The report's HTML picture is bounded: Graphviz is given at most 200
+    boxes however many partitions there are, and the page says when the
+    picture is reduced."""
+
+    def report(self, n):
+        graph = self.write("chain.json", chain_graph(n))
+        seen = self.path("seen.dot")
+        # a stand-in for Graphviz: keeps the DOT text it is given
+        fake = self.write("fake-dot", f"#!/bin/sh\ncat > '{seen}'\necho '<svg></svg>'\n")
+        os.chmod(fake, 0o755)
+        page = self.path("report.html")
+        r = fxsplit("split", graph, "--partitioner", "modulo", "--option", f"partitions={n}",
+                    "--output", f"report:{page}", "--output-option", "report.format=html",
+                    "--output-option", f"report.graphviz={fake}")
+        self.assert_ok(r)
+        with open(seen, encoding="utf-8") as f:
+            dot = f.read()
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        return dot, html
+
+    def boxes(self, dot):
+        return sum(1 for line in dot.splitlines() if line.startswith("  p") and "[label=" in line
+                   and "->" not in line)
+
+    def test_many_partitions(self):
+        dot, html = self.report(20000)
+        self.assertEqual(self.boxes(dot), 200)
+        self.assertLess(len(dot), 100_000)
+        self.assertIn("each box: 100 consecutive partitions (in call order)", dot)
+        self.assertIn('"partitions 0 to 99\\n(submod_0 to submod_99)\\n100 partitions, 100 nodes '
+                      '(0.5%)"', dot)
+        # the chain between the boxes, summed, the critical path in bold
+        self.assertIn("p0 -> p1 [label=", dot)
+        self.assertNotIn("p0 -> p2", dot)
+        self.assertIn('<p class="reduced">The picture is reduced: each box stands for 100 '
+                      'consecutive partitions (in call order) of the 20,000', html)
+
+    def test_few_partitions_are_drawn_whole(self):
+        dot, html = self.report(150)
+        self.assertEqual(self.boxes(dot), 150)
+        self.assertNotIn("each box", dot)
+        self.assertNotIn("reduced", html)
+
+
 if __name__ == "__main__":
     main()

@@ -4,14 +4,12 @@
 #include "dot-text.h"
 #include "../report/units.h"
 
-void
-partition_view_append_summary (GString *out, const FxsSplitResult *result,
-                               const PartitionStats *stats, guint index)
+/* "12 nodes, flops 1.82 GFLOP (23.1%)" */
+static void
+append_size_and_cost (GString *out, const PartitionStats *stats, guint64 nodes, gint64 cost)
 {
-  const FxsPartition *p = fxs_split_result_partition (result, index);
-  gint64 cost = stats->parts[index].cost;
-  units_append_count (out, fxs_partition_n_nodes (p));
-  g_string_append (out, fxs_partition_n_nodes (p) == 1 ? " node" : " nodes");
+  units_append_count (out, nodes);
+  g_string_append (out, nodes == 1 ? " node" : " nodes");
   if (stats->kind != FXS_COST_NODES)
     {
       g_string_append_printf (out, ", %s ", fxs_cost_kind_to_string (stats->kind));
@@ -23,12 +21,33 @@ partition_view_append_summary (GString *out, const FxsSplitResult *result,
 }
 
 void
+partition_view_append_summary (GString *out, const FxsSplitResult *result,
+                               const PartitionStats *stats, guint index)
+{
+  const FxsPartition *p = fxs_split_result_partition (result, index);
+  append_size_and_cost (out, stats, fxs_partition_n_nodes (p), stats->parts[index].cost);
+}
+
+void
 partition_view_append_title (GString *out, const PartitionStats *stats)
 {
   g_string_append_printf (out, "%u partition%s, cut ", stats->n, stats->n == 1 ? "" : "s");
   units_append_bytes (out, stats->cut_bytes);
   g_string_append_printf (out, ", max/mean %s %.3f", fxs_cost_kind_to_string (stats->kind),
                           partition_stats_balance (stats));
+}
+
+/* Box @id with @label in the colours of partition @colour. */
+static void
+append_box_line (GString *out, guint id, const char *label, guint colour, gboolean critical)
+{
+  g_string_append_printf (out, "  p%u [label=", id);
+  dot_append_quoted (out, label);
+  g_string_append (out, ", fillcolor=\"");
+  dot_append_colour (out, colour, DOT_COLOUR_FILL);
+  g_string_append (out, "\", color=\"");
+  dot_append_colour (out, colour, DOT_COLOUR_BORDER);
+  g_string_append_printf (out, "\"%s];\n", critical ? ", penwidth=3" : "");
 }
 
 static void
@@ -38,13 +57,7 @@ append_box (GString *out, const FxsSplitResult *result, const PartitionStats *st
   GString *label = g_string_new (fxs_partition_submod_name (p));
   g_string_append_printf (label, " (partition %s)\n", fxs_partition_name (p));
   partition_view_append_summary (label, result, stats, i);
-  g_string_append_printf (out, "  p%u [label=", i);
-  dot_append_quoted (out, label->str);
-  g_string_append (out, ", fillcolor=\"");
-  dot_append_colour (out, i, DOT_COLOUR_FILL);
-  g_string_append (out, "\", color=\"");
-  dot_append_colour (out, i, DOT_COLOUR_BORDER);
-  g_string_append_printf (out, "\"%s];\n", stats->parts[i].critical ? ", penwidth=3" : "");
+  append_box_line (out, i, label->str, i, stats->parts[i].critical);
   g_string_free (label, TRUE);
 }
 
@@ -122,23 +135,8 @@ append_group_box (GString *out, const FxsSplitResult *result, const PartitionSta
                           fxs_partition_submod_name (q));
   units_append_count (label, last - first + 1);
   g_string_append (label, " partitions, ");
-  units_append_count (label, b->nodes[k]);
-  g_string_append (label, b->nodes[k] == 1 ? " node" : " nodes");
-  if (stats->kind != FXS_COST_NODES)
-    {
-      g_string_append_printf (label, ", %s ", fxs_cost_kind_to_string (stats->kind));
-      units_append_cost (label, stats->kind, b->cost[k]);
-    }
-  g_string_append (label, " (");
-  units_append_share (label, b->cost[k], stats->total_cost);
-  g_string_append_c (label, ')');
-  g_string_append_printf (out, "  p%u [label=", k);
-  dot_append_quoted (out, label->str);
-  g_string_append (out, ", fillcolor=\"");
-  dot_append_colour (out, first, DOT_COLOUR_FILL);
-  g_string_append (out, "\", color=\"");
-  dot_append_colour (out, first, DOT_COLOUR_BORDER);
-  g_string_append_printf (out, "\"%s];\n", b->critical[k] ? ", penwidth=3" : "");
+  append_size_and_cost (label, stats, b->nodes[k], b->cost[k]);
+  append_box_line (out, k, label->str, first, b->critical[k]);
   g_string_free (label, TRUE);
 }
 

@@ -45,6 +45,43 @@ check_name_list (FxsLoadConv *c, const FxsJson *list, const FxsJsonPath *path)
   return TRUE;
 }
 
+void
+fxs_load_partition_free (gpointer data)
+{
+  FxsLoadPartition *p = data;
+  g_free (p->name);
+  g_free (p->submodule);
+  g_ptr_array_unref (p->dependencies);
+  g_ptr_array_unref (p->dependents);
+  g_free (p);
+}
+
+/* The names of a list that check_name_list() accepted. */
+static GPtrArray *
+name_list (const FxsJson *list)
+{
+  GPtrArray *names = g_ptr_array_new_full (list ? list->n : 0, g_free);
+  for (guint i = 0; list && i < list->n; i++)
+    g_ptr_array_add (names, g_strndup (list->u.items[i].u.s, list->u.items[i].n));
+  return names;
+}
+
+/* Keeps the entry @obj (checked) for fxs_split_file_verify(). */
+static void
+keep_partition (FxsLoadConv *c, const FxsJson *obj)
+{
+  FxsLoadPartition *p = g_new0 (FxsLoadPartition, 1);
+  const FxsJson *name = fxs_json_member (obj, "name");
+  const FxsJson *submodule = fxs_json_member (obj, "submodule");
+  p->name = g_strndup (name->u.s, name->n);
+  p->submodule = g_strndup (submodule->u.s, submodule->n);
+  fxs_load_parse_integer (fxs_json_member (obj, "id")->u.s, &p->id);
+  p->dependencies = name_list (fxs_json_member (obj, "dependencies"));
+  p->dependents = name_list (fxs_json_member (obj, "dependents"));
+  p->pos = obj->pos;
+  g_ptr_array_add (c->loader->all->partitions, p);
+}
+
 static gboolean
 check_partition (FxsLoadConv *c, const FxsJson *obj)
 {
@@ -87,6 +124,8 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
   if (!have_name || !have_id || !have_submodule)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a partition without \"%s\"",
                           !have_name ? "name" : !have_id ? "id" : "submodule");
+  if (c->loader->all)
+    keep_partition (c, obj);
   return TRUE;
 }
 
@@ -147,6 +186,8 @@ begin_top_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, 
     }
   if (item_is (item, "partitions"))
     {
+      if (l->all)
+        l->all->has_partitions = TRUE;
       *tag = TAG_PARTITIONS;
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"partitions\"", FXS_JSON_STREAM);
     }
@@ -540,6 +581,8 @@ clear_parts (FxsLoadSplit *all)
   g_ptr_array_set_size (all->names, 0);
   g_ptr_array_set_size (all->submodules, 0);
   g_ptr_array_set_size (all->qualnames, 0);
+  g_ptr_array_set_size (all->partitions, 0);
+  all->has_partitions = FALSE;
 }
 
 /* The fast path first (json-reader.h); where it gives up, the general path

@@ -30,7 +30,8 @@ enum {
  * after it. */
 typedef struct {
   guint8 kind;
-  guint8 flag;              /* TOKEN_BOOL: the value */
+  guint8 flag;              /* TOKEN_BOOL: the value; TOKEN_STRING, _KEY: an unpaired
+                             * surrogate escape in it */
   guint32 len;
   gint64 pos;
 } Token;
@@ -111,6 +112,8 @@ static int
 put (Feeding *f, guint8 kind, guint8 flag, const char *text, gsize len)
 {
   gint64 pos = fxs_json_feeder_next_token (&f->feeder);
+  if ((kind == TOKEN_STRING || kind == TOKEN_KEY) && fxs_json_feeder_bad_escape (&f->feeder))
+    flag = 1;
   gsize size = sizeof (Token) + ((len + 7) & ~(gsize) 7);
   Token *t = (Token *) room (f, size);
   if (G_UNLIKELY (!t))
@@ -254,10 +257,12 @@ take_tokens (FxsJsonReader *r, const Block *b, gboolean *finished)
           ok = fxs_json_reader_token_scalar (r, t->pos, FXS_JSON_NUMBER, text, t->len);
           break;
         case TOKEN_STRING:
-          ok = fxs_json_reader_token_scalar (r, t->pos, FXS_JSON_STRING, text, t->len);
+          ok = t->flag ? fxs_json_reader_token_bad_escape (r, t->pos)
+                       : fxs_json_reader_token_scalar (r, t->pos, FXS_JSON_STRING, text, t->len);
           break;
         case TOKEN_KEY:
-          ok = fxs_json_reader_token_key (r, t->pos, text, t->len);
+          ok = t->flag ? fxs_json_reader_token_bad_escape (r, t->pos)
+                       : fxs_json_reader_token_key (r, t->pos, text, t->len);
           break;
         case TOKEN_START_MAP:
           ok = fxs_json_reader_token_start (r, t->pos, FXS_JSON_OBJECT);

@@ -525,6 +525,16 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 }
 
 int
+fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
+{
+  r->in_item = TRUE;
+  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                        "a string that is not valid text: a UTF-16 surrogate escape that is not "
+                        "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
+  return 0;
+}
+
+int
 fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
                               gsize len)
 {
@@ -806,8 +816,10 @@ static int
 cb_string (void *ctx, const unsigned char *s, size_t len)
 {
   FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
-                                       FXS_JSON_STRING, (const char *) s, len);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fxs_json_reader_token_bad_escape (r, pos);
+  return fxs_json_reader_token_scalar (r, pos, FXS_JSON_STRING, (const char *) s, len);
 }
 
 static int
@@ -828,8 +840,10 @@ static int
 cb_map_key (void *ctx, const unsigned char *s, size_t len)
 {
   FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_key (r, fxs_json_feeder_next_token (&r->feed),
-                                    (const char *) s, len);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fxs_json_reader_token_bad_escape (r, pos);
+  return fxs_json_reader_token_key (r, pos, (const char *) s, len);
 }
 
 static int
@@ -856,8 +870,13 @@ fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
 {
   if (feeder->status == FXS_JSON_FEED_LIMIT)
     fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
-                          "a string or number (or blank run) longer than the limit of %"
-                          G_GSIZE_FORMAT " bytes", r->max_string);
+                          "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                          " bytes", r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_BLANK_LIMIT)
+    /* at the run's first blank (the locator would skip the blanks) */
+    fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos,
+                "a run of blanks longer than the limit of %" G_GSIZE_FORMAT " bytes",
+                r->max_string);
   else if (feeder->status == FXS_JSON_FEED_SYNTAX)
     {
       r->depth = 0; /* the location says where; a path would be half-built */

@@ -24,6 +24,7 @@ typedef struct {
   char *name;           /* "graph", "output main" */
   char *origin;         /* where the group starts ("FILE:LINE"), or NULL */
   GPtrArray *settings;  /* FxsPipelineSetting* */
+  GHashTable *by_key;   /* key -> FxsPipelineSetting* (borrowed) */
 } FxsPipelineGroup;
 
 /* Files staged by the outputs of one run; they appear all together on
@@ -49,6 +50,7 @@ struct FxsPipeline {
   char *file;                  /* the pipeline file, or NULL */
   char *base_dir;              /* absolute */
   GPtrArray *groups;           /* FxsPipelineGroup*, in order */
+  GHashTable *group_by_name;   /* name -> FxsPipelineGroup* (borrowed): no linear searches */
 
   /* Set by prepare. */
   gboolean prepared;

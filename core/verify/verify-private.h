@@ -146,4 +146,15 @@ G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsN
 G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src,
                          GError **error);
 
+/* ---- a split result file's partitions table (verify-table.c) --------------------- */
+
+/* Checks the partitions table of @parts (a loaded split result file whose
+ * submodules are @submodules: name -> graph) against its graphs; a file
+ * without a table, or without submodules when @original has call nodes,
+ * is no split of it.  FXS_ERROR_VERIFY. */
+typedef struct FxsLoadSplit FxsLoadSplit;
+G_GNUC_INTERNAL gboolean fxs_verify_partition_table (const FxsGraph *original,
+                                                     const FxsLoadSplit *parts,
+                                                     GHashTable *submodules, GError **error);
+
 #endif

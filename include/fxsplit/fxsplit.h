@@ -11,6 +11,7 @@
 #include <fxsplit/memory.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
+#include <fxsplit/text-file.h>
 #include <fxsplit/pipeline.h>
 
 #endif

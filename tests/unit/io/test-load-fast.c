@@ -250,6 +250,11 @@ test_fast_reads_escapes (void)
     WITH_ARGS ("[\"\\ud83d\\ude00\"]"),
     WITH_ARGS ("[\"\\ud800\"]"),
     WITH_ARGS ("[\"\\udc00 alone\"]"),
+    WITH_ARGS ("[\"\\ud800\\u0041\"]"),      /* unpaired: both ways an error */
+    WITH_ARGS ("[\"\\ud800\\ud800\"]"),
+    WITH_ARGS ("[\"\\ud800\\n\"]"),
+    WITH_ARGS ("[\"\\\\\\ud800\"]"),
+    WITH_ARGS ("[\"\\uD83D\\uDE00\\uDBFF\\uDFFF\"]"),
     WITH_ARGS ("[\"\\x41\"]"),
     WITH_ARGS ("[\"\\u12\"]"),
     WITH_ARGS ("[\"\\uzzzz\"]"),

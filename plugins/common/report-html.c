@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "../dot/dot-text.h"
+#include "dot-text.h"
 
 static void
 append_escaped (GString *out, const char *text)

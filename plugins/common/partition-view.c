@@ -2,7 +2,7 @@
 #include "partition-view.h"
 
 #include "dot-text.h"
-#include "../report/units.h"
+#include "units.h"
 
 void
 partition_view_append_summary (GString *out, const FxsSplitResult *result,

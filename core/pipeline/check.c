@@ -151,8 +151,17 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   return TRUE;
 }
 
+/* The log sink of the pipeline's plugin instances: fxs_pipeline_log, so
+ * that a log function set later still receives their lines. */
+static void
+pipeline_log_sink (FxsLogLevel level, const char *line, gpointer pipeline)
+{
+  fxs_pipeline_log (pipeline, level, line);
+}
+
 /* Which file the plugin of @group was loaded from (--verbose), and a
  * warning when it hides another module of its name. */
+
 static void
 log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
 {
@@ -233,7 +242,8 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
     }
   char *origin = origin_prefix (group->origin);
   char *prefix = g_strdup_printf ("%s[%s] %s: ", origin, group->name, fxs_plugin_name (plugin));
-  FxsPluginContext *ctx = fxs_plugin_context_new (p, group->name, prefix, plugin, options);
+  FxsPluginContext *ctx = fxs_plugin_context_new (group->name, prefix, plugin, options, p->base_dir,
+                                                  pipeline_log_sink, p);
   g_free (prefix);
   g_free (origin);
   return ctx;

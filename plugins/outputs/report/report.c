@@ -9,8 +9,8 @@
 
 #include "partition-stats.h"
 #include "report-formats.h"
-#include "../dot/graphviz.h"
-#include "../dot/partition-view.h"
+#include "graphviz.h"
+#include "partition-view.h"
 
 static const FxsOptionSpec report_options[] = {
   { .key = "format", .type = FXS_OPTION_STRING, .default_value = "text",

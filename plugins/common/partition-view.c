@@ -2,7 +2,7 @@
 #include "partition-view.h"
 
 #include "dot-text.h"
-#include "../report/units.h"
+#include "units.h"
 
 /* "12 nodes, flops 1.82 GFLOP (23.1%)" */
 static void

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "units.h"
-#include "../dot/dot-text.h"
-#include "../dot/partition-view.h"
+#include "dot-text.h"
+#include "partition-view.h"
 
 static void
 append_escaped (GString *out, const char *text)

@@ -8,7 +8,7 @@
 
 #include <fxsplit/split.h>
 
-#include "../report/partition-stats.h"
+#include "partition-stats.h"
 
 /* Appends the whole digraph, a box per partition. */
 void partition_view_append (GString *out, const FxsSplitResult *result,

@@ -354,41 +354,6 @@ buffer_reserve (Buffer *b, gsize len)
     }
 }
 
-guint32
-fxs_name_hash (const char *s, gsize len)
-{
-  /* eight bytes at a time, multiply-xorshift mixed */
-  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  guint64 h = len * k;
-  for (; len >= 8; s += 8, len -= 8)
-    {
-      guint64 w;
-      memcpy (&w, s, 8);
-      h = (h ^ w) * k;
-      h ^= h >> 29;
-    }
-  /* the last 0-7 bytes as memcpy into a zeroed word would put them, with
-   * loads of fixed size (a memcpy of variable length is a call) */
-  guint64 w = 0;
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  if (len >= 4)
-    {
-      guint32 lo, hi;
-      memcpy (&lo, s, 4);
-      memcpy (&hi, s + len - 4, 4);
-      w = lo | ((guint64) hi << (8 * (len - 4)));   /* the overlap agrees */
-    }
-  else if (len > 0)
-    w = (guint64) (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
-        | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
-#else
-  memcpy (&w, s, len);
-#endif
-  h = (h ^ w) * k;
-  h ^= h >> 32;
-  return (guint32) h;
-}
-
 static gsize
 hash_number (guint32 base, guint64 number)
 {

@@ -1,19 +1,15 @@
-/* Open-addressing hash tables keyed by 64-bit integers, for the engine's
- * per-graph bookkeeping: one flat allocation instead of a GHashTable node
- * per entry.  FxsIdSet answers "seen before?", FxsIdMap maps a key to a
- * 32-bit value (dense indices). */
+/* Tables keyed by 64-bit integers, for the engine's per-graph bookkeeping,
+ * on the core's one open-addressing table (table.h): one flat allocation
+ * instead of a GHashTable node per entry.  FxsIdSet answers "seen
+ * before?", FxsIdMap maps a key to a 32-bit value (dense indices, below
+ * G_MAXUINT32). */
 #ifndef FXS_IDSET_H
 #define FXS_IDSET_H
 
-#include <glib.h>
+#include "table.h"
 
 typedef struct {
-  guint64 *keys;
-  guint32 *values;   /* NULL for a set */
-  gsize mask;        /* capacity - 1; capacity is a power of two */
-  gsize size;
-  gboolean has_max;  /* G_MAXUINT64 marks empty slots, so it is kept apart */
-  guint32 max_value;
+  FxsTable table;    /* entries: hash and value + 1, the key */
 } FxsIdTable;
 
 typedef FxsIdTable FxsIdSet;

@@ -52,12 +52,13 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
  * pointers compare them (tensor metadata is shared by content). */
 typedef struct {
   FxsGraph *graph;
-  FxsTable table;           /* entries: hash and length + 1, the text */
+  GHashTable *table;        /* text -> the same text, in the graph's arena */
 } FxsLoadStrings;
 
 G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
+/* @s: @len bytes without NUL, NUL-terminated (as the reader's texts). */
 G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
-                                                     const char *s, gsize len, guint32 hash);
+                                                     const char *s, gsize len);
 
 /* A string in a cache of the loader: valid while @generation is the
  * loader's (it changes with the graph being built). */

@@ -173,7 +173,7 @@ fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
   FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
   if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
     return e->text;
-  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
+  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n);
   *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }

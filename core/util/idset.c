@@ -42,15 +42,9 @@ insert (FxsIdTable *t, guint64 key, guint32 value, gboolean *inserted)
 }
 
 void
-fxs_id_set_init (FxsIdSet *set)
+fxs_id_table_init (FxsIdTable *t)
 {
-  fxs_table_init (&set->table, sizeof (IdEntry));
-}
-
-void
-fxs_id_set_clear (FxsIdSet *set)
-{
-  fxs_table_clear (&set->table);
+  fxs_table_init (&t->table, sizeof (IdEntry));
 }
 
 gboolean
@@ -59,18 +53,6 @@ fxs_id_set_add (FxsIdSet *set, guint64 key)
   gboolean inserted;
   insert (set, key, 0, &inserted);
   return inserted;
-}
-
-void
-fxs_id_map_init (FxsIdMap *map)
-{
-  fxs_table_init (&map->table, sizeof (IdEntry));
-}
-
-void
-fxs_id_map_clear (FxsIdMap *map)
-{
-  fxs_table_clear (&map->table);
 }
 
 guint32

@@ -15,13 +15,22 @@ typedef struct {
 typedef FxsIdTable FxsIdSet;
 typedef FxsIdTable FxsIdMap;
 
-void     fxs_id_set_init (FxsIdSet *set);
-void     fxs_id_set_clear (FxsIdSet *set);
+/* An empty table; clearing frees it (and leaves it empty, usable). */
+void     fxs_id_table_init (FxsIdTable *t);
+static inline void
+fxs_id_table_clear (FxsIdTable *t)
+{
+  fxs_table_clear (&t->table);
+}
+
+#define fxs_id_set_init fxs_id_table_init
+#define fxs_id_set_clear fxs_id_table_clear
+#define fxs_id_map_init fxs_id_table_init
+#define fxs_id_map_clear fxs_id_table_clear
+
 /* TRUE when @key was not in the set yet (and is now). */
 gboolean fxs_id_set_add (FxsIdSet *set, guint64 key);
 
-void     fxs_id_map_init (FxsIdMap *map);
-void     fxs_id_map_clear (FxsIdMap *map);
 /* Looks @key up; when absent, inserts it with @value.  Returns the value
  * stored under @key and sets *@inserted accordingly. */
 guint32  fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value,

@@ -218,6 +218,7 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
         {
           /* its duplicate check comes once the object is read */
           l->attr_hash = fxs_name_hash (item->key, item->key_len);
+          fxs_graph_name_prefetch (l->graph, FALSE, l->attr_hash);
         }
       return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
@@ -441,6 +442,7 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
       l->peeked_hash = fxs_name_hash (v->u.s, v->n);
       l->peeked_attr_op = FALSE;
       l->peeked_target_pos = -1;
+      fxs_graph_name_prefetch (l->graph, TRUE, l->peeked_hash);
     }
   else if (is_key (key, "op"))
     l->peeked_attr_op = is_key (v, "get_attr") || is_key (v, "call_module");
@@ -448,6 +450,7 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
     {
       l->peeked_target_pos = v->pos;
       l->peeked_target_hash = fxs_name_hash (v->u.s, v->n);
+      fxs_graph_name_prefetch (l->graph, FALSE, l->peeked_target_hash);
     }
 }
 

@@ -137,6 +137,13 @@ struct FxsGraph {
   const FxsNode **user_list;
 };
 
+/* Fetches the slot fxs_graph_name_position() will read for @hash. */
+static inline void
+fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
+{
+  fxs_table_prefetch (nodes ? &graph->node_index : &graph->attr_index, hash);
+}
+
 /* Strings that live as long as @graph; _intern shares equal strings. */
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);

@@ -234,7 +234,7 @@ name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean node
       if (e->hash == hash)
         {
           const char *other = item_name (items, nodes, e->tag - 1);
-          if (strncmp (other, name, len) == 0 && other[len] == '\0')
+          if (other == name || (strncmp (other, name, len) == 0 && other[len] == '\0'))
             return e->tag - 1;
         }
     }

@@ -1,8 +1,7 @@
 /* Tables keyed by 64-bit integers, for the engine's per-graph bookkeeping,
- * on the core's one open-addressing table (table.h): one flat allocation
- * instead of a GHashTable node per entry.  FxsIdSet answers "seen
- * before?", FxsIdMap maps a key to a 32-bit value (dense indices, below
- * G_MAXUINT32). */
+ * on the core's one open-addressing table (table.h), keys stored in the
+ * entries.  FxsIdSet answers "seen before?", FxsIdMap maps a key to a
+ * 32-bit value (dense indices, below G_MAXUINT32). */
 #ifndef FXS_IDSET_H
 #define FXS_IDSET_H
 

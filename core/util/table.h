@@ -2,11 +2,16 @@
  * with linear probing, at most half full, entries stored in the slots.
  *
  * Why it exists: the engine (core/split/) and the loader look names up a
- * few times per node at 10^5-10^7 nodes.  A GHashTable there allocates a
- * node per entry and calls its hash and equality through pointers; this
- * table keeps the caller's entries (a FxsTableHead, then the caller's
- * fields) in one flat array, and the caller compares inline.  Measured
- * with bench/table-vs-ghash (see docs/PERFORMANCE.md, "What costs what").
+ * few times per node at 10^5-10^7 nodes.  A GHashTable needs NUL-terminated
+ * keys of its own (the loader has the file's bytes, the namespace bases
+ * without NUL), calls hash and equality through pointers, and has no
+ * equality with context (the verifier's value numbers).  This table keeps
+ * the caller's entries (a FxsTableHead, then the caller's fields) in one
+ * flat array and the caller compares inline.  Measured: inserting 10^6
+ * node names ("add_123") and looking each up three times, 232-353 ns per
+ * operation against GHashTable's 302-592 (10^5: 100 against 113), on the
+ * shared 2-core machine; with it, the `fxsplit split` of 10^6 nodes takes
+ * 1.3-1.6 s of CPU.
  *
  * Every entry starts with a FxsTableHead; @tag 0 marks an empty slot, so
  * callers store something non-zero there (an index + 1, a length + 1).

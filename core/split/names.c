@@ -51,36 +51,34 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-/* reserved_names as an open-addressing set (power of two, at most half
- * full), made on first use: one hash and one comparison per question. */
-#define RESERVED_SLOTS 512
+/* reserved_names as a set, made on first use (kept for the process): one
+ * hash and one comparison per question. */
 #define RESERVED_MAX_LEN 25     /* the longest one */
-static const char *reserved_set[RESERVED_SLOTS];
+/* table.h entries: (hash, index in reserved_names + 1) */
+static FxsTable reserved_set;
 /* per length, the first characters of reserved names of that length (a
  * bit per ASCII character): most names are told apart without hashing */
 static guint64 reserved_starts[RESERVED_MAX_LEN + 1][2];
 
-static const char *const *
+static const FxsTable *
 reserved_table (void)
 {
   static gsize ready = 0;
   if (g_once_init_enter (&ready))
     {
-      G_STATIC_ASSERT (2 * G_N_ELEMENTS (reserved_names) <= RESERVED_SLOTS);
+      fxs_table_init (&reserved_set, sizeof (FxsTableHead));
+      fxs_table_reserve (&reserved_set, G_N_ELEMENTS (reserved_names));
       for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
         {
           const char *r = reserved_names[i];
           gsize len = strlen (r);
           g_assert (len <= RESERVED_MAX_LEN && (guchar) r[0] < 128);
           reserved_starts[len][r[0] >> 6] |= G_GUINT64_CONSTANT (1) << (r[0] & 63);
-          gsize k = fxs_name_hash (r, len) & (RESERVED_SLOTS - 1);
-          while (reserved_set[k])
-            k = (k + 1) & (RESERVED_SLOTS - 1);
-          reserved_set[k] = r;
+          ((FxsTableHead *) fxs_table_add (&reserved_set, fxs_name_hash (r, len)))->tag = i + 1;
         }
       g_once_init_leave (&ready, 1);
     }
-  return reserved_set;
+  return &reserved_set;
 }
 
 static gboolean
@@ -88,15 +86,20 @@ is_reserved_len (const char *name, gsize len)
 {
   if (len < 2 || len > RESERVED_MAX_LEN)     /* the shortest is "as" */
     return FALSE;
-  const char *const *set = reserved_table ();
+  const FxsTable *set = reserved_table ();
   guchar first = (guchar) name[0];
   if (first >= 128 || !(reserved_starts[len][first >> 6] & (G_GUINT64_CONSTANT (1) << (first & 63))))
     return FALSE;
-  for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
-       k = (k + 1) & (RESERVED_SLOTS - 1))
-    if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
-      return TRUE;
-  return FALSE;
+  guint32 hash = fxs_name_hash (name, len);
+  for (gsize k = fxs_table_start (set, hash);; k = fxs_table_step (set, k))
+    {
+      const FxsTableHead *e = fxs_table_at (set, k);
+      if (!e->tag)
+        return FALSE;
+      const char *r = reserved_names[e->tag - 1];
+      if (e->hash == hash && strncmp (r, name, len) == 0 && r[len] == '\0')
+        return TRUE;
+    }
 }
 
 gboolean

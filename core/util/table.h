@@ -9,9 +9,8 @@
  * the caller's entries (a FxsTableHead, then the caller's fields) in one
  * flat array and the caller compares inline.  Measured: inserting 10^6
  * node names ("add_123") and looking each up three times, 232-353 ns per
- * operation against GHashTable's 302-592 (10^5: 100 against 113), on the
- * shared 2-core machine; with it, the `fxsplit split` of 10^6 nodes takes
- * 1.3-1.6 s of CPU.
+ * operation against GHashTable's 302-592 (10^5: 100 against 113), on a
+ * shared 2-core machine.
  *
  * Every entry starts with a FxsTableHead; @tag 0 marks an empty slot, so
  * callers store something non-zero there (an index + 1, a length + 1).

@@ -258,8 +258,8 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
       if (item->parent_tag & TAG_BUILD)
         {
           /* its duplicate check comes once the object is read */
-          l->attr_hash = fxs_load_hash (item->key, item->key_len);
-          fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->attr_hash);
+          l->attr_hash = fxs_name_hash (item->key, item->key_len);
+          fxs_graph_name_prefetch (l->graph, FALSE, l->attr_hash);
         }
       return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
@@ -480,18 +480,18 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
   if (is_key (key, "name"))
     {
       l->peeked_name_pos = v->pos;
-      l->peeked_hash = fxs_load_hash_text (v->u.s, v->n);
+      l->peeked_hash = fxs_name_hash (v->u.s, v->n);
       l->peeked_attr_op = FALSE;
       l->peeked_target_pos = -1;
-      fxs_load_names_prefetch (&l->node_names, l->graph->nodes, l->peeked_hash);
+      fxs_graph_name_prefetch (l->graph, TRUE, l->peeked_hash);
     }
   else if (is_key (key, "op"))
     l->peeked_attr_op = is_key (v, "get_attr") || is_key (v, "call_module");
   else if (is_key (key, "target") && l->peeked_attr_op)
     {
       l->peeked_target_pos = v->pos;
-      l->peeked_target_hash = fxs_load_hash_text (v->u.s, v->n);
-      fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->peeked_target_hash);
+      l->peeked_target_hash = fxs_name_hash (v->u.s, v->n);
+      fxs_graph_name_prefetch (l->graph, FALSE, l->peeked_target_hash);
     }
 }
 
@@ -534,8 +534,6 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
   l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
   l->metas = fxs_meta_memo_new ();
-  fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
-  fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   /* neighbouring nodes mostly have equal metadata (FxsMetaMemo), */
   fxs_json_reader_set_repeating_member (reader, TAG_NODES | TAG_BUILD, "meta");
@@ -553,8 +551,6 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   g_hash_table_unref (l->tensors);
   g_hash_table_unref (l->single_metas);
   fxs_meta_memo_free (l->metas);
-  fxs_load_names_clear (&l->node_names);
-  fxs_load_names_clear (&l->attr_names);
   fxs_load_strings_clear (&l->strings);
   g_free (l->forward.name);
   if (l->forward.message)

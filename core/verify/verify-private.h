@@ -9,6 +9,7 @@
 
 #include "model/graph-private.h"
 #include "util/idset.h"
+#include "util/table.h"
 
 /* A node's entry in its scope's table: a value number, a structure
  * (STRUCT | index into structs), or nothing yet. */
@@ -61,8 +62,7 @@ typedef struct {
   const Source *src;
   Scope orig;
   GArray *vns;               /* Vn */
-  guint32 *slots;            /* open addressing: vn + 1, 0 empty */
-  gsize mask;
+  FxsTable numbers;          /* vns by signature hash: FxsTableHead (hash, vn + 1) */
   GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
   GArray *structs;           /* Struct */
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */

@@ -233,7 +233,7 @@ check_data_flow (Table *t, FxsIdSet *listed)
                    q (t, entry (t, f.unlisted)->name), q (t, entry (t, f.unlisted)->submodule));
     }
   /* every flow is listed; a listed dependency without a flow is left */
-  for (guint i = 0; i < n_entries (t) && ok && listed->size > flow.size; i++)
+  for (guint i = 0; i < n_entries (t) && ok && listed->table.used > flow.table.used; i++)
     {
       GPtrArray *deps = entry (t, i)->dependencies;
       for (guint k = 0; k < deps->len && ok; k++)

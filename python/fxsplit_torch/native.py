@@ -9,6 +9,7 @@ Ownership: graphs, results and options made here are freed by the objects
 that wrap them (their close() or the `with` block); GStrings and GErrors
 are freed as soon as their text is copied out.
 """
+import array
 import ctypes
 import ctypes.util
 import os
@@ -216,10 +217,11 @@ def split_with_ids(graph, ids, **options):
     """The json text of the split of @graph (a Graph) with the partition
     ids @ids (one int per node, non-call entries ignored)."""
     lib = graph.lib
-    array = (ctypes.c_int64 * len(ids))(*ids)
+    ids = array.array("q", ids)
+    address = ctypes.cast(ids.buffer_info()[0], ctypes.POINTER(ctypes.c_int64))
     opts = split_options(lib, **options)
     try:
-        result = lib.call(lib.fxs_split_with_ids, graph.ptr, array, opts)
+        result = lib.call(lib.fxs_split_with_ids, graph.ptr, address, opts)
     finally:
         lib.fxs_split_options_free(opts)
     try:

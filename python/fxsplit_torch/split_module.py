@@ -9,6 +9,7 @@ their call_function targets, annotations and node.meta from the original
 graph's own nodes (a meta entry carries each node's position through the
 engine), never from names in text, so nothing is looked up by name.
 """
+import gc
 import json
 import operator
 
@@ -16,7 +17,7 @@ import torch
 import torch.fx
 
 from . import native
-from .decode import Policy, decode_graph
+from .decode import Policy, decode_value
 from .export import engine_graph
 
 __all__ = ["split_module"]
@@ -26,36 +27,65 @@ __all__ = ["split_module"]
 INDEX_KEY = "fxsplit_torch.index"
 
 
-class _OriginalPolicy(Policy):
-    """Targets and annotations of the graph being split: the objects
-    themselves, by the text the export wrote for them."""
+class _Builder:
+    """Graphs from the engine's json nodes.  Every call_function target and
+    annotation is the object the export found behind its text, looked up
+    in a table; a text the export did not write is an error (the engine
+    adds _operator.getitem calls only)."""
 
-    def __init__(self, functions, types):
-        super().__init__()
-        self._functions.update(functions)
-        self._functions.setdefault("_operator.getitem", operator.getitem)
-        self._known_types = types
+    def __init__(self, exported):
+        self.functions = dict(exported.functions)
+        self.functions.setdefault("_operator.getitem", operator.getitem)
+        self.types = exported.types
+        self.originals = exported.nodes
+        self.policy = Policy()
 
-    def annotation(self, text, where):
-        if text in self._known_types:
-            return self._known_types[text]
-        return super().annotation(text, where)
+    def _annotation(self, text, where):
+        t = self.types.get(text)
+        if t is None:  # one the engine derived (getitem of a typed tuple)
+            t = self.policy.annotation(text, where)
+        return t
 
+    def graph(self, nodes, label):
+        graph = torch.fx.Graph()
+        env = {}
+        create = graph.create_node
+        functions = self.functions
+        originals = self.originals
 
-def _entries(nodes):
-    get = dict.get
-    for e in nodes:
-        yield (e["op"], e["name"], e["target"], get(e, "args", []), get(e, "kwargs", {}),
-               get(e, "type"), get(e, "meta"))
+        def value(v):
+            t = type(v)
+            if t is dict:
+                ref = v.get("node")
+                if ref is not None and len(v) == 1:
+                    return env[ref]
+                return decode_value(v, env, f"{label}, node {name!r}")
+            if t is list:
+                return [value(x) for x in v]
+            return v
 
-
-def _build(nodes, policy, label, originals):
-    graph = decode_graph(_entries(nodes), policy, label)
-    for node in graph.nodes:
-        index = node.meta.get(INDEX_KEY)
-        if index is not None:
-            node.meta = originals[index].meta.copy()
-    return graph
+        for e in nodes:
+            op, name, target = e["op"], e["name"], e["target"]
+            if op == "call_function":
+                target = functions.get(target)
+                if target is None:
+                    raise native.EngineError(f"{label}, node {name!r}: unknown target "
+                                             f"{e['target']!r}", "graph")
+            args = e.get("args")
+            args = tuple(value(a) for a in args) if args else ()
+            kwargs = e.get("kwargs")
+            kwargs = {k: value(v) for k, v in kwargs.items()} if kwargs else {}
+            type_text = e.get("type")
+            node = create(op, target, args, kwargs, name=name,
+                          type_expr=self._annotation(type_text, f"{label}, node {name!r}")
+                          if type_text is not None else None)
+            meta = e.get("meta")
+            if meta is not None:
+                index = meta.get(INDEX_KEY)
+                if index is not None:
+                    node.meta = originals[index].meta.copy()
+            env[name] = node
+        return graph
 
 
 def split_module(m, root_m, split_callback, qualname_map=None, keep_original_order=False,
@@ -72,6 +102,22 @@ def split_module(m, root_m, split_callback, qualname_map=None, keep_original_ord
     (a cycle names its ring), export.ExportError for a graph the format
     cannot hold, native.LibraryNotFoundError without a libfxsplit."""
     lib = native.library()
+    # The split makes many small objects and frees none: the collector
+    # would scan the whole heap again and again for nothing.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _split(lib, m, split_callback, qualname_map, dict(
+            keep_original_order=keep_original_order,
+            keep_original_node_name=keep_original_node_name,
+            keep_original_input_name=keep_original_input_name,
+            partition_affix=partition_affix, tuple_return=tuple_return))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _split(lib, m, split_callback, qualname_map, options):
     exported = engine_graph(m, INDEX_KEY)
     ids = [0] * len(exported.nodes)
     for i, node in enumerate(exported.nodes):
@@ -83,17 +129,12 @@ def split_module(m, root_m, split_callback, qualname_map=None, keep_original_ord
                 raise TypeError(f"node '{node.name}': split_callback returned {pid!r}, "
                                 f"not an int partition id") from None
     with native.Graph(lib, exported.text) as graph:
-        text = native.split_with_ids(graph, ids, keep_original_order=keep_original_order,
-                                     keep_original_node_name=keep_original_node_name,
-                                     keep_original_input_name=keep_original_input_name,
-                                     partition_affix=partition_affix,
-                                     tuple_return=tuple_return)
+        text = native.split_with_ids(graph, ids, **options)
     doc = json.loads(text)
-    policy = _OriginalPolicy(exported.functions, exported.types)
+    builder = _Builder(exported)
     new_qualnames = doc.get("qualname_map", {})
     if qualname_map is not None:
         qualname_map.update(new_qualnames)
-    originals = exported.nodes
     submodules = {}
     for sub in doc["submodules"]:
         name = sub["name"]
@@ -102,11 +143,11 @@ def split_module(m, root_m, split_callback, qualname_map=None, keep_original_ord
             if e["op"] in ("get_attr", "call_module") and e["target"] not in root:
                 target = e["target"]
                 root[target] = exported.attribute(new_qualnames.get(f"{name}.{target}", target))
-        submodules[name] = torch.fx.GraphModule(root, _build(sub["nodes"], policy, name, originals))
+        submodules[name] = torch.fx.GraphModule(root, builder.graph(sub["nodes"], name))
     root = {}
     for e in doc["nodes"]:
         if e["op"] in ("get_attr", "call_module"):
             target = e["target"]
             root[target] = submodules[target] if target in submodules \
                 else exported.attribute(target)
-    return torch.fx.GraphModule(root, _build(doc["nodes"], policy, "", originals))
+    return torch.fx.GraphModule(root, builder.graph(doc["nodes"], "the top-level graph"))

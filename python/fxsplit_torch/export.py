@@ -268,6 +268,24 @@ def _attribute(value, parent=None, atom=None):
     return {"kind": "object"}
 
 
+_MISSING = object()
+
+
+def _member(obj, atom):
+    """getattr(@obj, @atom), a module's own tables first (nn.Module's
+    __getattr__ is slow); KeyError when there is none."""
+    if isinstance(obj, torch.nn.Module):
+        d = obj.__dict__
+        for table in ("_modules", "_parameters", "_buffers"):
+            value = d[table].get(atom, _MISSING) if table in d else _MISSING
+            if value is not _MISSING and atom not in d:
+                return value
+    value = getattr(obj, atom, _MISSING)
+    if value is _MISSING:
+        raise KeyError(atom)
+    return value
+
+
 class Attributes:
     """The module's attributes by qualified name, each looked up once (its
     prefixes too), and their entries of the attribute table."""
@@ -282,9 +300,8 @@ class Attributes:
         if obj is None and qualname not in self.objects:
             parent_name, _, atom = qualname.rpartition(".")
             parent = self.lookup(parent_name)
-            if not hasattr(parent, atom):
-                raise KeyError(qualname)
-            obj = self.objects[qualname] = getattr(parent, atom)
+            obj = _member(parent, atom)
+            self.objects[qualname] = obj
         return obj
 
     def add(self, node, target):
@@ -323,6 +340,7 @@ def _nodes(gm, node_meta):
     targets = _Targets()
     attrs = Attributes(gm)
     types = {}
+    type_texts = {}
     entries = []
     for node in gm.graph.nodes:
         op = node.op
@@ -330,8 +348,15 @@ def _nodes(gm, node_meta):
         _arguments(node, entry)
         t = node.type
         if t is not None:
-            text = _type_repr(t)
-            types.setdefault(text, t)
+            try:
+                text = type_texts[t]
+            except (KeyError, TypeError):
+                text = _type_repr(t)
+                types.setdefault(text, t)
+                try:
+                    type_texts[t] = text
+                except TypeError:
+                    pass
             entry["type"] = text
         meta = node_meta(node, len(entries))
         if meta:

@@ -27,6 +27,33 @@ __all__ = ["split_module"]
 INDEX_KEY = "fxsplit_torch.index"
 
 
+def _node_factory(graph):
+    """graph.create_node for names the engine made (unique, legal and as
+    torch.fx 1.13's namespace makes them).  On torch.fx 1.13's own layout
+    the namespace's search is skipped: it would return the name unchanged;
+    on any other layout this is create_node itself."""
+    ns = getattr(graph, "_graph_namespace", None)
+    used = getattr(ns, "_used_names", None)
+    names = getattr(ns, "_obj_to_name", None)
+    if not isinstance(used, dict) or not isinstance(names, dict) \
+            or hasattr(ns, "_base_count") or hasattr(graph, "_find_nodes_lookup_table") \
+            or not hasattr(graph, "_insert") or not isinstance(getattr(graph, "_len", None), int):
+        return graph.create_node
+    Node = torch.fx.Node
+    create_node = graph.create_node
+
+    def create(op, target, args, kwargs, name, type_expr):
+        if name in used:
+            return create_node(op, target, args, kwargs, name=name, type_expr=type_expr)
+        n = Node(graph, name, op, target, args, kwargs, type_expr)
+        used[name] = 0
+        names[n] = name
+        graph._insert(n)
+        graph._len += 1
+        return n
+    return create
+
+
 class _Builder:
     """Graphs from the engine's json nodes.  Every call_function target and
     annotation is the object the export found behind its text, looked up
@@ -49,7 +76,7 @@ class _Builder:
     def graph(self, nodes, label):
         graph = torch.fx.Graph()
         env = {}
-        create = graph.create_node
+        create = _node_factory(graph)
         functions = self.functions
         originals = self.originals
 

@@ -387,25 +387,29 @@ class EngineGraph:
     attributes the nodes name), the original nodes in order, and the
     objects behind the names the text uses."""
 
-    def __init__(self, gm, index_key):
+    def __init__(self, gm, index_key, full=False):
+        """@full: every meta entry and the whole attribute table (what
+        partitioner plugins read), as graph_to_dict writes them."""
         def node_meta(node, i):
-            meta = {index_key: i}
-            value = node.meta.get("example_value") if node.meta else None
+            meta = _meta(node) if full else {}
+            meta[index_key] = i
+            value = node.meta.get("example_value") if node.meta and not full else None
             if value is not None:
                 meta.update(_symbols(value))
             return meta
         entries, targets, self._attrs, self.types = _nodes(gm, node_meta)
         self.nodes = list(gm.graph.nodes)
         self.functions = targets.functions
+        table = _full_table(gm, self._attrs) if full else self._attrs.table
         self.text = _dumps({"format": FORMAT, "version": VERSION,
-                            "attributes": self._attrs.table, "nodes": entries}).encode()
+                            "attributes": table, "nodes": entries}).encode()
 
     def attribute(self, qualname):
         return self._attrs.lookup(qualname)
 
 
-def engine_graph(gm, index_key):
-    return EngineGraph(gm, index_key)
+def engine_graph(gm, index_key, full=False):
+    return EngineGraph(gm, index_key, full)
 
 
 def export(gm, example_inputs=None, path=None):

@@ -81,7 +81,9 @@ _SIGNATURES = {
     "g_string_free": (_P, [ctypes.POINTER(_GString), ctypes.c_int]),
     "g_error_free": (None, [ctypes.POINTER(_GError)]),
 }
+PLUGIN_DIR_COMMAND_LINE = 0
 PLUGIN_DIR_ENVIRONMENT = 1
+PLUGIN_DIR_BUILD_TREE = 4
 
 
 class Library:

@@ -9,6 +9,7 @@ their call_function targets, annotations and node.meta from the original
 graph's own nodes (a meta entry carries each node's position through the
 engine), never from names in text, so nothing is looked up by name.
 """
+import contextlib
 import gc
 import json
 import operator
@@ -20,7 +21,7 @@ from . import native
 from .decode import Policy, decode_value
 from .export import engine_graph
 
-__all__ = ["split_module"]
+__all__ = ["split_module", "rebuild", "paused_collector"]
 
 # The free-form meta entry that carries a node's position in the original
 # graph through the engine (which copies meta to the nodes standing for it).
@@ -129,16 +130,22 @@ def split_module(m, root_m, split_callback, qualname_map=None, keep_original_ord
     (a cycle names its ring), export.ExportError for a graph the format
     cannot hold, native.LibraryNotFoundError without a libfxsplit."""
     lib = native.library()
-    # The split makes many small objects and frees none: the collector
-    # would scan the whole heap again and again for nothing.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_collector():
         return _split(lib, m, split_callback, qualname_map, dict(
             keep_original_order=keep_original_order,
             keep_original_node_name=keep_original_node_name,
             keep_original_input_name=keep_original_input_name,
             partition_affix=partition_affix, tuple_return=tuple_return))
+
+
+@contextlib.contextmanager
+def paused_collector():
+    """A split makes many small objects and frees none: the cyclic
+    collector would scan the whole heap again and again for nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()
@@ -157,7 +164,14 @@ def _split(lib, m, split_callback, qualname_map, options):
                                 f"not an int partition id") from None
     with native.Graph(lib, exported.text) as graph:
         text = native.split_with_ids(graph, ids, **options)
-    doc = json.loads(text)
+    return rebuild(json.loads(text), exported, qualname_map)
+
+
+def rebuild(doc, exported, qualname_map=None):
+    """The split GraphModule of the engine's result @doc (parsed json) of
+    the graph @exported (export.EngineGraph): submodules bound to the
+    original module's attributes through the qualname map, which
+    @qualname_map (a dict) receives too."""
     builder = _Builder(exported)
     new_qualnames = doc.get("qualname_map", {})
     if qualname_map is not None:

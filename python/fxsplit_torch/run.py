@@ -83,7 +83,8 @@ def _plugin_dirs(lib, plugin_dirs):
     for d in plugin_dirs:
         lib.fxs_plugin_registry_add_dir(registry, native.PLUGIN_DIR_COMMAND_LINE, os.fsencode(d))
     build_plugins = os.path.join(os.path.dirname(os.path.dirname(lib.path)), "plugins")
-    if os.path.basename(os.path.dirname(lib.path)) == "core" and os.path.isdir(build_plugins):
+    if os.path.basename(os.path.dirname(lib.path)) == "core" and os.path.isdir(build_plugins) \
+            and os.environ.get("FXSPLIT_NO_DEFAULT_PLUGIN_DIR") != "1":
         env = os.environ.get("FXSPLIT_PLUGIN_PATH")
         for d in (env.split(os.pathsep) if env else ()):
             if d:

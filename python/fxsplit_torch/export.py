@@ -15,6 +15,11 @@ FORMAT = "fxsplit-graph"
 VERSION = 1
 
 
+# While an EngineGraph is made: the SymInt constants of its arguments by
+# their text, so that the rebuilt graphs get the objects back.
+_symints = None
+
+
 class ExportError(ValueError):
     """A graph holds something the fxsplit graph format cannot represent."""
 
@@ -64,6 +69,11 @@ def _value(v, where):
         return {"ellipsis": True}
     if isinstance(v, _OPAQUE_TYPES):
         return {"opaque": _qualified_type(type(v)), "repr": repr(v)}
+    expr = _sym_expr(v)
+    if expr is not None:  # a SymInt / SymFloat constant: its expression
+        if _symints is not None:
+            _symints.setdefault(str(expr), v)
+        return {"opaque": "torch.SymInt", "repr": str(expr)}
     raise ExportError(f"{where}: cannot represent a value of type {_qualified_type(type(v))}: {v!r}")
 
 
@@ -397,7 +407,12 @@ class EngineGraph:
             if value is not None:
                 meta.update(_symbols(value))
             return meta
-        entries, targets, self._attrs, self.types = _nodes(gm, node_meta)
+        global _symints
+        _symints = self.symints = {}
+        try:
+            entries, targets, self._attrs, self.types = _nodes(gm, node_meta)
+        finally:
+            _symints = None
         self.nodes = list(gm.graph.nodes)
         self.functions = targets.functions
         table = _full_table(gm, self._attrs) if full else self._attrs.table

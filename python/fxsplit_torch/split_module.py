@@ -66,6 +66,7 @@ class _Builder:
         self.functions.setdefault("_operator.getitem", operator.getitem)
         self.types = exported.types
         self.originals = exported.nodes
+        self.symints = exported.symints
         self.policy = Policy()
 
     def _annotation(self, text, where):
@@ -80,6 +81,7 @@ class _Builder:
         create = _node_factory(graph)
         functions = self.functions
         originals = self.originals
+        symints = self.symints
 
         def value(v):
             t = type(v)
@@ -87,6 +89,8 @@ class _Builder:
                 ref = v.get("node")
                 if ref is not None and len(v) == 1:
                     return env[ref]
+                if v.get("opaque") == "torch.SymInt" and v.get("repr") in symints:
+                    return symints[v["repr"]]
                 return decode_value(v, env, f"{label}, node {name!r}")
             if t is list:
                 return [value(x) for x in v]

@@ -296,6 +296,22 @@ class SymbolicSizes(unittest.TestCase):
         x, y = torch.rand(5, 3), torch.rand(2)
         self.assertTrue(torch.allclose(split(x, y), gm(x, y)))
 
+    def test_symint_argument_is_represented(self):
+        """A SymInt constant in an argument: its expression in the file; in
+        process the rebuilt node gets the object itself."""
+        import operator
+        size = next(n for n in self.graph().graph.nodes if n.name == "sym_size").meta["val"]
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        a = g.call_function(operator.add, (x, size))
+        g.output(g.call_function(operator.mul, (a, 2)))
+        gm = torch.fx.GraphModule(torch.nn.Module(), g)
+        doc = json.loads(fxsplit_torch.export(gm))
+        self.assertEqual(doc["nodes"][1]["args"][1], {"opaque": "torch.SymInt", "repr": "t0.size(0)"})
+        split = fxsplit_torch.split_module(gm, gm, lambda n: 0 if n.name == "add" else 1)
+        add = next(n for n in split.submod_0.graph.nodes if n.op == "call_function")
+        self.assertIs(add.args[1], size)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -130,24 +130,32 @@ def _arguments(node, entry):
         raise ExportError(f"{where}: an argument cannot be represented")
 
 
+# target object -> qualified name, across exports (torch.fx's naming walks
+# modules); dropped whole when it grows beyond _NAME_CACHE_SIZE entries.
+_qualified_names = {}
+_NAME_CACHE_SIZE = 4096
+
+
 class _Targets:
-    """call_function targets as torch.fx names them, computed once each."""
+    """call_function targets as torch.fx names them, computed once each, and
+    the objects behind each name (None when two objects share one)."""
 
     def __init__(self):
-        self.names = {}       # target object -> qualified name
-        self.functions = {}   # qualified name -> target object
+        self.functions = {}   # qualified name -> target object, or None
 
     def name(self, node):
         target = node.target
         try:
-            return self.names[target]
+            name = _qualified_names[target]
         except KeyError:
-            pass
+            name = _get_qualified_name(target)
+            if len(_qualified_names) >= _NAME_CACHE_SIZE:
+                _qualified_names.clear()
+            _qualified_names[target] = name
         except TypeError:  # not hashable
-            return _get_qualified_name(target)
-        name = _get_qualified_name(target)
-        self.names[target] = name
-        self.functions.setdefault(name, target)
+            name = _get_qualified_name(target)
+        known = self.functions.get(name, target)
+        self.functions[name] = target if known is target else None
         return name
 
 

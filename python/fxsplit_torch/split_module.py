@@ -62,8 +62,7 @@ class _Builder:
     adds _operator.getitem calls only)."""
 
     def __init__(self, exported):
-        self.functions = dict(exported.functions)
-        self.functions.setdefault("_operator.getitem", operator.getitem)
+        self.functions = {"_operator.getitem": operator.getitem}
         self.types = exported.types
         self.originals = exported.nodes
         self.symints = exported.symints
@@ -98,11 +97,16 @@ class _Builder:
 
         for e in nodes:
             op, name, target = e["op"], e["name"], e["target"]
+            meta = e.get("meta")
+            original = originals[meta[INDEX_KEY]] if meta and INDEX_KEY in meta else None
             if op == "call_function":
-                target = functions.get(target)
+                # the original node's own target (two functions may share a
+                # name); the getitem calls the engine adds have none
+                target = original.target if original is not None and original.op == op \
+                    else functions.get(target)
                 if target is None:
-                    raise native.EngineError(f"{label}, node {name!r}: unknown target "
-                                             f"{e['target']!r}", "graph")
+                    raise native.EngineError(f"{label}, node {name!r}: no function for the "
+                                             f"target {e['target']!r}", "graph")
             args = e.get("args")
             args = tuple(value(a) for a in args) if args else ()
             kwargs = e.get("kwargs")
@@ -111,11 +115,8 @@ class _Builder:
             node = create(op, target, args, kwargs, name=name,
                           type_expr=self._annotation(type_text, f"{label}, node {name!r}")
                           if type_text is not None else None)
-            meta = e.get("meta")
-            if meta is not None:
-                index = meta.get(INDEX_KEY)
-                if index is not None:
-                    node.meta = originals[index].meta.copy()
+            if original is not None:
+                node.meta = original.meta.copy()
             env[name] = node
         return graph
 

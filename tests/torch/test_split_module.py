@@ -208,6 +208,20 @@ class NamesAreNotResolved(unittest.TestCase):
         self.assertFalse(os.path.exists(self.marker))
         self.assertNotIn("evilmod", sys.modules)
 
+    def test_functions_sharing_a_name_stay_apart(self):
+        """Two closures torch.fx names alike: each node keeps its own."""
+        def scale(k):
+            def f(x):
+                return x * k
+            return f
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        a = g.call_function(scale(2), (x,))
+        g.output(g.call_function(scale(3), (a,)))
+        gm = torch.fx.GraphModule(torch.nn.Module(), g)
+        split = fxsplit_torch.split_module(gm, gm, lambda n: 0)
+        self.assertTrue(torch.equal(split(torch.ones(2)), torch.full((2,), 6.0)))
+
 
 class MetaRoundTrip(unittest.TestCase):
     def annotated(self):

@@ -18,6 +18,8 @@ import torch
 import torch.fx
 
 from . import native
+from torch.fx.immutable_collections import immutable_dict, immutable_list
+
 from .decode import Policy, decode_value
 from .export import engine_graph
 
@@ -28,31 +30,89 @@ __all__ = ["split_module", "rebuild", "paused_collector"]
 INDEX_KEY = "fxsplit_torch.index"
 
 
-def _node_factory(graph):
-    """graph.create_node for names the engine made (unique, legal and as
-    torch.fx 1.13's namespace makes them).  On torch.fx 1.13's own layout
-    the namespace's search is skipped: it would return the name unchanged;
-    on any other layout this is create_node itself."""
+def _fx_113_layout(graph):
+    """Whether @graph and its nodes are laid out as in torch.fx 1.13, whose
+    create_node the fast path below reproduces."""
     ns = getattr(graph, "_graph_namespace", None)
-    used = getattr(ns, "_used_names", None)
-    names = getattr(ns, "_obj_to_name", None)
-    if not isinstance(used, dict) or not isinstance(names, dict) \
-            or hasattr(ns, "_base_count") or hasattr(graph, "_find_nodes_lookup_table") \
-            or not hasattr(graph, "_insert") or not isinstance(getattr(graph, "_len", None), int):
-        return graph.create_node
-    Node = torch.fx.Node
-    create_node = graph.create_node
+    return (isinstance(getattr(ns, "_used_names", None), dict)
+            and isinstance(getattr(ns, "_obj_to_name", None), dict)
+            and not hasattr(ns, "_base_count") and not hasattr(graph, "_find_nodes_lookup_table")
+            and hasattr(graph, "_insert") and isinstance(getattr(graph, "_len", None), int)
+            and hasattr(torch.fx.Node, "_Node__update_args_kwargs"))
 
-    def create(op, target, args, kwargs, name, type_expr):
-        if name in used:
+
+def _node_factory(graph):
+    """create(op, target, args, kwargs, name, type_expr, inputs): a node of
+    @graph as graph.create_node makes it, for names the engine made (unique,
+    legal, as torch.fx 1.13's namespace makes them).  On torch.fx 1.13's
+    layout, when the caller passes @inputs (the nodes @args and @kwargs
+    refer to, in order; lists already immutable_list), the node is filled
+    in directly: Node() would walk the arguments four times and the
+    namespace would return the name unchanged.  Otherwise create_node."""
+    create_node = graph.create_node
+    if not _FAST_NODES or not _fx_113_layout(graph):
+        return lambda op, target, args, kwargs, name, type_expr, inputs: \
+            create_node(op, target, args, kwargs, name=name, type_expr=type_expr)
+    used = graph._graph_namespace._used_names
+    names = graph._graph_namespace._obj_to_name
+    insert = graph._insert
+    new = object.__new__
+    Node = torch.fx.Node
+    empty = immutable_dict()
+
+    def create(op, target, args, kwargs, name, type_expr, inputs):
+        if name in used or inputs is None or (op == "call_function") != (not isinstance(target, str)):
             return create_node(op, target, args, kwargs, name=name, type_expr=type_expr)
-        n = Node(graph, name, op, target, args, kwargs, type_expr)
+        n = new(Node)
+        n.graph = graph
+        n.name = name
+        n.op = op
+        n.target = target
+        n._input_nodes = inputs
+        n._args = args
+        n._kwargs = immutable_dict(kwargs) if kwargs else empty
+        for i in inputs:
+            i.users.setdefault(n)
+        n.users = {}
+        n.type = type_expr
+        n._prev = n._next = n
+        n._erased = False
+        n._repr_fn = None
+        n.meta = {}
         used[name] = 0
         names[n] = name
-        graph._insert(n)
+        insert(n)
         graph._len += 1
         return n
     return create
+
+
+def _fast_nodes_work():
+    """The fast path makes the very node create_node makes (checked once)."""
+    import operator as op
+    slow, fast = torch.fx.Graph(), torch.fx.Graph()
+    if not _fx_113_layout(slow):
+        return False
+    xs = slow.placeholder("x")
+    ys = slow.create_node("call_function", op.add, (xs, [xs, 1]), {"k": 2}, name="add")
+    create = _node_factory(fast)
+    xf = create("placeholder", "x", (), {}, "x", None, {})
+    yf = create("call_function", op.add, (xf, immutable_list([xf, 1])), {"k": 2}, "add", None,
+                {xf: None})
+    def shape(n):
+        return {k: (type(v), v if k in ("name", "op", "target", "_erased", "meta") else None)
+                for k, v in vars(n).items()}
+    return (shape(xs) == shape(xf) and shape(ys) == shape(yf) and type(ys.args[1]) is type(yf.args[1])
+            and type(ys.kwargs) is type(yf.kwargs) and list(xs.users) == [ys]
+            and list(xf.users) == [yf] and ys._prev is xs and yf._prev is xf
+            and slow.python_code("self").src == fast.python_code("self").src)
+
+
+_FAST_NODES = True
+try:
+    _FAST_NODES = _fast_nodes_work()
+except Exception:  # any other torch.fx: the plain path
+    _FAST_NODES = False
 
 
 class _Builder:
@@ -82,17 +142,26 @@ class _Builder:
         originals = self.originals
         symints = self.symints
 
+        inputs = {}
+        plain = [True]  # False once a value needs decode_value
+
         def value(v):
             t = type(v)
             if t is dict:
                 ref = v.get("node")
                 if ref is not None and len(v) == 1:
-                    return env[ref]
+                    n = env[ref]
+                    inputs[n] = None
+                    return n
+                items = v.get("tuple")
+                if items is not None and len(v) == 1:
+                    return tuple([value(x) for x in items])
                 if v.get("opaque") == "torch.SymInt" and v.get("repr") in symints:
                     return symints[v["repr"]]
+                plain[0] = False
                 return decode_value(v, env, f"{label}, node {name!r}")
             if t is list:
-                return [value(x) for x in v]
+                return immutable_list([value(x) for x in v])
             return v
 
         for e in nodes:
@@ -107,14 +176,17 @@ class _Builder:
                 if target is None:
                     raise native.EngineError(f"{label}, node {name!r}: no function for the "
                                              f"target {e['target']!r}", "graph")
+            inputs = {}
+            plain[0] = True
             args = e.get("args")
-            args = tuple(value(a) for a in args) if args else ()
+            args = tuple([value(a) for a in args]) if args else ()
             kwargs = e.get("kwargs")
             kwargs = {k: value(v) for k, v in kwargs.items()} if kwargs else {}
             type_text = e.get("type")
-            node = create(op, target, args, kwargs, name=name,
-                          type_expr=self._annotation(type_text, f"{label}, node {name!r}")
-                          if type_text is not None else None)
+            node = create(op, target, args, kwargs, name,
+                          self._annotation(type_text, f"{label}, node {name!r}")
+                          if type_text is not None else None,
+                          inputs if plain[0] else None)
             if original is not None:
                 node.meta = original.meta.copy()
             env[name] = node

@@ -308,9 +308,10 @@ class Attributes:
     """The module's attributes by qualified name, each looked up once (its
     prefixes too), and their entries of the attribute table."""
 
-    def __init__(self, gm):
+    def __init__(self, gm, lean=False):
         self.objects = {"": gm}
         self.table = {}
+        self.lean = lean
 
     def lookup(self, qualname):
         """The object, or KeyError."""
@@ -329,6 +330,10 @@ class Attributes:
             obj = self.lookup(target)
         except KeyError:
             raise ExportError(f"node '{node.name}': target {target} not found in the module") from None
+        if node.op == "call_module" and isinstance(obj, torch.nn.Module):
+            # the kind is all the split needs; the class costs a name per module
+            self.table[target] = {"kind": "module"} if self.lean else _attribute(obj)
+            return
         parent_name, _, atom = target.rpartition(".")
         self.table[target] = _attribute(obj, self.objects.get(parent_name), atom)
 
@@ -353,10 +358,11 @@ def _full_table(gm, attrs):
     return table
 
 
-def _nodes(gm, node_meta):
-    """The node entries of @gm, its targets and its attribute look-ups."""
+def _nodes(gm, node_meta, lean=False):
+    """The node entries of @gm, its targets and its attribute look-ups
+    (@lean: modules without their class)."""
     targets = _Targets()
-    attrs = Attributes(gm)
+    attrs = Attributes(gm, lean)
     types = {}
     type_texts = {}
     entries = []
@@ -418,7 +424,7 @@ class EngineGraph:
         global _symints
         _symints = self.symints = {}
         try:
-            entries, targets, self._attrs, self.types = _nodes(gm, node_meta)
+            entries, targets, self._attrs, self.types = _nodes(gm, node_meta, lean=not full)
         finally:
             _symints = None
         self.nodes = list(gm.graph.nodes)

@@ -27,6 +27,7 @@
  * meta_key=stage` cuts the graph as bench-split does.
  */
 #include <fxsplit/fxsplit.h>
+#include "util/atomic-file.h"
 
 #include <errno.h>
 #include <inttypes.h>

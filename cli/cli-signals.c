@@ -2,7 +2,7 @@
  * temporaries of outputs being written, name the plugin hook that was
  * running, and end as it was asked to (the signal, or a failure status). */
 #include "cli.h"
-#include <fxsplit/atomic-file.h>
+#include <fxsplit/io.h>
 
 #include <signal.h>
 #include <stdint.h>
@@ -67,7 +67,7 @@ say_running_hook (const char *verb, const char *why)
 static void
 on_ending_signal (int sig)
 {
-  fxs_atomic_file_remove_temporaries ();
+  fxs_io_remove_temporaries ();
   signal (sig, SIG_DFL);
   raise (sig);
 }
@@ -76,7 +76,7 @@ static void
 on_crash (int sig)
 {
   /* SA_RESETHAND: the default action is back, a fault in here ends it. */
-  fxs_atomic_file_remove_temporaries ();
+  fxs_io_remove_temporaries ();
   const char *why = "crashed";
   for (guint i = 0; i < G_N_ELEMENTS (crashes); i++)
     if (crashes[i].sig == sig)
@@ -97,7 +97,7 @@ check_exit (void)
   say_running_hook ("called exit()", strcmp (hook, "fini") == 0
                                      ? "the command did not finish"
                                      : "the command did not finish and wrote no output");
-  fxs_atomic_file_remove_temporaries ();
+  fxs_io_remove_temporaries ();
   _exit (CLI_EXIT_PLUGIN);
 }
 

@@ -28,6 +28,7 @@
 #define FXSPLIT_COST_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 #include <fxsplit/graph.h>
 
 G_BEGIN_DECLS
@@ -40,10 +41,10 @@ typedef enum {
 } FxsCostKind;
 
 /* "nodes", "param_bytes", "output_bytes", "flops". */
-const char *fxs_cost_kind_to_string (FxsCostKind kind);
+FXS_API const char *fxs_cost_kind_to_string (FxsCostKind kind);
 /* FALSE when @name is none of them; the valid names, for messages, are
  * FXS_COST_KIND_NAMES. */
-gboolean    fxs_cost_kind_from_string (const char *name, FxsCostKind *kind);
+FXS_API gboolean    fxs_cost_kind_from_string (const char *name, FxsCostKind *kind);
 #define FXS_COST_KIND_NAMES "nodes, param_bytes, output_bytes, flops"
 
 /* The costs of every node of one graph for one kind, computed together in
@@ -52,21 +53,21 @@ gboolean    fxs_cost_kind_from_string (const char *name, FxsCostKind *kind);
  * first or read it only while the graph lives. */
 typedef struct FxsNodeCosts FxsNodeCosts;
 
-FxsNodeCosts *fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind);
-void          fxs_node_costs_free (FxsNodeCosts *costs);
+FXS_API FxsNodeCosts *fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind);
+FXS_API void          fxs_node_costs_free (FxsNodeCosts *costs);
 
-FxsCostKind   fxs_node_costs_kind (const FxsNodeCosts *costs);
+FXS_API FxsCostKind   fxs_node_costs_kind (const FxsNodeCosts *costs);
 /* The cost of the node at index @index of the graph (0 for non-call nodes). */
-gint64        fxs_node_costs_get (const FxsNodeCosts *costs, guint index);
+FXS_API gint64        fxs_node_costs_get (const FxsNodeCosts *costs, guint index);
 /* All of them, indexed by node index: fxs_graph_n_nodes() entries. */
-const gint64 *fxs_node_costs_array (const FxsNodeCosts *costs);
+FXS_API const gint64 *fxs_node_costs_array (const FxsNodeCosts *costs);
 /* The sum over the graph.  Single costs are capped so that this sum never
  * overflows (a cap that only absurd estimates reach). */
-gint64        fxs_node_costs_total (const FxsNodeCosts *costs);
+FXS_API gint64        fxs_node_costs_total (const FxsNodeCosts *costs);
 /* How many call nodes got cost 0 because their cost is unknown, and the
  * first of them in graph order (NULL when none), for a log line. */
-guint          fxs_node_costs_n_unknown (const FxsNodeCosts *costs);
-const FxsNode *fxs_node_costs_first_unknown (const FxsNodeCosts *costs);
+FXS_API guint          fxs_node_costs_n_unknown (const FxsNodeCosts *costs);
+FXS_API const FxsNode *fxs_node_costs_first_unknown (const FxsNodeCosts *costs);
 
 G_END_DECLS
 

@@ -9,12 +9,13 @@
 #define FXSPLIT_ERROR_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 
 G_BEGIN_DECLS
 
 /* The error domain of every GError that fxsplit sets. */
 #define FXS_ERROR (fxs_error_quark ())
-GQuark fxs_error_quark (void);
+FXS_API GQuark fxs_error_quark (void);
 
 typedef enum {
   FXS_ERROR_IO,            /* a file could not be read or written */
@@ -43,7 +44,7 @@ typedef enum {
  * " ... (N bytes cut)".  Backslashes are left as they are, so escaping an
  * escaped text again adds no escapes.  NULL gives "(no text)".  Free the
  * result with g_free(). */
-char *fxs_text_escape (const char *text, gsize max_bytes);
+FXS_API char *fxs_text_escape (const char *text, gsize max_bytes);
 
 /* The usual limit for one message of fxs_text_escape(). */
 #define FXS_TEXT_MESSAGE_MAX 1000

@@ -3,15 +3,14 @@
 #define FXSPLIT_H
 
 #include <fxsplit/error.h>
+#include <fxsplit/version.h>
 #include <fxsplit/value.h>
 #include <fxsplit/graph.h>
 #include <fxsplit/io.h>
 #include <fxsplit/split.h>
-#include <fxsplit/threads.h>
 #include <fxsplit/memory.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
-#include <fxsplit/atomic-file.h>
 #include <fxsplit/pipeline.h>
 
 #endif

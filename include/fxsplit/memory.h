@@ -4,6 +4,7 @@
 #define FXSPLIT_MEMORY_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 
 G_BEGIN_DECLS
 
@@ -20,7 +21,7 @@ G_BEGIN_DECLS
  * refused a setting, or keeps its blocks elsewhere than glibc's heap (under
  * valgrind or ASan, say): the library then keeps its own mappings for its
  * blocks, as without the call (malloc's settings may have been changed). */
-gboolean fxs_memory_tune_for_big_graphs (void);
+FXS_API gboolean fxs_memory_tune_for_big_graphs (void);
 
 G_END_DECLS
 

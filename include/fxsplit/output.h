@@ -19,6 +19,7 @@
 #define FXSPLIT_OUTPUT_H
 
 #include <stdio.h>
+#include <fxsplit/api.h>
 #include <fxsplit/plugin.h>
 #include <fxsplit/split.h>
 
@@ -53,7 +54,7 @@ extern FXS_PLUGIN_EXPORT const FxsOutputDescriptor fxsplit_output;
  * with FXS_ERROR_CONFIG when another output (or this one) already wrote
  * @path in this run.  The stream belongs to the host: write to it with
  * stdio (it has no file descriptor: fileno() gives -1), never fclose it. */
-FILE *fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error);
+FXS_API FILE *fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error);
 
 G_END_DECLS
 

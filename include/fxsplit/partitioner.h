@@ -35,6 +35,7 @@
 #define FXSPLIT_PARTITIONER_H
 
 #include <fxsplit/plugin.h>
+#include <fxsplit/api.h>
 #include <fxsplit/graph.h>
 
 G_BEGIN_DECLS
@@ -81,7 +82,7 @@ FXS_PLUGIN_EXPORT gboolean split_callback (const FxsNode *node, gpointer state,
  * Stores ids[index of @node] in *@partition, or sets FXS_ERROR_PLUGIN_FAILED
  * when @ids is NULL or the node lies beyond it (a graph prepare() did not
  * see).  Exported by libfxsplit. */
-gboolean fxs_partitioner_precomputed_id (const gint64 *ids, guint n_ids, const FxsNode *node,
+FXS_API gboolean fxs_partitioner_precomputed_id (const gint64 *ids, guint n_ids, const FxsNode *node,
                                          gint64 *partition, GError **error);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #define FXSPLIT_PIPELINE_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 #include <fxsplit/plugin.h>
 #include <fxsplit/graph.h>
 #include <fxsplit/split.h>
@@ -39,29 +40,29 @@ typedef enum {
 
 /* A registry with an empty search path.  Reference counted; pipelines keep
  * a reference.  Free with fxs_plugin_registry_unref(). */
-FxsPluginRegistry *fxs_plugin_registry_new (void);
-FxsPluginRegistry *fxs_plugin_registry_ref (FxsPluginRegistry *registry);
+FXS_API FxsPluginRegistry *fxs_plugin_registry_new (void);
+FXS_API FxsPluginRegistry *fxs_plugin_registry_ref (FxsPluginRegistry *registry);
 /* Drops a reference; the last one unloads every plugin it loaded. */
-void fxs_plugin_registry_unref (FxsPluginRegistry *registry);
+FXS_API void fxs_plugin_registry_unref (FxsPluginRegistry *registry);
 
 /* Adds @dir (copied) to the search path; duplicates are ignored. */
-void fxs_plugin_registry_add_dir (FxsPluginRegistry *registry, FxsPluginDirSource source,
+FXS_API void fxs_plugin_registry_add_dir (FxsPluginRegistry *registry, FxsPluginDirSource source,
                                   const char *dir);
 /* Adds the directories of the FXSPLIT_PLUGIN_PATH environment variable
  * (colon-separated) and the installed plugin directory, unless the
  * environment sets FXSPLIT_NO_DEFAULT_PLUGIN_DIR=1 (tests use it to keep
  * the system's plugins out). */
-void fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry);
+FXS_API void fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry);
 /* The directory `meson install` puts plugins in (the pkg-config variable
  * pluginsdir). */
-const char *fxs_plugin_registry_installed_dir (void);
+FXS_API const char *fxs_plugin_registry_installed_dir (void);
 
 /* The search path, in search order. */
-guint       fxs_plugin_registry_n_dirs (const FxsPluginRegistry *registry);
-const char *fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i,
+FXS_API guint       fxs_plugin_registry_n_dirs (const FxsPluginRegistry *registry);
+FXS_API const char *fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i,
                                      FxsPluginDirSource *source);
 /* "--plugin-dir", "FXSPLIT_PLUGIN_PATH", "plugin_dir", "installed". */
-const char *fxs_plugin_dir_source_to_string (FxsPluginDirSource source);
+FXS_API const char *fxs_plugin_dir_source_to_string (FxsPluginDirSource source);
 
 /* Loads a plugin named by its module name ("modulo": the first
  * DIR/modulo.so on the search path) or by a path to a module file (any
@@ -75,51 +76,51 @@ const char *fxs_plugin_dir_source_to_string (FxsPluginDirSource source);
  * unresolved dependency, no descriptor or callback, a malformed option
  * table, a descriptor pointer into no loaded memory), FXS_ERROR_PLUGIN_ABI; each names the file tried.  The plugin
  * belongs to the registry and lives as long as it does. */
-const FxsPlugin *fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name,
+FXS_API const FxsPlugin *fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name,
                                            const char *base_dir, GError **error);
 
 /* The module files on the search path, one per module name (the one that
  * fxs_plugin_registry_load() would pick), sorted by module name.  Nothing
  * is loaded.  Free with g_ptr_array_unref(); the strings go with it. */
-GPtrArray *fxs_plugin_registry_list_modules (const FxsPluginRegistry *registry);
+FXS_API GPtrArray *fxs_plugin_registry_list_modules (const FxsPluginRegistry *registry);
 
 /* ---- loaded plugins ------------------------------------------------------- */
 
-const char   *fxs_plugin_kind_to_string (FxsPluginKind kind);   /* "partitioner" */
-const char   *fxs_option_type_to_string (FxsOptionType type);   /* "int", "path" */
+FXS_API const char   *fxs_plugin_kind_to_string (FxsPluginKind kind);   /* "partitioner" */
+FXS_API const char   *fxs_option_type_to_string (FxsOptionType type);   /* "int", "path" */
 
-FxsPluginKind fxs_plugin_kind (const FxsPlugin *plugin);
-const char   *fxs_plugin_name (const FxsPlugin *plugin);
-const char   *fxs_plugin_version (const FxsPlugin *plugin);
-const char   *fxs_plugin_description (const FxsPlugin *plugin);
+FXS_API FxsPluginKind fxs_plugin_kind (const FxsPlugin *plugin);
+FXS_API const char   *fxs_plugin_name (const FxsPlugin *plugin);
+FXS_API const char   *fxs_plugin_version (const FxsPlugin *plugin);
+FXS_API const char   *fxs_plugin_description (const FxsPlugin *plugin);
 /* The module file it was loaded from. */
-const char   *fxs_plugin_path (const FxsPlugin *plugin);
+FXS_API const char   *fxs_plugin_path (const FxsPlugin *plugin);
 /* When the plugin was loaded by its module name and another file of that
  * name comes later on the search path (a plugin_dir's json.so before the
  * built-in one): that file, which it hides; else NULL.  @source and
  * @shadowed_source (may be NULL) receive where each was found. */
-const char   *fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
+FXS_API const char   *fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
                                         FxsPluginDirSource *shadowed_source);
 /* The ABI version the plugin was built against. */
-void          fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor);
+FXS_API void          fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor);
 /* The option table, without its terminator. */
-guint                fxs_plugin_n_options (const FxsPlugin *plugin);
-const FxsOptionSpec *fxs_plugin_option (const FxsPlugin *plugin, guint i);
+FXS_API guint                fxs_plugin_n_options (const FxsPlugin *plugin);
+FXS_API const FxsOptionSpec *fxs_plugin_option (const FxsPlugin *plugin, guint i);
 
 /* ---- pipelines ------------------------------------------------------------- */
 
 /* An empty pipeline (relative paths are resolved against the current
  * directory).  Keeps a reference to @registry.  Free with
  * fxs_pipeline_free(). */
-FxsPipeline *fxs_pipeline_new (FxsPluginRegistry *registry);
-void         fxs_pipeline_free (FxsPipeline *pipeline);
+FXS_API FxsPipeline *fxs_pipeline_new (FxsPluginRegistry *registry);
+FXS_API void         fxs_pipeline_free (FxsPipeline *pipeline);
 
 /* Reads an INI pipeline file.  Only the file's syntax is checked here
  * (FXS_ERROR_IO, FXS_ERROR_CONFIG with FILE:LINE); groups, keys and values
  * are checked by fxs_pipeline_prepare(), after fxs_pipeline_set() had the
  * chance to override them.  Relative paths in it are relative to its
  * directory. */
-FxsPipeline *fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *path,
+FXS_API FxsPipeline *fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *path,
                                      GError **error);
 
 /* Sets @key in @group ("graph", "split", "partitioner", "output NAME") to
@@ -127,11 +128,11 @@ FxsPipeline *fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *pa
  * names the setting in error messages ("--set split.tuple_return"; NULL
  * for "[group] key").  A relative path in @value is relative to the
  * current directory. */
-void fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key,
+FXS_API void fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key,
                        const char *value, const char *origin);
 
 /* Uses @graph (a reference is taken) instead of loading [graph] input. */
-void fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph);
+FXS_API void fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph);
 
 /* Called with the name of each step as it starts ("loading", "splitting",
  * "writing"); while splitting, every few thousand nodes with the call nodes
@@ -139,49 +140,49 @@ void fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph);
  * done out of @total.  @total is 0 when there is nothing to count. */
 typedef void (*FxsProgressFunc) (const char *step, guint64 done, guint64 total,
                                  gpointer user_data);
-void fxs_pipeline_set_progress_func (FxsPipeline *pipeline, FxsProgressFunc func,
+FXS_API void fxs_pipeline_set_progress_func (FxsPipeline *pipeline, FxsProgressFunc func,
                                      gpointer user_data);
 
 /* Receives the log lines of plugins (already prefixed with the instance)
  * and of the host.  Without one, lines go to g_log() in the "fxsplit"
  * domain (warnings as G_LOG_LEVEL_MESSAGE). */
 typedef void (*FxsLogFunc) (FxsLogLevel level, const char *line, gpointer user_data);
-void fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer user_data);
+FXS_API void fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer user_data);
 
 /* Step 1: checks every group, key and value, loads the plugins (adding
  * [graph] plugin_dir to the registry's search path), checks output paths
  * and creates the plugin instances.  Errors: FXS_ERROR_CONFIG,
  * FXS_ERROR_OPTION, FXS_ERROR_PLUGIN_* (init failures are
  * FXS_ERROR_PLUGIN_FAILED). */
-gboolean fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error);
+FXS_API gboolean fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error);
 /* Step 2: loads [graph] input (nothing to do after fxs_pipeline_set_graph).
  * Errors are those of fxs_graph_load_file().  For a file of 4 MiB or more,
- * when two threads are allowed (fxsplit/threads.h), a thread of the
+ * when two threads are allowed (fxs_set_max_threads), a thread of the
  * library's faults in memory for the load and the split meanwhile (about
  * twice the file's size, in huge pages); it ends with the next
  * fxs_pipeline_split() (or fxs_pipeline_free()). */
-gboolean fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error);
+FXS_API gboolean fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error);
 /* Step 3: runs the partitioner's prepare hook and the split.  Errors are
  * those of fxs_split() and FXS_ERROR_PLUGIN_FAILED from prepare. */
-gboolean fxs_pipeline_split (FxsPipeline *pipeline, GError **error);
+FXS_API gboolean fxs_pipeline_split (FxsPipeline *pipeline, GError **error);
 /* Step 4: runs every output and then makes their files appear, or none of
  * them.  Errors: FXS_ERROR_PLUGIN_FAILED, FXS_ERROR_IO, FXS_ERROR_CONFIG. */
-gboolean fxs_pipeline_write (FxsPipeline *pipeline, GError **error);
+FXS_API gboolean fxs_pipeline_write (FxsPipeline *pipeline, GError **error);
 /* All four steps. */
-gboolean fxs_pipeline_run (FxsPipeline *pipeline, GError **error);
+FXS_API gboolean fxs_pipeline_run (FxsPipeline *pipeline, GError **error);
 
 /* The graph and the split result, once the steps made them (else NULL).
  * They belong to the pipeline. */
-const FxsGraph       *fxs_pipeline_graph (const FxsPipeline *pipeline);
-const FxsSplitResult *fxs_pipeline_result (const FxsPipeline *pipeline);
+FXS_API const FxsGraph       *fxs_pipeline_graph (const FxsPipeline *pipeline);
+FXS_API const FxsSplitResult *fxs_pipeline_result (const FxsPipeline *pipeline);
 
 /* The outputs, in pipeline order, after a successful fxs_pipeline_write():
  * the group name ("output main"), the plugin name and the files it wrote. */
-guint       fxs_pipeline_n_outputs (const FxsPipeline *pipeline);
-const char *fxs_pipeline_output_label (const FxsPipeline *pipeline, guint i);
-const char *fxs_pipeline_output_plugin (const FxsPipeline *pipeline, guint i);
-guint       fxs_pipeline_output_n_files (const FxsPipeline *pipeline, guint i);
-const char *fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guint j);
+FXS_API guint       fxs_pipeline_n_outputs (const FxsPipeline *pipeline);
+FXS_API const char *fxs_pipeline_output_label (const FxsPipeline *pipeline, guint i);
+FXS_API const char *fxs_pipeline_output_plugin (const FxsPipeline *pipeline, guint i);
+FXS_API guint       fxs_pipeline_output_n_files (const FxsPipeline *pipeline, guint i);
+FXS_API const char *fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guint j);
 
 /* Which plugin hook a pipeline of this process is running (the last one
  * entered, when pipelines run on several threads), for a crash or exit
@@ -190,7 +191,7 @@ const char *fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guin
  * "fini", and @node to the name of the node split_callback was called for
  * (raw text from the graph) or NULL.  FALSE when no hook runs.
  * Async-signal-safe. */
-gboolean fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node);
+FXS_API gboolean fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node);
 
 G_END_DECLS
 

@@ -15,6 +15,7 @@
 #define FXSPLIT_PLUGIN_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 #include <fxsplit/error.h>
 
 G_BEGIN_DECLS
@@ -68,17 +69,17 @@ typedef struct {
 typedef struct FxsPluginContext FxsPluginContext;
 
 /* "partitioner" or "output NAME": the pipeline group of this instance. */
-const char *fxs_plugin_context_label (const FxsPluginContext *ctx);
+FXS_API const char *fxs_plugin_context_label (const FxsPluginContext *ctx);
 
 /* Whether @key was set by the pipeline or has a default. */
-gboolean    fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key);
+FXS_API gboolean    fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key);
 /* The value of @key, already validated against the option table.  Strings
  * and paths belong to the host (valid until fini); paths are absolute.
  * Unset options read as NULL, 0, 0.0 or FALSE. */
-const char *fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key);
-gint64      fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key);
-double      fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key);
-gboolean    fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key);
+FXS_API const char *fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key);
+FXS_API gint64      fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key);
+FXS_API double      fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key);
+FXS_API gboolean    fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key);
 
 /* The program that string option @key names, as a file to execute: a
  * name without '/' is looked up in PATH; one with '/' is relative to where
@@ -86,7 +87,7 @@ gboolean    fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key
  * for --set and the command line), never to the current directory only.
  * Returns its absolute path, or NULL when @key is unset or names no
  * executable file.  Free with g_free(). */
-char       *fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key);
+FXS_API char       *fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key);
 
 typedef enum {
   FXS_LOG_WARNING,  /* always shown (except with --quiet) */
@@ -96,7 +97,7 @@ typedef enum {
 
 /* Logs one line; the host prefixes it with the instance's label and plugin
  * name, so do not add them yourself. */
-void fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level,
+FXS_API void fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level,
                      const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 /* ---- the descriptor header --------------------------------------------------- */

@@ -12,6 +12,7 @@
 #define FXSPLIT_VALUE_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 
 G_BEGIN_DECLS
 
@@ -35,61 +36,61 @@ typedef enum {
 } FxsValueKind;
 
 /* Reading values. */
-FxsValueKind fxs_value_kind (const FxsValue *value);
-gboolean     fxs_value_get_bool (const FxsValue *value);
-gint64       fxs_value_get_int (const FxsValue *value);
-double       fxs_value_get_float (const FxsValue *value);
+FXS_API FxsValueKind fxs_value_kind (const FxsValue *value);
+FXS_API gboolean     fxs_value_get_bool (const FxsValue *value);
+FXS_API gint64       fxs_value_get_int (const FxsValue *value);
+FXS_API double       fxs_value_get_float (const FxsValue *value);
 /* The string's bytes (NUL-terminated; may hold NULs, see _get_string_length). */
-const char  *fxs_value_get_string (const FxsValue *value);
-gsize        fxs_value_get_string_length (const FxsValue *value);
+FXS_API const char  *fxs_value_get_string (const FxsValue *value);
+FXS_API gsize        fxs_value_get_string_length (const FxsValue *value);
 /* The node a FXS_VALUE_NODE refers to. */
-const FxsNode *fxs_value_get_node (const FxsValue *value);
+FXS_API const FxsNode *fxs_value_get_node (const FxsValue *value);
 /* Opaque constants: the Python type ("torch.dtype") and repr ("torch.float32"). */
-const char  *fxs_value_get_opaque_type (const FxsValue *value);
-const char  *fxs_value_get_opaque_repr (const FxsValue *value);
+FXS_API const char  *fxs_value_get_opaque_type (const FxsValue *value);
+FXS_API const char  *fxs_value_get_opaque_repr (const FxsValue *value);
 
 /* Containers.  For lists and tuples: the items.  For dicts: the number of
  * entries, read with _dict_key/_dict_value.  For slices: 3 items (start,
  * stop, step).  0 for every other kind. */
-guint           fxs_value_n_items (const FxsValue *value);
-const FxsValue *fxs_value_item (const FxsValue *value, guint i);
-const FxsValue *fxs_value_dict_key (const FxsValue *value, guint i);
-const FxsValue *fxs_value_dict_value (const FxsValue *value, guint i);
+FXS_API guint           fxs_value_n_items (const FxsValue *value);
+FXS_API const FxsValue *fxs_value_item (const FxsValue *value, guint i);
+FXS_API const FxsValue *fxs_value_dict_key (const FxsValue *value, guint i);
+FXS_API const FxsValue *fxs_value_dict_value (const FxsValue *value, guint i);
 /* The value stored under the string key @key of a dict, or NULL. */
-const FxsValue *fxs_value_dict_lookup (const FxsValue *value, const char *key);
+FXS_API const FxsValue *fxs_value_dict_lookup (const FxsValue *value, const char *key);
 
 /* Calls @func on every node reference inside @value, depth first, in the
  * order torch.fx's map_arg visits them. */
 typedef void (*FxsNodeRefFunc) (const FxsNode *node, gpointer user_data);
-void fxs_value_foreach_node (const FxsValue *value, FxsNodeRefFunc func, gpointer user_data);
+FXS_API void fxs_value_foreach_node (const FxsValue *value, FxsNodeRefFunc func, gpointer user_data);
 
 /* Deep equality (node references compare by identity). */
-gboolean fxs_value_equal (const FxsValue *a, const FxsValue *b);
+FXS_API gboolean fxs_value_equal (const FxsValue *a, const FxsValue *b);
 
 /* Making values.  Each lives in @graph's memory and may only be used in a
  * node of @graph.  Containers take their items by copy of the pointers'
  * contents; the items passed in may be reused. */
-FxsValue *fxs_value_new_none (FxsGraph *graph);
-FxsValue *fxs_value_new_bool (FxsGraph *graph, gboolean v);
-FxsValue *fxs_value_new_int (FxsGraph *graph, gint64 v);
-FxsValue *fxs_value_new_float (FxsGraph *graph, double v);
-FxsValue *fxs_value_new_string (FxsGraph *graph, const char *s);
-FxsValue *fxs_value_new_string_len (FxsGraph *graph, const char *s, gsize len);
-FxsValue *fxs_value_new_ellipsis (FxsGraph *graph);
-FxsValue *fxs_value_new_node (FxsGraph *graph, const FxsNode *node);
-FxsValue *fxs_value_new_opaque (FxsGraph *graph, const char *type, const char *repr);
+FXS_API FxsValue *fxs_value_new_none (FxsGraph *graph);
+FXS_API FxsValue *fxs_value_new_bool (FxsGraph *graph, gboolean v);
+FXS_API FxsValue *fxs_value_new_int (FxsGraph *graph, gint64 v);
+FXS_API FxsValue *fxs_value_new_float (FxsGraph *graph, double v);
+FXS_API FxsValue *fxs_value_new_string (FxsGraph *graph, const char *s);
+FXS_API FxsValue *fxs_value_new_string_len (FxsGraph *graph, const char *s, gsize len);
+FXS_API FxsValue *fxs_value_new_ellipsis (FxsGraph *graph);
+FXS_API FxsValue *fxs_value_new_node (FxsGraph *graph, const FxsNode *node);
+FXS_API FxsValue *fxs_value_new_opaque (FxsGraph *graph, const char *type, const char *repr);
 /* @kind is FXS_VALUE_LIST or FXS_VALUE_TUPLE. */
-FxsValue *fxs_value_new_sequence (FxsGraph *graph, FxsValueKind kind,
+FXS_API FxsValue *fxs_value_new_sequence (FxsGraph *graph, FxsValueKind kind,
                                   const FxsValue *const *items, guint n_items);
 /* @keys and @values have @n_entries entries each. */
-FxsValue *fxs_value_new_dict (FxsGraph *graph, const FxsValue *const *keys,
+FXS_API FxsValue *fxs_value_new_dict (FxsGraph *graph, const FxsValue *const *keys,
                               const FxsValue *const *values, guint n_entries);
-FxsValue *fxs_value_new_slice (FxsGraph *graph, const FxsValue *start,
+FXS_API FxsValue *fxs_value_new_slice (FxsGraph *graph, const FxsValue *start,
                                const FxsValue *stop, const FxsValue *step);
 
 /* Python's repr() of a float: the shortest text that reads back as @v
  * ("1.0", "0.1", "1e-05", "inf", "nan").  @buf must hold 32 bytes. */
-const char *fxs_format_float (double v, char buf[32]);
+FXS_API const char *fxs_format_float (double v, char buf[32]);
 
 G_END_DECLS
 

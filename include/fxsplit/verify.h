@@ -27,6 +27,7 @@
 #define FXSPLIT_VERIFY_H
 
 #include <glib.h>
+#include <fxsplit/api.h>
 #include <fxsplit/graph.h>
 #include <fxsplit/split.h>
 
@@ -38,13 +39,13 @@ G_BEGIN_DECLS
  * result; NULL for none) against @original.  Nothing is kept.  Returns
  * TRUE when the split computes the original, else FALSE with @error set
  * (FXS_ERROR_VERIFY). */
-gboolean fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top,
+FXS_API gboolean fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top,
                            GHashTable *submodules, GHashTable *qualname_map,
                            GError **error);
 
 /* The same for a result of fxs_split(), which also checks that every
  * partition is called after the partitions it depends on. */
-gboolean fxs_split_result_verify (const FxsSplitResult *result, GError **error);
+FXS_API gboolean fxs_split_result_verify (const FxsSplitResult *result, GError **error);
 
 /* ---- split result files --------------------------------------------------- */
 
@@ -55,28 +56,28 @@ typedef struct FxsSplitFile FxsSplitFile;
 
 /* Errors are those of fxs_graph_load_file(), plus FXS_ERROR_FORMAT for a
  * qualname map entry that is not a name.  Free with fxs_split_file_free(). */
-FxsSplitFile *fxs_split_file_load (const char *path, GError **error);
+FXS_API FxsSplitFile *fxs_split_file_load (const char *path, GError **error);
 /* The same from memory; @display_name names the data in error messages. */
-FxsSplitFile *fxs_split_file_load_data (const char *data, gsize length,
+FXS_API FxsSplitFile *fxs_split_file_load_data (const char *data, gsize length,
                                         const char *display_name, GError **error);
-void          fxs_split_file_free (FxsSplitFile *file);
+FXS_API void          fxs_split_file_free (FxsSplitFile *file);
 
 /* The graphs belong to the file (take a reference to keep one longer). */
-const FxsGraph *fxs_split_file_top (const FxsSplitFile *file);
+FXS_API const FxsGraph *fxs_split_file_top (const FxsSplitFile *file);
 /* Submodules in file order. */
-guint           fxs_split_file_n_submodules (const FxsSplitFile *file);
-const char     *fxs_split_file_submodule_name (const FxsSplitFile *file, guint i);
-const FxsGraph *fxs_split_file_submodule (const FxsSplitFile *file, guint i);
+FXS_API guint           fxs_split_file_n_submodules (const FxsSplitFile *file);
+FXS_API const char     *fxs_split_file_submodule_name (const FxsSplitFile *file, guint i);
+FXS_API const FxsGraph *fxs_split_file_submodule (const FxsSplitFile *file, guint i);
 /* The submodule named @name, or NULL. */
-const FxsGraph *fxs_split_file_lookup_submodule (const FxsSplitFile *file, const char *name);
+FXS_API const FxsGraph *fxs_split_file_lookup_submodule (const FxsSplitFile *file, const char *name);
 /* The qualname map in file order, and the original name of @new_name (or NULL). */
-guint           fxs_split_file_n_qualnames (const FxsSplitFile *file);
-void            fxs_split_file_qualname (const FxsSplitFile *file, guint i,
+FXS_API guint           fxs_split_file_n_qualnames (const FxsSplitFile *file);
+FXS_API void            fxs_split_file_qualname (const FxsSplitFile *file, guint i,
                                          const char **new_name, const char **old_name);
-const char     *fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name);
+FXS_API const char     *fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name);
 
 /* fxs_verify_split() of @file against @original. */
-gboolean fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file,
+FXS_API gboolean fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file,
                                 GError **error);
 
 G_END_DECLS

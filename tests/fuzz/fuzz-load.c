@@ -6,14 +6,14 @@
  * (load(save(g)) == g, docs/graph-format.md).  The whole-file mode checks
  * everything the top-level mode does and builds the submodules too, so a
  * file it accepts must load in the top-level mode.  Loading goes the fast
- * way first (core/json-reader-fast.c); the general path alone must give
+ * way first (core/io/json-reader-fast.c); the general path alone must give
  * the same graph or the same error, and so must the fast path reading the
  * input through a small window, as it reads files. */
 #include <stdint.h>
 #include <string.h>
 
 #include "fuzz-util.h"
-#include "json-reader.h"
+#include "io/json-reader.h"
 
 /* Loading the input again another way (@mode, through a window of @window
  * bytes for FXS_JSON_FAST_WINDOWED) gives what the first loading gave

@@ -3,7 +3,7 @@
  * destroyed, a failing commit of several files restores all of them, and a
  * write error keeps its cause. */
 #include <fxsplit/fxsplit.h>
-#include <fxsplit/atomic-file.h>
+#include "util/atomic-file.h"
 #include <glib/gstdio.h>
 #include <errno.h>
 #include <signal.h>

@@ -5,6 +5,7 @@ with the installed fxsplit."""
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import unittest
@@ -48,6 +49,21 @@ class TestInstall(FxsplitTestCase):
         self.assertTrue(os.access(os.path.join(self.root, "bin", "fxsplit"), os.X_OK))
         [pluginsdir] = self.pkg_config("--variable=pluginsdir")
         self.assertEqual(os.path.realpath(pluginsdir), os.path.realpath(self.installed_plugins))
+        for name in ("atomic-file.h", "threads.h"):
+            self.assertFalse(os.path.exists(os.path.join(self.root, "include", "fxsplit", name)),
+                             f"{name} is internal")
+        self.assertTrue(os.path.isfile(os.path.join(self.root, "include", "fxsplit", "version.h")))
+
+    def test_installed_fxsplit_finds_its_library(self):
+        """The installed fxsplit's RUNPATH is the installed libdir, where
+        libfxsplit.so.0 is (tests/integration/test_prefix_install.py runs an
+        installed fxsplit without LD_LIBRARY_PATH)."""
+        r = run(["readelf", "-d", os.path.join(self.root, "bin", "fxsplit")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        runpath = re.search(r"\(RUNPATH\)\s+Library runpath: \[(.*)\]", r.stdout)
+        self.assertIsNotNone(runpath, r.stdout)
+        self.assertEqual(runpath.group(1).split(":"), [self.libdir])
+        self.assertTrue(os.path.isfile(os.path.join(self.root_libdir, "libfxsplit.so.0")))
 
     def test_headers_compile_alone(self):
         cflags = self.pkg_config("--cflags")
@@ -56,7 +72,10 @@ class TestInstall(FxsplitTestCase):
         for header in headers:
             name = os.path.basename(header)
             with self.subTest(header=name):
-                source = self.write(name + ".c", f"#include <fxsplit/{name}>\n")
+                # (a declaration of its own: api.h alone declares nothing,
+                # and an empty file is not ISO C)
+                source = self.write(name + ".c", f"#include <fxsplit/{name}>\n"
+                                    "typedef int fxs_header_test;\n")
                 r = run(["cc", "-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror", *cflags,
                          "-c", source, "-o", os.devnull])
                 self.assertEqual(r.returncode, 0, r.stderr)
@@ -76,9 +95,9 @@ class TestInstall(FxsplitTestCase):
         self.assertTrue(os.path.isfile(os.path.join(self.installed_plugins, "cut.so")))
 
         fxsplit = os.path.join(self.root, "bin", "fxsplit")
-        # The installed binary's built-in plugin directory is the real prefix's:
-        # point it at the scratch one instead.  The pipeline itself finds
-        # cut.so through its plugin_dir.
+        # The installed binary's built-in plugin directory and RUNPATH are the
+        # real prefix's: point them at the DESTDIR's instead.  The pipeline
+        # itself finds cut.so through its plugin_dir.
         env = dict(os.environ, LD_LIBRARY_PATH=self.root_libdir,
                    FXSPLIT_PLUGIN_PATH=self.installed_plugins, FXSPLIT_NO_DEFAULT_PLUGIN_DIR="1")
         r = run([fxsplit, "run", "pipeline.ini"], cwd=work, env=env)

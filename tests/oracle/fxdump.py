@@ -1,4 +1,4 @@
-"""Prints torch.fx graphs in the line format tests/unit/test-split.c compares.
+"""Prints torch.fx graphs in the line format tests/unit/split/test-split.c compares.
 
 One line per node:  <op> <name> <target> <args>[ <kwargs>]
 - target: the qualified name for call_function (torch.fx.node._get_qualified_name),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""torch.fx 1.13's node naming for the cases of tests/unit/test-names.c.
+"""torch.fx 1.13's node naming for the cases of tests/unit/split/test-names.c.
 
 Run with Debian's torch 1.13:  /usr/bin/python3 tests/oracle/names_cases.py
 Prints, for each sequence of candidates given to one fresh _Namespace, the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What torch's split_module produces for the cases of tests/unit/test-split.c.
+"""What torch's split_module produces for the cases of tests/unit/split/test-split.c.
 
 Run with Debian's torch 1.13:  /usr/bin/python3 tests/oracle/split_cases.py
 Each section's lines are hard-coded in the C test of the same name.  Torch

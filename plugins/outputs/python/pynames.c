@@ -1,10 +1,10 @@
 /* Reserved Python names.
  *
- * libfxsplit's core/names.c has one merged table of these for node names,
+ * libfxsplit's core/split/names.c has one merged table of these for node names,
  * but it is internal to the library and cannot tell a builtin from a
  * keyword, which add_global needs (a builtin may be named after itself:
  * the global for `getattr` is "getattr").  So the plugin keeps its own
- * tables; tests/unit/test-codegen.c checks that they agree with the core's. */
+ * tables; tests/unit/plugins/test-codegen.c checks that they agree with the core's. */
 #include "pynames.h"
 
 #include <stdlib.h>

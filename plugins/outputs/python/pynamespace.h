@@ -2,7 +2,7 @@
  * function: node names and global names share it, and an object keeps the
  * name it got first.
  *
- * libfxsplit's core/names.h does create_name for the engine, but it is
+ * libfxsplit's core/split/names.h does create_name for the engine, but it is
  * internal to the library and has no objects: add_global needs both the
  * object association (one global per function) and the rule that a
  * builtin may take its own name.  This is that small part. */

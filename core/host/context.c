@@ -1,0 +1,235 @@
+/* Plugin instances: the context every hook receives, its option
+ * accessors, logging and staged files. */
+#include "pipeline/pipeline-private.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+FxsPluginContext *
+fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *prefix,
+                        const FxsPlugin *plugin, FxsOptions *options)
+{
+  FxsPluginContext *ctx = g_new0 (FxsPluginContext, 1);
+  ctx->label = g_strdup (label);
+  ctx->prefix = g_strdup (prefix);
+  ctx->plugin = plugin;
+  ctx->options = options;
+  ctx->pipeline = pipeline;
+  ctx->files = g_ptr_array_new_with_free_func (g_free);
+  ctx->who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
+  for (char *c = ctx->who; *c; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      *c = '?';
+  return ctx;
+}
+
+const char *volatile fxs_running_who;
+const char *volatile fxs_running_hook;
+const FxsNode *volatile fxs_running_node;
+
+gboolean
+fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **node)
+{
+  const char *who = fxs_running_who;
+  if (!who)
+    return FALSE;
+  *plugin = who;
+  *hook = fxs_running_hook;
+  const FxsNode *n = fxs_running_node;
+  *node = n ? fxs_node_name (n) : NULL;
+  return TRUE;
+}
+
+void
+fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
+                              const char *hook, FxsErrorCode code, GError **error)
+{
+  if (!hook_error)
+    {
+      g_set_error (error, FXS_ERROR, code, "%s%s failed without saying why", ctx->prefix, hook);
+      return;
+    }
+  if (hook_error->domain == FXS_ERROR)
+    code = hook_error->code;
+  char *line = fxs_plugin_error_text (hook_error);
+  g_set_error (error, FXS_ERROR, code, "%s%s", ctx->prefix, line);
+  g_free (line);
+  g_error_free (hook_error);
+}
+
+char *
+fxs_plugin_error_text (const GError *plugin_error)
+{
+  if (!plugin_error || !plugin_error->message)
+    return g_strdup ("(plugin gave no message)");
+  return fxs_text_escape (plugin_error->message, FXS_TEXT_MESSAGE_MAX);
+}
+
+gboolean
+fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
+{
+  FxsPluginInitFunc init = ctx->plugin->info->init;
+  if (init)
+    {
+      GError *local = NULL;
+      gpointer state = NULL;
+      fxs_plugin_context_enter (ctx, "init", NULL);
+      gboolean ok = init (ctx, &state, &local);
+      fxs_plugin_context_leave ();
+      if (!ok)
+        {
+          fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
+          return FALSE;
+        }
+      g_clear_error (&local);
+      ctx->state = state;
+    }
+  ctx->initialized = TRUE;
+  return TRUE;
+}
+
+void
+fxs_plugin_context_free (FxsPluginContext *ctx)
+{
+  if (!ctx)
+    return;
+  if (ctx->initialized && ctx->plugin->info->fini)
+    {
+      fxs_plugin_context_enter (ctx, "fini", NULL);
+      ctx->plugin->info->fini (ctx->state);
+      fxs_plugin_context_leave ();
+    }
+  fxs_options_free (ctx->options);
+  g_ptr_array_unref (ctx->files);
+  g_free (ctx->label);
+  g_free (ctx->prefix);
+  g_free (ctx->who);
+  g_free (ctx);
+}
+
+const char *
+fxs_plugin_context_label (const FxsPluginContext *ctx)
+{
+  return ctx->label;
+}
+
+/* The value of @key, checking that the plugin reads it as declared. */
+static const FxsOptionValue *
+option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, FxsOptionType b,
+              FxsOptionType c)
+{
+  const FxsOptionSpec *spec = fxs_options_spec (ctx->options, key);
+  if (!spec)
+    {
+      g_critical ("plugin '%s' reads option '%s', which its option table does not declare",
+                  fxs_plugin_name (ctx->plugin), key);
+      return NULL;
+    }
+  if (spec->type != a && spec->type != b && spec->type != c)
+    {
+      g_critical ("plugin '%s' reads option '%s' (%s) as another type",
+                  fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
+      return NULL;
+    }
+  return fxs_options_is_set (ctx->options, key) ? fxs_options_get (ctx->options, key) : NULL;
+}
+
+gboolean
+fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
+  return fxs_options_is_set (ctx->options, key);
+}
+
+const char *
+fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING, FXS_OPTION_PATH,
+                                          FXS_OPTION_OUTPUT_PATH);
+  return v ? v->text : NULL;
+}
+
+gint64
+fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, 0);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT, FXS_OPTION_INT,
+                                          FXS_OPTION_INT);
+  return v ? v->i : 0;
+}
+
+double
+fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, 0.0);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT, FXS_OPTION_FLOAT,
+                                          FXS_OPTION_FLOAT);
+  return v ? v->f : 0.0;
+}
+
+gboolean
+fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL, FXS_OPTION_BOOL,
+                                          FXS_OPTION_BOOL);
+  return v ? v->b : FALSE;
+}
+
+char *
+fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
+{
+  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
+  const char *program = fxs_plugin_option_string (ctx, key);
+  if (!program || !*program)
+    return NULL;
+  if (!strchr (program, '/'))
+    return g_find_program_in_path (program);
+  /* The directory the value was written relative to: its setting's, or
+   * the pipeline's for a default. */
+  const FxsPipelineGroup *group = fxs_pipeline_group (ctx->pipeline, ctx->label, NULL);
+  const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
+  char *path = g_canonicalize_filename (program, s && s->base_dir ? s->base_dir
+                                                                  : ctx->pipeline->base_dir);
+  if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) || g_file_test (path, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+void
+fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *format, ...)
+{
+  g_return_if_fail (ctx != NULL && format != NULL);
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* A plugin's line stays one short line on a terminal. */
+  char *shown = fxs_text_escape (message, FXS_TEXT_MESSAGE_MAX);
+  char *line = g_strdup_printf ("[%s] %s: %s", ctx->label, fxs_plugin_name (ctx->plugin),
+                                shown);
+  g_free (shown);
+  fxs_pipeline_log (ctx->pipeline, level, line);
+  g_free (line);
+  g_free (message);
+}
+
+FILE *
+fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
+{
+  g_return_val_if_fail (ctx != NULL && path != NULL, NULL);
+  if (!ctx->staging)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
+                   "fxs_output_open_file() called outside of an output's write hook");
+      return NULL;
+    }
+  char *absolute = g_canonicalize_filename (path, ctx->pipeline->base_dir);
+  FILE *stream = fxs_staging_open (ctx->staging, absolute, ctx->label, error);
+  if (stream)
+    g_ptr_array_add (ctx->files, absolute);
+  else
+    g_free (absolute);
+  return stream;
+}

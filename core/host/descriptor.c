@@ -1,0 +1,373 @@
+/* Opening a plugin module and checking its descriptor before anything in
+ * it is called. */
+#include "plugin-private.h"
+#include "segments.h"
+#include "options.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* Descriptor sizes of ABI 1.0.  A later 1.x host would accept these sizes
+ * too and treat the fields it added as absent. */
+#define PARTITIONER_SIZE_1_0 sizeof (FxsPartitionerDescriptor)
+#define OUTPUT_SIZE_1_0 sizeof (FxsOutputDescriptor)
+
+/* Options tables longer than this are taken as missing their terminator. */
+#define MAX_OPTIONS 256
+
+/* The longest name or version, and the longest description, help or
+ * default text, a descriptor may hold. */
+#define MAX_NAME 200
+#define MAX_TEXT 65536
+
+static const char *const kind_names[] = { NULL, "partitioner", "output" };
+
+const char *
+fxs_plugin_kind_to_string (FxsPluginKind kind)
+{
+  return kind == FXS_PLUGIN_PARTITIONER || kind == FXS_PLUGIN_OUTPUT ? kind_names[kind]
+                                                                       : "unknown";
+}
+
+static gboolean
+is_valid_key (const char *key)
+{
+  if (*key == '\0')
+    return FALSE;
+  for (const char *c = key; *c; c++)
+    if (!(g_ascii_islower (*c) || g_ascii_isdigit (*c) || *c == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+bad_pointer (FxsPlugin *p, GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+               "%s: broken descriptor: %s does not point into the plugin's or a library's "
+               "loaded memory", p->path, what);
+  g_free (what);
+  return FALSE;
+}
+
+/* Every pointer of the option table, before anything in it is read. */
+static gboolean
+check_option_pointers (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+{
+  const FxsOptionSpec *table = p->info->options;
+  if (!table)
+    return TRUE;
+  for (guint n = 0; n < MAX_OPTIONS; n++)
+    {
+      const FxsOptionSpec *o = &table[n];
+      if (!fxs_loaded_memory_readable (memory, o, sizeof *o))
+        return n ? bad_pointer (p, error, "option table entry %u (unterminated table?)", n)
+                 : bad_pointer (p, error, "the option table (%p)", (gconstpointer) table);
+      if (!o->key)
+        return TRUE;
+      if (!fxs_loaded_memory_string (memory, o->key, MAX_NAME))
+        return bad_pointer (p, error, "the key of option %u (%p)", n, (gconstpointer) o->key);
+      if (o->help && !fxs_loaded_memory_string (memory, o->help, MAX_TEXT))
+        return bad_pointer (p, error, "the help of option %u (%p)", n, (gconstpointer) o->help);
+      if (o->default_value && !fxs_loaded_memory_string (memory, o->default_value, MAX_TEXT))
+        return bad_pointer (p, error, "the default of option %u (%p)", n,
+                            (gconstpointer) o->default_value);
+    }
+  return TRUE; /* too long: check_options says so */
+}
+
+static gboolean
+check_options (FxsPlugin *p, GError **error)
+{
+  const FxsOptionSpec *table = p->info->options;
+  guint n = 0;
+  if (table)
+    while (n < MAX_OPTIONS && table[n].key)
+      n++;
+  if (n == MAX_OPTIONS)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: plugin '%s': its option table has no terminating entry", p->path,
+                   p->info->name);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const FxsOptionSpec *o = &table[i];
+      const char *problem = NULL;
+      if (!is_valid_key (o->key))
+        problem = "is not made of a-z, 0-9 and _";
+      else if (!fxs_option_type_is_valid (o->type))
+        problem = "has an unknown type";
+      else if (o->help == NULL)
+        problem = "has no help text";
+      for (guint j = 0; j < i && !problem; j++)
+        if (strcmp (table[j].key, o->key) == 0)
+          problem = "is declared twice";
+      if (problem)
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                       "%s: plugin '%s': option '%s' %s", p->path, p->info->name, o->key,
+                       problem);
+          return FALSE;
+        }
+      FxsOptionValue v;
+      GError *local = NULL;
+      if (o->default_value && !fxs_option_parse (o->type, o->default_value, "/", &v, &local))
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                       "%s: plugin '%s': default of option '%s': %s", p->path, p->info->name,
+                       o->key, local->message);
+          g_error_free (local);
+          return FALSE;
+        }
+      if (o->default_value)
+        fxs_option_value_clear (&v);
+    }
+  p->n_options = n;
+  return TRUE;
+}
+
+/* A name or version: one line of printable text that needs no escaping. */
+static gboolean
+is_plain_text (const char *text)
+{
+  char *shown = fxs_text_escape (text, 0);
+  gboolean plain = strcmp (shown, text) == 0;
+  g_free (shown);
+  return plain;
+}
+
+/* The header's texts and hooks point where they may. */
+static gboolean
+check_header_pointers (FxsPlugin *p, const FxsPluginInfo *info, const FxsLoadedMemory *memory,
+                       GError **error)
+{
+  const char *const texts[] = { info->name, info->version, info->description };
+  const char *const text_names[] = { "the name", "the version", "the description" };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (texts[i] && !fxs_loaded_memory_string (memory, texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
+      return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
+  gconstpointer hooks[] = { (gconstpointer) info->init, (gconstpointer) info->fini };
+  const char *const hook_names[] = { "init", "fini" };
+  for (guint i = 0; i < G_N_ELEMENTS (hooks); i++)
+    if (hooks[i] && !fxs_loaded_memory_code (memory, hooks[i]))
+      return bad_pointer (p, error, "the %s hook (%p)", hook_names[i], hooks[i]);
+  return TRUE;
+}
+
+/* Finds the descriptor symbol; its header decides how the rest is read. */
+static gboolean
+find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+{
+  const FxsPluginInfo *part = fxs_module_symbol (p->module, FXS_PARTITIONER_DESCRIPTOR_SYMBOL);
+  const FxsPluginInfo *out = fxs_module_symbol (p->module, FXS_OUTPUT_DESCRIPTOR_SYMBOL);
+  if (!part && !out)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: not an fxsplit plugin: no fxsplit descriptor (it exports neither "
+                   FXS_PARTITIONER_DESCRIPTOR_SYMBOL " nor " FXS_OUTPUT_DESCRIPTOR_SYMBOL ")",
+                   p->path);
+      return FALSE;
+    }
+  if (part && out)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: exports both " FXS_PARTITIONER_DESCRIPTOR_SYMBOL " and "
+                   FXS_OUTPUT_DESCRIPTOR_SYMBOL "; a plugin is one kind", p->path);
+      return FALSE;
+    }
+  const FxsPluginInfo *info = part ? part : out;
+  FxsPluginKind expected = part ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT;
+  if (!fxs_loaded_memory_readable (memory, info, sizeof *info))
+    return bad_pointer (p, error, "the descriptor symbol (%p)", (gconstpointer) info);
+
+  /* abi_major and abi_minor are the first fields in every ABI version. */
+  if (info->abi_major != FXS_PLUGIN_ABI_MAJOR || info->abi_minor > FXS_PLUGIN_ABI_MINOR)
+    {
+      gboolean newer = info->abi_major > FXS_PLUGIN_ABI_MAJOR
+                       || (info->abi_major == FXS_PLUGIN_ABI_MAJOR
+                           && info->abi_minor > FXS_PLUGIN_ABI_MINOR);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_ABI,
+                   "%s: built for plugin ABI %u.%u, host is %u.%u: %s", p->path,
+                   info->abi_major, info->abi_minor, FXS_PLUGIN_ABI_MAJOR, FXS_PLUGIN_ABI_MINOR,
+                   newer ? "it needs a newer fxsplit" : "rebuild it against this fxsplit");
+      return FALSE;
+    }
+  gsize min_size = part ? PARTITIONER_SIZE_1_0 : OUTPUT_SIZE_1_0;
+  if (info->size < min_size)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: its descriptor is %u bytes, ABI %u.%u needs %u: it was not filled "
+                   "with FXS_%s_ABI", p->path, info->size, info->abi_major, info->abi_minor,
+                   (guint) min_size, part ? "PARTITIONER" : "OUTPUT");
+      return FALSE;
+    }
+  if (!fxs_loaded_memory_readable (memory, info, info->size))
+    return bad_pointer (p, error, "the descriptor's %u bytes", info->size);
+  if (info->kind != expected)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: its descriptor %s says kind %d, expected %s", p->path,
+                   part ? FXS_PARTITIONER_DESCRIPTOR_SYMBOL : FXS_OUTPUT_DESCRIPTOR_SYMBOL,
+                   (int) info->kind, fxs_plugin_kind_to_string (expected));
+      return FALSE;
+    }
+  if (!check_header_pointers (p, info, memory, error))
+    return FALSE;
+  if (!info->name || !*info->name || !info->version || !info->description)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: its descriptor lacks a name, version or description", p->path);
+      return FALSE;
+    }
+  if (!is_plain_text (info->name) || !is_plain_text (info->version))
+    {
+      char *name = fxs_text_escape (info->name, MAX_NAME);
+      char *version = fxs_text_escape (info->version, MAX_NAME);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: its descriptor's name '%s' or version '%s' holds control characters",
+                   p->path, name, version);
+      g_free (name);
+      g_free (version);
+      return FALSE;
+    }
+  p->info = info;
+  return TRUE;
+}
+
+static gboolean
+find_hooks (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+{
+  if (p->info->kind == FXS_PLUGIN_PARTITIONER)
+    {
+      const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
+      if (d->prepare && !fxs_loaded_memory_code (memory, (gconstpointer) d->prepare))
+        return bad_pointer (p, error, "the prepare hook (%p)", (gconstpointer) d->prepare);
+      p->prepare = d->prepare;
+      p->callback = (FxsSplitCallback) fxs_module_symbol (p->module,
+                                                          FXS_PARTITIONER_CALLBACK_SYMBOL);
+      if (!p->callback)
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                       "%s: partitioner '%s' does not export " FXS_PARTITIONER_CALLBACK_SYMBOL,
+                       p->path, p->info->name);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
+  if (d->write && !fxs_loaded_memory_code (memory, (gconstpointer) d->write))
+    return bad_pointer (p, error, "the write hook (%p)", (gconstpointer) d->write);
+  p->write = d->write;
+  if (!p->write)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
+                   "%s: output '%s' has no write hook", p->path, p->info->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+FxsPlugin *
+fxs_plugin_open (const char *path, GError **error)
+{
+  FxsModule *module = fxs_module_open (path, error);
+  if (!module)
+    return NULL;
+  FxsPlugin *p = g_new0 (FxsPlugin, 1);
+  p->path = g_strdup (path);
+  p->module = module;
+  /* Every pointer of the descriptor is checked against the loaded
+   * segments before it is followed. */
+  FxsLoadedMemory *memory = fxs_loaded_memory_new ();
+  gboolean ok = find_descriptor (p, memory, error) && find_hooks (p, memory, error)
+                && check_option_pointers (p, memory, error) && check_options (p, error);
+  fxs_loaded_memory_free (memory);
+  if (!ok)
+    {
+      fxs_plugin_close (p);
+      return NULL;
+    }
+  return p;
+}
+
+void
+fxs_plugin_close (FxsPlugin *plugin)
+{
+  if (!plugin)
+    return;
+  fxs_module_close (plugin->module);
+  g_free (plugin->shadowed);
+  g_free (plugin->path);
+  g_free (plugin);
+}
+
+/* ---- accessors ---------------------------------------------------------------- */
+
+FxsPluginKind
+fxs_plugin_kind (const FxsPlugin *plugin)
+{
+  return plugin->info->kind;
+}
+
+const char *
+fxs_plugin_name (const FxsPlugin *plugin)
+{
+  return plugin->info->name;
+}
+
+const char *
+fxs_plugin_version (const FxsPlugin *plugin)
+{
+  return plugin->info->version;
+}
+
+const char *
+fxs_plugin_description (const FxsPlugin *plugin)
+{
+  return plugin->info->description;
+}
+
+const char *
+fxs_plugin_path (const FxsPlugin *plugin)
+{
+  return plugin->path;
+}
+
+const char *
+fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
+                          FxsPluginDirSource *shadowed_source)
+{
+  if (plugin->shadowed && source)
+    *source = plugin->source;
+  if (plugin->shadowed && shadowed_source)
+    *shadowed_source = plugin->shadowed_source;
+  return plugin->shadowed;
+}
+
+void
+fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor)
+{
+  if (major)
+    *major = plugin->info->abi_major;
+  if (minor)
+    *minor = plugin->info->abi_minor;
+}
+
+guint
+fxs_plugin_n_options (const FxsPlugin *plugin)
+{
+  return plugin->n_options;
+}
+
+const FxsOptionSpec *
+fxs_plugin_option (const FxsPlugin *plugin, guint i)
+{
+  g_return_val_if_fail (i < plugin->n_options, NULL);
+  return &plugin->info->options[i];
+}

@@ -1,0 +1,352 @@
+/* Loading graph files: what graph-load.c (the file's structure),
+ * graph-load-node.c (nodes, metadata, attributes) and graph-load-value.c
+ * (values, scalars, messages) share.  Nothing here leaves the library. */
+#ifndef FXS_GRAPH_LOAD_PRIVATE_H
+#define FXS_GRAPH_LOAD_PRIVATE_H
+
+#include <fxsplit/io.h>
+#include <string.h>
+#include "model/graph-private.h"
+#include "json-reader.h"
+
+/* The node metadata converted last and the JSON it came from, for one
+ * graph at a time (its FxsNodeMeta live in that graph): graph-load-meta.c. */
+typedef struct FxsMetaMemo FxsMetaMemo;
+
+/* An attribute's contents, as converted from a text (FxsLoader.attr_seen). */
+typedef struct {
+  guint64 text_id;          /* 0: an empty entry */
+  FxsAttrKind kind;
+  const char *class_name;
+  const FxsTensorMeta *tensor;
+} FxsLoadAttrSeen;
+
+/* The first reference to a node that is not (yet) defined.  Reported when
+ * the node list ends, or earlier when a node of that name turns up, so the
+ * message can say whether it is missing or merely later. */
+typedef struct {
+  gboolean active;
+  char *name;               /* the node referred to */
+  gint64 pos;
+  GString *message;         /* "PATH: node "x": refers to "y"" */
+} FxsForwardRef;
+
+/* What fxs_load_split() returns: the top-level graph, every submodule's
+ * graph with its name (in file order) and the qualname map. */
+typedef struct {
+  FxsGraph *top;
+  GPtrArray *names;        /* char* */
+  GPtrArray *submodules;   /* FxsGraph*, one reference each */
+  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
+} FxsLoadSplit;
+
+/* Loads the file at @path (or @data when @path is NULL) into @out, whose
+ * arrays the caller made; on failure they may hold part of the file. */
+G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsize length,
+                                         const char *display_name, FxsLoadSplit *out,
+                                         GError **error);
+
+/* ---- name tables (graph-load-names.c) ------------------------------------- */
+
+/* A hash of @len bytes, for the tables below and the loader's caches. */
+G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
+
+/* fxs_load_hash() in two halves: the whole words of @len bytes but the
+ * last (*@done bytes), then the last bytes, in a word with zeros above. */
+static inline guint64
+fxs_load_hash_words (const char *s, gsize len, gsize *done)
+{
+  guint64 h = 0x9e3779b97f4a7c15u ^ len, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      memcpy (&w, s + i, 8);
+      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+      h ^= h >> 31;
+    }
+  *done = i;
+  return h;
+}
+
+static inline guint32
+fxs_load_hash_last (guint64 h, guint64 last)
+{
+  h = (h ^ last) * 0x94d049bb133111ebu;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9u;
+  return (guint32) (h >> 32);
+}
+
+/* fxs_load_hash() of a text of the reader's, which is zero-padded to whole
+ * words (json-reader.h): the same value, with its last word read whole
+ * instead of a byte at a time. */
+static inline guint32
+fxs_load_hash_text (const char *s, gsize len)
+{
+  gsize done;
+  guint64 h = fxs_load_hash_words (s, len, &done), last;
+  memcpy (&last, s + done, 8); /* the last bytes and zeros */
+  return fxs_load_hash_last (h, last);
+}
+
+/* Names of the items (FxsNode*, FxsAttr*) of a GPtrArray of the graph being
+ * built: an open-addressing table of (hash, index + 1) pairs.  It follows
+ * the array it was last used with, indexing what others added to it and
+ * starting over for another array, so it never goes stale. */
+typedef struct {
+  FxsItems *items;
+  gsize name_offset;        /* of the item's const char *name */
+  guint32 *slots;
+  guint32 mask;
+  guint32 n_indexed;        /* items[0..n) are in the table */
+} FxsLoadNames;
+
+G_GNUC_INTERNAL void fxs_load_names_init (FxsLoadNames *t, gsize name_offset);
+G_GNUC_INTERNAL void fxs_load_names_clear (FxsLoadNames *t);
+/* The index in @items of the item named @s (@len bytes, no NUL), or -1. */
+G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, FxsItems *items, const char *s,
+                                            gsize len, guint32 hash);
+/* Starts fetching the slot of @hash into the cache, for a look-up that
+ * comes a little later (the table is far bigger than the cache). */
+G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, FxsItems *items,
+                                              guint32 hash);
+/* Adds the last item of @items, whose name has @hash and was not found. */
+G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, FxsItems *items, guint32 hash);
+
+/* Strings interned in one graph's arena: equal ones share memory, and
+ * pointers compare them (tensor metadata is shared by content). */
+typedef struct {
+  const char *text;
+  guint32 hash;
+  guint32 len;
+} FxsLoadString;
+
+typedef struct {
+  FxsGraph *graph;
+  FxsLoadString *slots;
+  guint32 mask;
+  guint32 used;
+} FxsLoadStrings;
+
+G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
+G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
+                                                     const char *s, gsize len, guint32 hash);
+
+/* A string in a cache of the loader: valid while @generation is the
+ * loader's (it changes with the graph being built). */
+typedef struct {
+  const char *text;
+  guint32 len;
+  guint32 generation;
+} FxsLoadCached;
+
+/* One load: where the file is and what is built. */
+typedef struct {
+  const char *want;         /* the submodule to load, or NULL for the top graph */
+  FxsGraph *graph;          /* the graph being built (NULL until found) */
+  gboolean have_format;
+  gboolean have_version;
+  gboolean have_nodes;
+  /* submodules */
+  GHashTable *submodule_names;
+  GPtrArray *submodule_list;
+  gboolean found;
+  gboolean entry_named;     /* the submodule entry being read */
+  gboolean entry_build;
+  gboolean entry_has_nodes;
+  FxsForwardRef forward;
+  /* nodes added lately, by a hash of their name: most references are to
+   * recent nodes, and this stays in cache where a table of all does not
+   * (entries of another graph are told by node->graph) */
+  const FxsNode *recent[4096];
+  /* names of the graph being built */
+  FxsLoadNames node_names;
+  FxsLoadNames attr_names;
+  guint32 attr_hash;        /* of the attribute being read (its key) */
+  gint64 peeked_name_pos;   /* where the name of the node being read is, seen
+                             * early (-1: none), and its hash */
+  guint32 peeked_hash;
+  gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
+  gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
+  guint32 peeked_target_hash;
+  /* strings interned in it (dtypes and symbols: few, compared by
+   * pointer), and those interned lately by a hash of their text */
+  FxsLoadStrings strings;
+  FxsLoadCached interned[256];
+  /* strings shared lately (targets, keys, types), by a hash of their text */
+  FxsLoadCached shared[4096];
+  guint32 generation;       /* of the graph being built, for the caches above */
+  /* metadata stored once per distinct value (see intern_tensor) */
+  GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
+  /* tensors met lately, by their hash: a graph has a few shapes, and
+   * neighbours alternate between them */
+  const FxsTensorMeta *recent_tensors[64];
+  GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
+  FxsMetaMemo *metas;           /* whole node metadata converted lately, with its JSON */
+  struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
+  /* attribute contents converted lately, by the identifier of their text
+   * (fxs_json_reader_repeat_id(); the fast path gives one) */
+  FxsLoadAttrSeen attr_seen[8];
+  guint attr_seen_next;
+  /* a whole split result (fxs_load_split): every submodule is built */
+  FxsLoadSplit *all;
+} FxsLoader;
+
+/* Converting one collected object: where errors go and which node they are
+ * about. */
+typedef struct {
+  FxsLoader *loader;
+  FxsJsonReader *reader;
+  FxsGraph *graph;          /* NULL when only the shape is checked */
+  const FxsJson *node_name; /* NULL until known */
+} FxsLoadConv;
+
+/* ---- strings of the file ------------------------------------------------ */
+
+/* A copy of @len bytes of text in @arena, NUL-terminated and zero-padded to
+ * whole 8-byte words as the reader's texts are (json-reader.h), so that
+ * fxs_load_same_text() compares it with them a word at a time. */
+static inline const char *
+fxs_load_padded_copy (FxsArena *arena, const char *s, gsize len)
+{
+  char *copy = fxs_arena_alloc (arena, 8 * (len / 8 + 1)); /* zero-filled */
+  memcpy (copy, s, len);
+  return copy;
+}
+
+/* Whether two texts of @len bytes, both zero-padded to whole words, are
+ * equal: no call for the short ones most are. */
+static inline gboolean
+fxs_load_same_text (const char *a, const char *b, gsize len)
+{
+  for (gsize i = 0; i <= len; i += 8)
+    {
+      guint64 x, y;
+      memcpy (&x, a + i, 8);
+      memcpy (&y, b + i, 8);
+      if (x != y)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A string without NUL bytes (usable as a C string). */
+static inline gboolean
+is_text (const FxsJson *j)
+{
+  return j->type == FXS_JSON_STRING && !(j->flags & FXS_JSON_HAS_NUL);
+}
+
+/* Comparisons with names the format defines count the length: strings
+ * from the file may hold NUL ("tuple\u0000x" is not "tuple"). */
+static inline gboolean
+is_key (const FxsJson *key, const char *name)
+{
+  /* inlined, the length of a literal @name is a constant */
+  gsize len = strlen (name);
+  return key->n == len && memcmp (key->u.s, name, len) == 0;
+}
+
+static inline gboolean
+item_is (const FxsJsonItem *item, const char *name)
+{
+  gsize len = strlen (name);
+  return item->key_len == len && memcmp (item->key, name, len) == 0;
+}
+
+/* The key of member value @v: object items are key, value, key, value... */
+static inline const FxsJson *
+key_of (const FxsJson *v)
+{
+  return v - 1;
+}
+
+/* ---- messages (graph-load-value.c) --------------------------------------- */
+
+/* "a string", "an object", ... */
+G_GNUC_INTERNAL const char *fxs_load_type_name (const FxsJson *j);
+/* Record an error at @where (or @pos), naming the node when known, and
+ * return FALSE.  Strings from the file go into messages through
+ * fxs_load_quoted() or fxs_load_shown(). */
+G_GNUC_INTERNAL gboolean fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where,
+                                        const FxsJsonPath *path, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos,
+                                           const FxsJsonPath *path, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+/* @s quoted and escaped for a one-line message; free with g_free. */
+G_GNUC_INTERNAL char *fxs_load_quoted (const char *s, gsize len);
+/* A number's text, cut short when very long; lives in @buf. */
+G_GNUC_INTERNAL const char *fxs_load_shown (const FxsJson *number, char buf[64]);
+/* "unknown member "x" (expected @valid)" at @key. */
+G_GNUC_INTERNAL gboolean fxs_load_unknown_member (FxsLoadConv *c, const FxsJson *key,
+                                                  const FxsJsonPath *path, const char *valid);
+
+/* ---- scalars and values (graph-load-value.c) ------------------------------ */
+
+/* A string usable as a name: non-empty, no NUL; @what names it. */
+G_GNUC_INTERNAL gboolean fxs_load_check_text (FxsLoadConv *c, const FxsJson *j,
+                                              const FxsJsonPath *path, const char *what);
+/* A JSON number without fraction or exponent. */
+G_GNUC_INTERNAL gboolean fxs_load_is_integer (const FxsJson *j);
+/* FALSE when the integer text does not fit in 64 bits. */
+G_GNUC_INTERNAL gboolean fxs_load_parse_integer (const char *s, gint64 *out);
+G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
+                                           const FxsJsonPath *path, gint64 *out);
+/* A copy of string @j (NULs and all) in the graph's memory. */
+G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
+/* A string without NUL interned in the graph being built (see
+ * FxsLoadStrings); equal strings give equal pointers. */
+G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
+/* A copy of a string without NUL in the graph being built, shared with an
+ * equal one met lately (not always: equal strings may differ in pointer). */
+G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
+/* The same with the text's fxs_load_hash() known. */
+G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash);
+/* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
+ * it refers to a node not defined yet (then loader->forward is active). */
+G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,
+                                         const FxsJsonPath *path);
+
+/* The items of JSON array @array as a list or tuple (@kind). */
+G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind,
+                                         FxsValue *out, const FxsJsonPath *path);
+
+/* ---- metadata met lately (graph-load-meta.c) ------------------------------ */
+
+G_GNUC_INTERNAL FxsMetaMemo *fxs_meta_memo_new (void);
+G_GNUC_INTERNAL void         fxs_meta_memo_free (FxsMetaMemo *m);
+/* Forgets every entry (another graph is being built). */
+G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
+/* TRUE, with *@meta, when JSON equal to @json was converted lately.
+ * @text_id: the reader's identifier of @json's text
+ * (fxs_json_reader_repeat_id()), or 0: with one, only entries of the same
+ * text are looked at (no tree compared). */
+G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
+                                                 guint64 text_id, const FxsNodeMeta **meta);
+/* Keeps @meta as the conversion of @json (with its text's @text_id, or
+ * else a copy of @json) in place of the oldest entry, unless @json refers
+ * to a node. */
+G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
+                                                guint64 text_id, const FxsNodeMeta *meta);
+
+/* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
+
+/* Tensor metadata by content, for FxsLoader.tensors. */
+G_GNUC_INTERNAL guint    fxs_load_tensor_hash (gconstpointer p);
+G_GNUC_INTERNAL gboolean fxs_load_tensor_equal (gconstpointer a, gconstpointer b);
+/* The node object @obj, item @item of the nodes array, into the graph. */
+G_GNUC_INTERNAL gboolean fxs_load_node (FxsLoader *l, FxsJsonReader *reader,
+                                        const FxsJsonItem *item, const FxsJson *obj);
+/* A node of a graph that is not loaded: its members and head only. */
+G_GNUC_INTERNAL gboolean fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader,
+                                              const FxsJson *obj);
+/* The nodes array ends at @pos: a dangling reference or no output node. */
+G_GNUC_INTERNAL gboolean fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader,
+                                             gboolean build, gint64 pos);
+/* Attribute @item (its key is the name): added to the graph with @build,
+ * else only checked. */
+G_GNUC_INTERNAL gboolean fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item,
+                                        const FxsJson *obj, gboolean build);
+
+#endif

@@ -1,0 +1,350 @@
+/* Writing graphs as graph files (docs/graph-format.md): deterministic, one
+ * node per line, the inverse of graph-load.c. */
+#include <fxsplit/io.h>
+#include "util/atomic-file.h"
+#include "model/graph-private.h"
+#include "json-writer.h"
+
+#include <string.h>
+
+static void write_value (FxsJsonWriter *w, const FxsValue *v);
+
+static void
+write_items (FxsJsonWriter *w, const FxsValue *items, guint n)
+{
+  fxs_json_write_literal (w, "[");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        fxs_json_write_literal (w, ", ");
+      write_value (w, &items[i]);
+    }
+  fxs_json_write_literal (w, "]");
+}
+
+static void
+write_string_value (FxsJsonWriter *w, const FxsValue *v)
+{
+  fxs_json_write_string (w, v->u.s, v->n);
+}
+
+static void
+write_value (FxsJsonWriter *w, const FxsValue *v)
+{
+  switch ((FxsValueKind) v->kind)
+    {
+    case FXS_VALUE_NONE:
+      fxs_json_write_literal (w, "null");
+      break;
+    case FXS_VALUE_BOOL:
+      fxs_json_write_raw (w, v->u.b ? "true" : "false");
+      break;
+    case FXS_VALUE_INT:
+      fxs_json_write_int (w, v->u.i);
+      break;
+    case FXS_VALUE_FLOAT:
+      fxs_json_write_float (w, v->u.f);
+      break;
+    case FXS_VALUE_STRING:
+      write_string_value (w, v);
+      break;
+    case FXS_VALUE_LIST:
+      write_items (w, v->u.items, v->n);
+      break;
+    case FXS_VALUE_TUPLE:
+      fxs_json_write_literal (w, "{\"tuple\": ");
+      write_items (w, v->u.items, v->n);
+      fxs_json_write_literal (w, "}");
+      break;
+    case FXS_VALUE_SLICE:
+      fxs_json_write_literal (w, "{\"slice\": ");
+      write_items (w, v->u.items, v->n);
+      fxs_json_write_literal (w, "}");
+      break;
+    case FXS_VALUE_DICT:
+      fxs_json_write_literal (w, "{\"dict\": [");
+      for (guint i = 0; i < v->n; i++)
+        {
+          fxs_json_write_raw (w, i ? ", [" : "[");
+          write_value (w, &v->u.items[2 * i]);
+          fxs_json_write_literal (w, ", ");
+          write_value (w, &v->u.items[2 * i + 1]);
+          fxs_json_write_literal (w, "]");
+        }
+      fxs_json_write_literal (w, "]}");
+      break;
+    case FXS_VALUE_ELLIPSIS:
+      fxs_json_write_literal (w, "{\"ellipsis\": true}");
+      break;
+    case FXS_VALUE_NODE:
+      fxs_json_write_literal (w, "{\"node\": ");
+      fxs_json_write_cstring (w, v->u.node->name);
+      fxs_json_write_literal (w, "}");
+      break;
+    case FXS_VALUE_OPAQUE:
+      fxs_json_write_literal (w, "{\"opaque\": ");
+      write_string_value (w, &v->u.items[0]);
+      fxs_json_write_literal (w, ", \"repr\": ");
+      write_string_value (w, &v->u.items[1]);
+      fxs_json_write_literal (w, "}");
+      break;
+    }
+}
+
+/* Members of a dict with string keys as a JSON object's members, each
+ * preceded by ", " unless it is the very first of the object (*@first). */
+static void
+write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserved,
+                    gboolean *first)
+{
+  for (guint i = 0; i < dict->n; i++)
+    {
+      const FxsValue *key = &dict->u.items[2 * i];
+      if (key->kind != FXS_VALUE_STRING)
+        {
+          g_warning ("graph file writer: skipping a dict entry whose key is not a string");
+          continue;
+        }
+      if (skip_reserved && (strcmp (key->u.s, "tensor") == 0 || strcmp (key->u.s, "tensors") == 0
+                            || strcmp (key->u.s, "free_symbols") == 0
+                            || strcmp (key->u.s, "symbol") == 0))
+        {
+          g_warning ("graph file writer: skipping free-form meta entry \"%s\", a reserved name",
+                     key->u.s);
+          continue;
+        }
+      if (!*first)
+        fxs_json_write_literal (w, ", ");
+      *first = FALSE;
+      write_string_value (w, key);
+      fxs_json_write_literal (w, ": ");
+      write_value (w, &dict->u.items[2 * i + 1]);
+    }
+}
+
+static void
+write_shape (FxsJsonWriter *w, const FxsTensorMeta *t)
+{
+  fxs_json_write_literal (w, "[");
+  for (guint d = 0; d < t->rank; d++)
+    {
+      if (d)
+        fxs_json_write_literal (w, ", ");
+      if (t->dims[d] >= 0)
+        fxs_json_write_int (w, t->dims[d]);
+      else if (t->symbols && t->symbols[d])
+        fxs_json_write_cstring (w, t->symbols[d]);
+      else
+        fxs_json_write_literal (w, "null");
+    }
+  fxs_json_write_literal (w, "]");
+}
+
+static void
+write_tensor (FxsJsonWriter *w, const FxsTensorMeta *t)
+{
+  fxs_json_write_literal (w, "{\"shape\": ");
+  write_shape (w, t);
+  if (t->dtype)
+    {
+      fxs_json_write_literal (w, ", \"dtype\": ");
+      fxs_json_write_cstring (w, t->dtype);
+    }
+  fxs_json_write_literal (w, "}");
+}
+
+static void
+write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
+{
+  gboolean tensors = m->is_tuple || m->n_tensors > 1;
+  if (!tensors && m->n_tensors == 0 && m->n_free_symbols == 0 && !m->symbol
+      && (!m->extra || m->extra->n == 0))
+    return;
+  fxs_json_write_literal (w, ", \"meta\": {");
+  gboolean first = TRUE;
+  if (tensors)
+    {
+      fxs_json_write_literal (w, "\"tensors\": [");
+      for (guint i = 0; i < m->n_tensors; i++)
+        {
+          if (i)
+            fxs_json_write_literal (w, ", ");
+          write_tensor (w, m->tensors[i]);
+        }
+      fxs_json_write_literal (w, "]");
+      first = FALSE;
+    }
+  else if (m->n_tensors == 1)
+    {
+      fxs_json_write_literal (w, "\"tensor\": ");
+      write_tensor (w, m->tensors[0]);
+      first = FALSE;
+    }
+  if (m->n_free_symbols > 0)
+    {
+      fxs_json_write_raw (w, first ? "\"free_symbols\": [" : ", \"free_symbols\": [");
+      for (guint i = 0; i < m->n_free_symbols; i++)
+        {
+          if (i)
+            fxs_json_write_literal (w, ", ");
+          fxs_json_write_cstring (w, m->free_symbols[i]);
+        }
+      fxs_json_write_literal (w, "]");
+      first = FALSE;
+    }
+  if (m->symbol)
+    {
+      fxs_json_write_raw (w, first ? "\"symbol\": " : ", \"symbol\": ");
+      fxs_json_write_cstring (w, m->symbol);
+      first = FALSE;
+    }
+  if (m->extra)
+    write_dict_members (w, m->extra, TRUE, &first);
+  fxs_json_write_literal (w, "}");
+}
+
+static void
+write_node (FxsJsonWriter *w, const FxsNode *node)
+{
+  fxs_json_write_literal (w, "{\"name\": ");
+  fxs_json_write_cstring (w, node->name);
+  fxs_json_write_literal (w, ", \"op\": \"");
+  fxs_json_write_raw (w, fxs_op_to_string ((FxsOp) node->op));
+  fxs_json_write_literal (w, "\", \"target\": ");
+  fxs_json_write_cstring (w, node->target);
+  if (node->args.n > 0)
+    {
+      fxs_json_write_literal (w, ", \"args\": ");
+      write_items (w, node->args.u.items, node->args.n);
+    }
+  if (node->kwargs.n > 0)
+    {
+      gboolean first = TRUE;
+      fxs_json_write_literal (w, ", \"kwargs\": {");
+      write_dict_members (w, &node->kwargs, FALSE, &first);
+      fxs_json_write_literal (w, "}");
+    }
+  if (node->type_expr)
+    {
+      fxs_json_write_literal (w, ", \"type\": ");
+      fxs_json_write_cstring (w, node->type_expr);
+    }
+  /* neighbouring nodes mostly share their metadata (graph-load-meta.c) */
+  if (node->meta && !fxs_json_writer_recall (w, node->meta))
+    {
+      FxsJsonMark start = fxs_json_writer_mark (w);
+      write_meta (w, node->meta);
+      fxs_json_writer_memorize (w, node->meta, start);
+    }
+  fxs_json_write_literal (w, "}");
+}
+
+static void
+write_attr (FxsJsonWriter *w, const FxsAttr *a)
+{
+  fxs_json_write_cstring (w, a->name);
+  fxs_json_write_literal (w, ": {\"kind\": \"");
+  fxs_json_write_raw (w, fxs_attr_kind_to_string ((FxsAttrKind) a->kind));
+  fxs_json_write_literal (w, "\"");
+  if (a->class_name)
+    {
+      fxs_json_write_literal (w, ", \"class\": ");
+      fxs_json_write_cstring (w, a->class_name);
+    }
+  if (a->tensor)
+    {
+      fxs_json_write_literal (w, ", \"shape\": ");
+      write_shape (w, a->tensor);
+      if (a->tensor->dtype)
+        {
+          fxs_json_write_literal (w, ", \"dtype\": ");
+          fxs_json_write_cstring (w, a->tensor->dtype);
+        }
+    }
+  fxs_json_write_literal (w, "}");
+}
+
+void
+fxs_graph_write_header (FxsJsonWriter *w)
+{
+  char version[64];
+  g_snprintf (version, sizeof version, "{\n  \"format\": \"fxsplit-graph\",\n  \"version\": %d",
+              FXS_GRAPH_FORMAT_VERSION);
+  fxs_json_write_raw (w, version);
+}
+
+guint64
+fxs_graph_write_n_units (const FxsGraph *graph)
+{
+  return (guint64) graph->attrs->len + graph->nodes->len;
+}
+
+void
+fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
+{
+  fxs_json_write_raw (w, indent);
+  fxs_json_write_literal (w, "\"attributes\": {");
+  for (guint i = 0; i < graph->attrs->len; i++)
+    {
+      if (!fxs_json_writer_unit (w))
+        continue;
+      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
+      fxs_json_write_raw (w, indent);
+      write_attr (w, graph->attrs->pdata[i]);
+    }
+  if (graph->attrs->len)
+    {
+      fxs_json_write_literal (w, "\n");
+      fxs_json_write_raw (w, indent);
+    }
+  fxs_json_write_literal (w, "},\n");
+  fxs_json_write_raw (w, indent);
+  fxs_json_write_literal (w, "\"nodes\": [");
+  for (guint i = 0; i < graph->nodes->len; i++)
+    {
+      if (!fxs_json_writer_unit (w))
+        continue;
+      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
+      fxs_json_write_raw (w, indent);
+      write_node (w, graph->nodes->pdata[i]);
+    }
+  if (graph->nodes->len)
+    {
+      fxs_json_write_literal (w, "\n");
+      fxs_json_write_raw (w, indent);
+    }
+  fxs_json_write_literal (w, "]");
+}
+
+static void
+write_graph_file (FxsJsonWriter *w, const FxsGraph *graph)
+{
+  fxs_graph_write_header (w);
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_members (w, graph, "  ");
+  fxs_json_write_literal (w, "\n}\n");
+}
+
+void
+fxs_graph_to_json (const FxsGraph *graph, GString *out)
+{
+  g_return_if_fail (graph != NULL && out != NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, out);
+  write_graph_file (&w, graph);
+  fxs_json_writer_finish (&w);
+}
+
+gboolean
+fxs_graph_save_file (const FxsGraph *graph, const char *path, GError **error)
+{
+  g_return_val_if_fail (graph != NULL && path != NULL, FALSE);
+  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
+  if (!file)
+    return FALSE;
+  FxsJsonWriter w;
+  fxs_json_writer_init_file (&w, fxs_atomic_file_stream (file));
+  write_graph_file (&w, graph);
+  fxs_json_writer_finish (&w);
+  return fxs_atomic_file_commit (file, error);
+}

@@ -1,0 +1,1055 @@
+/* A streaming JSON reader: yajl events turned into streamed containers and
+ * small collected trees (see json-reader.h). */
+#include "json-reader-private.h"
+#include "util/bulk.h"
+#include "util/threads-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+
+#define CHUNK_SIZE (1u << 20)
+
+/* ---- scratch memory: one collected tree at a time ------------------------ */
+
+gpointer
+fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size)
+{
+  if (size > FXS_JSON_SCRATCH_BLOCK / 4)
+    {
+      FxsJsonScratchBlock *b = g_malloc (sizeof *b + size);
+      b->next = s->big;
+      b->size = size;
+      s->big = b;
+      return b + 1;
+    }
+  if (size > s->left)
+    {
+      FxsJsonScratchBlock *next = s->cur ? s->cur->next : s->blocks;
+      if (!next)
+        {
+          next = g_malloc (sizeof *next + FXS_JSON_SCRATCH_BLOCK);
+          next->next = NULL;
+          next->size = FXS_JSON_SCRATCH_BLOCK;
+          if (s->cur)
+            s->cur->next = next;
+          else
+            s->blocks = next;
+        }
+      s->cur = next;
+      s->ptr = (char *) (next + 1);
+      s->left = next->size;
+    }
+  gpointer p = s->ptr;
+  s->ptr += size;
+  s->left -= size;
+  return p;
+}
+
+static void
+free_blocks (FxsJsonScratchBlock *b)
+{
+  while (b)
+    {
+      FxsJsonScratchBlock *next = b->next;
+      g_free (b);
+      b = next;
+    }
+}
+
+void
+fxs_json_scratch_reset (FxsJsonScratch *s)
+{
+  free_blocks (s->big);
+  s->big = NULL;
+  s->cur = NULL;
+  s->ptr = NULL;
+  s->left = 0;
+}
+
+static void
+scratch_free (FxsJsonScratch *s)
+{
+  fxs_json_scratch_reset (s);
+  free_blocks (s->blocks);
+  s->blocks = NULL;
+}
+
+/* ---- keys of streamed objects --------------------------------------------- */
+
+/* Keys may hold NUL bytes, so the set stores length-prefixed copies. */
+typedef struct {
+  gsize len;
+  char bytes[];
+} KeyBlob;
+
+static guint
+key_blob_hash (gconstpointer p)
+{
+  const KeyBlob *k = p;
+  guint h = 2166136261u;
+  for (gsize i = 0; i < k->len; i++)
+    h = (h ^ (guchar) k->bytes[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+key_blob_equal (gconstpointer a, gconstpointer b)
+{
+  const KeyBlob *x = a, *y = b;
+  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
+}
+
+gboolean
+fxs_json_key_set_add (GHashTable **set, const char *key, gsize len)
+{
+  if (!*set)
+    *set = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
+  KeyBlob *blob = g_malloc (sizeof *blob + len);
+  blob->len = len;
+  memcpy (blob->bytes, key, len);
+  return g_hash_table_add (*set, blob);
+}
+
+FxsJsonReader *
+fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
+                     gpointer user_data)
+{
+  FxsJsonReader *r = g_new0 (FxsJsonReader, 1);
+  r->name = g_strdup (display_name ? display_name : "<data>");
+  r->handler = *handler;
+  r->user_data = user_data;
+  r->max_string = FXS_JSON_MAX_STRING;
+  r->chunk_size = CHUNK_SIZE;
+  r->fd = -1;
+  return r;
+}
+
+void
+fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
+{
+  reader->max_string = max;
+}
+
+void
+fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, const char *key)
+{
+  g_return_if_fail (!key || !reader->repeat_items || reader->repeat_items_tag != parent_tag);
+  g_free (reader->repeat_key);
+  reader->repeat_tag = parent_tag;
+  reader->repeat_key = g_strdup (key);
+  reader->repeat_key_len = key ? strlen (key) : 0;
+}
+
+void
+fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag)
+{
+  /* one identifier per item */
+  g_return_if_fail (!reader->repeat_key || reader->repeat_tag != tag);
+  reader->repeat_items = TRUE;
+  reader->repeat_items_tag = tag;
+}
+
+guint64
+fxs_json_reader_repeat_id (FxsJsonReader *reader)
+{
+  return reader->repeat_id;
+}
+
+void
+fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
+{
+  reader->chunk_size = MAX (size, 1);
+}
+
+void
+fxs_json_reader_free (FxsJsonReader *reader)
+{
+  if (!reader)
+    return;
+  for (guint i = 0; i < FXS_JSON_MAX_DEPTH; i++)
+    {
+      if (reader->frames[i].key)
+        g_string_free (reader->frames[i].key, TRUE);
+      if (reader->frames[i].keys)
+        g_hash_table_unref (reader->frames[i].keys);
+    }
+  fxs_json_feeder_clear (&reader->feed);
+  g_free (reader->repeat_key);
+  g_free (reader->pending);
+  scratch_free (&reader->scratch);
+  if (reader->error_message)
+    g_string_free (reader->error_message, TRUE);
+  g_free (reader->name);
+  g_free (reader);
+}
+
+/* ---- paths ----------------------------------------------------------------- */
+
+static gboolean
+is_identifier (const char *s, gsize len)
+{
+  if (len == 0 || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
+    return FALSE;
+  for (gsize i = 1; i < len; i++)
+    if (!(g_ascii_isalnum (s[i]) || s[i] == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+void
+fxs_json_append_quoted (GString *out, const char *s, gsize len)
+{
+  const gsize max_chars = 80;
+  gsize chars = 0;
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) s[i];
+      if ((c & 0xc0) != 0x80 && chars++ == max_chars)
+        {
+          g_string_append (out, "...");
+          break;
+        }
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_segment (GString *out, const char *key, gsize key_len, guint64 index)
+{
+  if (!key)
+    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", index);
+  else if (is_identifier (key, key_len))
+    {
+      if (out->len > 0)
+        g_string_append_c (out, '.');
+      g_string_append_len (out, key, key_len);
+    }
+  else
+    {
+      g_string_append_c (out, '[');
+      fxs_json_append_quoted (out, key, key_len);
+      g_string_append_c (out, ']');
+    }
+}
+
+static void
+append_inner (GString *out, const FxsJsonPath *p)
+{
+  if (!p)
+    return;
+  append_inner (out, p->parent);
+  append_segment (out, p->key, p->key_len, p->index);
+}
+
+/* The place of the child being read in the top frame. */
+static void
+append_current_child (FxsJsonReader *r, GString *out)
+{
+  const FxsJsonFrame *f = &r->frames[r->depth - 1];
+  if (f->streamed)
+    {
+      if (f->type == FXS_JSON_OBJECT)
+        append_segment (out, f->key->str, f->key->len, 0);
+      else
+        append_segment (out, NULL, 0, f->count);
+    }
+  else if (f->type == FXS_JSON_ARRAY)
+    append_segment (out, NULL, 0, r->n_pending - f->start);
+  else if ((r->n_pending - f->start) % 2 == 1)
+    {
+      const FxsJson *key = &r->pending[r->n_pending - 1];
+      append_segment (out, key->u.s, key->n, 0);
+    }
+}
+
+static void
+append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
+{
+  for (guint i = 1; i < r->depth; i++)
+    append_segment (out, r->frames[i].seg_key, r->frames[i].seg_key_len, r->frames[i].seg_index);
+  if (r->in_item && r->depth > 0)
+    append_current_child (r, out);
+  append_inner (out, inner);
+}
+
+static void
+fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
+         const FxsJsonPath *inner, const char *format, va_list args)
+{
+  if (r->failed)
+    return;
+  r->failed = TRUE;
+  r->error_code = code;
+  r->error_pos = pos;
+  r->error_pos_exact = exact;
+  r->error_message = g_string_new (NULL);
+  append_path (r, r->error_message, inner);
+  if (r->error_message->len > 0)
+    g_string_append (r->error_message, ": ");
+  g_string_append_vprintf (r->error_message, format, args);
+}
+
+void
+fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                      const FxsJsonPath *inner, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (reader, code, pos, FALSE, inner, format, args);
+  va_end (args);
+}
+
+void
+fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                              const char *message)
+{
+  if (reader->failed)
+    return;
+  reader->failed = TRUE;
+  reader->error_code = code;
+  reader->error_pos = pos;
+  reader->error_pos_exact = FALSE;
+  reader->error_message = g_string_new (message);
+}
+
+void
+fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonPath *inner)
+{
+  append_path (reader, out, inner);
+}
+
+static void G_GNUC_PRINTF (4, 5)
+fail_exact (FxsJsonReader *r, FxsErrorCode code, gint64 pos, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (r, code, pos, TRUE, NULL, format, args);
+  va_end (args);
+}
+
+const FxsJson *
+fxs_json_member (const FxsJson *obj, const char *key)
+{
+  if (obj->type != FXS_JSON_OBJECT)
+    return NULL;
+  gsize len = strlen (key);
+  for (guint i = 0; i < obj->n; i++)
+    {
+      const FxsJson *k = &obj->u.items[2 * i];
+      if (k->n == len && memcmp (k->u.s, key, len) == 0)
+        return &obj->u.items[2 * i + 1];
+    }
+  return NULL;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+static void
+grow_pending (FxsJsonReader *r)
+{
+  r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
+  r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
+}
+
+/* A new pending value, filled in place by the caller: a value built on
+ * the stack and copied here was read back before its fields' stores had
+ * landed (a store-forwarding stall on every token). */
+static inline FxsJson *
+new_pending (FxsJsonReader *r)
+{
+  if (G_UNLIKELY (r->n_pending == r->pending_alloc))
+    grow_pending (r);
+  return &r->pending[r->n_pending++];
+}
+
+static inline void
+set_json (FxsJson *v, FxsJsonType type, guint8 flags, guint32 n, gint64 pos)
+{
+  v->type = type;
+  v->flags = flags;
+  v->n = n;
+  v->pos = pos;
+}
+
+static void
+current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
+{
+  memset (item, 0, sizeof *item);
+  item->type = type;
+  item->pos = pos;
+  if (r->depth == 0)
+    return;
+  const FxsJsonFrame *f = &r->frames[r->depth - 1];
+  item->parent_tag = f->tag;
+  if (f->type == FXS_JSON_OBJECT)
+    {
+      item->key = f->key->str;
+      item->key_len = f->key->len;
+      item->key_pos = f->key_pos;
+    }
+  else
+    item->index = f->count;
+}
+
+static FxsJsonAction
+call_begin (FxsJsonReader *r, const FxsJsonItem *item, int *tag)
+{
+  r->in_item = TRUE;
+  FxsJsonAction action = r->handler.begin (r, r->user_data, item, tag);
+  r->in_item = FALSE;
+  return action;
+}
+
+static gboolean
+call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
+{
+  r->in_item = TRUE;
+  gboolean ok = r->handler.value (r, r->user_data, item, value);
+  r->in_item = FALSE;
+  return ok;
+}
+
+/* A value ended inside a streamed container (or at the top). */
+static void
+finish_member (FxsJsonReader *r)
+{
+  fxs_json_scratch_reset (&r->scratch);
+  if (r->depth > 0)
+    r->frames[r->depth - 1].count++;
+}
+
+/* Where a scalar goes: the pending values of the collected container it is
+ * in, or @tmp to be handed over by on_scalar(). */
+static inline FxsJson *
+scalar_slot (FxsJsonReader *r, FxsJson *tmp)
+{
+  return r->n_collecting > 0 ? new_pending (r) : tmp;
+}
+
+/* The scalar @v (from scalar_slot()) is complete. */
+static int
+on_scalar (FxsJsonReader *r, FxsJson *v)
+{
+  if (r->n_collecting > 0)
+    {
+      /* @v is pending already; its key before it */
+      if (r->n_collecting == 1 && r->handler.peek && r->depth >= 2
+          && r->frames[r->depth - 1].type == FXS_JSON_OBJECT)
+        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag, v - 1, v);
+      return 1;
+    }
+  FxsJsonItem item;
+  current_item (r, &item, v->type, v->pos);
+  int tag = 0;
+  FxsJsonAction action = call_begin (r, &item, &tag);
+  if (action == FXS_JSON_FAIL || !call_value (r, &item, v))
+    return 0;
+  finish_member (r);
+  return 1;
+}
+
+/* yajl's UTF-8 check lets overlong forms, surrogates and code points past
+ * U+10FFFF through (found by tests/hostile); RFC 3629 does not.  NUL is
+ * fine (a string may hold \u0000). */
+gboolean
+fxs_json_is_strict_utf8 (const guchar *s, gsize len)
+{
+  for (gsize i = 0; i < len;)
+    {
+      /* most text is ASCII: eight bytes at a time */
+      if (len - i >= 8)
+        {
+          guint64 w;
+          memcpy (&w, s + i, 8);
+          if ((w & 0x8080808080808080u) == 0)
+            {
+              i += 8;
+              continue;
+            }
+        }
+      guchar c = s[i];
+      if (c < 0x80)
+        {
+          i++;
+          continue;
+        }
+      gsize n;
+      gunichar cp, min;
+      if (c >= 0xc2 && c <= 0xdf)
+        n = 1, cp = c & 0x1f, min = 0x80;
+      else if (c >= 0xe0 && c <= 0xef)
+        n = 2, cp = c & 0x0f, min = 0x800;
+      else if (c >= 0xf0 && c <= 0xf4)
+        n = 3, cp = c & 0x07, min = 0x10000;
+      else
+        return FALSE;
+      if (len - i <= n)
+        return FALSE;
+      for (gsize k = 1; k <= n; k++)
+        {
+          if ((s[i + k] & 0xc0) != 0x80)
+            return FALSE;
+          cp = (cp << 6) | (s[i + k] & 0x3f);
+        }
+      if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return FALSE;
+      i += n + 1;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
+{
+  if (fxs_json_is_strict_utf8 ((const guchar *) s, len))
+    return TRUE;
+  r->in_item = TRUE;
+  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                        "a string that is not valid UTF-8 (an overlong form, a surrogate or a "
+                        "code point past U+10FFFF)");
+  return FALSE;
+}
+
+int
+fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
+                              gsize len)
+{
+  if (len > r->max_string)
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "a string of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
+                            G_GSIZE_FORMAT, len, r->max_string);
+      return 0;
+    }
+  gboolean high;
+  guint8 flags;
+  char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
+  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos))
+    return 0;
+  if (type == FXS_JSON_NUMBER)
+    {
+      flags = FXS_JSON_INTEGER;
+      for (gsize i = 0; i < len; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
+          flags = 0;
+    }
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, flags, (guint32) len, pos);
+  v->u.s = copy;
+  return on_scalar (r, v);
+}
+
+int
+fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos)
+{
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_NULL, 0, 0, pos);
+  v->u.s = NULL;
+  return on_scalar (r, v);
+}
+
+int
+fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b)
+{
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, FXS_JSON_BOOL, 0, 0, pos);
+  v->u.s = NULL;
+  v->u.b = !!b;
+  return on_scalar (r, v);
+}
+
+static FxsJsonFrame *
+push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
+{
+  FxsJsonFrame *f = &r->frames[r->depth];
+  f->type = type;
+  f->pos = pos;
+  f->count = 0;
+  f->tag = 0;
+  f->seg_key = NULL;
+  f->seg_key_len = 0;
+  f->seg_index = 0;
+  if (r->depth > 0)
+    {
+      const FxsJsonFrame *p = &r->frames[r->depth - 1];
+      if (p->streamed && p->type == FXS_JSON_OBJECT)
+        {
+          f->seg_key = p->key->str;
+          f->seg_key_len = p->key->len;
+        }
+      else if (p->streamed)
+        f->seg_index = p->count;
+      else if (p->type == FXS_JSON_OBJECT)
+        {
+          const FxsJson *key = &r->pending[r->n_pending - 1];
+          f->seg_key = key->u.s;
+          f->seg_key_len = key->n;
+        }
+      else
+        f->seg_index = r->n_pending - p->start;
+    }
+  f->start = r->n_pending;
+  r->depth++;
+  return f;
+}
+
+int
+fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
+{
+  if (r->depth == FXS_JSON_MAX_DEPTH)
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
+      return 0;
+    }
+  if (r->n_collecting > 0)
+    {
+      push_frame (r, type, pos)->streamed = FALSE;
+      r->n_collecting++;
+      return 1;
+    }
+  FxsJsonItem item;
+  current_item (r, &item, type, pos);
+  int tag = 0;
+  FxsJsonAction action = call_begin (r, &item, &tag);
+  if (action == FXS_JSON_FAIL)
+    return 0;
+  FxsJsonFrame *f = push_frame (r, type, pos);
+  f->streamed = action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS;
+  f->own_keys = action == FXS_JSON_STREAM_OWN_KEYS;
+  f->tag = tag;
+  if (f->streamed && type == FXS_JSON_OBJECT)
+    {
+      if (!f->key)
+        f->key = g_string_new (NULL);
+      g_string_truncate (f->key, 0);
+    }
+  if (!f->streamed)
+    r->n_collecting = 1;
+  return 1;
+}
+
+int
+fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len)
+{
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
+  if (len > r->max_string)
+    {
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                            "a key of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
+                            G_GSIZE_FORMAT, (gsize) len, r->max_string);
+      return 0;
+    }
+  if (!f->streamed)
+    {
+      gboolean high;
+      guint8 flags;
+      char *copy = fxs_json_reader_copy_text (r, (const char *) s, len, &high, &flags);
+      if (high && !check_utf8 (r, copy, len, pos))
+        return 0;
+      FxsJson *key = new_pending (r);
+      set_json (key, FXS_JSON_STRING, flags, (guint32) len, pos);
+      key->u.s = copy;
+      return 1;
+    }
+  if (!check_utf8 (r, (const char *) s, len, pos))
+    return 0;
+  g_string_truncate (f->key, 0);
+  g_string_append_len (f->key, (const char *) s, len);
+  f->key_pos = pos;
+  if (f->own_keys)
+    return 1;
+  if (!fxs_json_key_set_add (&f->keys, s, len))
+    {
+      r->in_item = TRUE;
+      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, NULL, "duplicate key");
+      return 0;
+    }
+  return 1;
+}
+
+/* The first key of @obj's members that repeats an earlier one, or NULL. */
+const FxsJson *
+fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
+{
+  if (n <= 16)
+    {
+      /* keys are copied zero-padded to whole words (fxs_json_reader_copy_text): most
+       * differ in their length or first word */
+      for (gsize i = 1; i < n; i++)
+        {
+          const FxsJson *a = &members[2 * i];
+          guint64 wa;
+          memcpy (&wa, a->u.s, 8);
+          for (gsize j = 0; j < i; j++)
+            {
+              const FxsJson *b = &members[2 * j];
+              guint64 wb;
+              memcpy (&wb, b->u.s, 8);
+              if (a->n == b->n && wa == wb
+                  && (a->n < 8 || memcmp (a->u.s, b->u.s, a->n) == 0))
+                return a;
+            }
+        }
+      return NULL;
+    }
+  /* many members: a hash set of length-prefixed copies */
+  GHashTable *seen = NULL;
+  const FxsJson *dup = NULL;
+  for (gsize i = 0; i < n && !dup; i++)
+    if (!fxs_json_key_set_add (&seen, members[2 * i].u.s, members[2 * i].n))
+      dup = &members[2 * i];
+  g_hash_table_unref (seen);
+  return dup;
+}
+
+static int
+end_collected (FxsJsonReader *r)
+{
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
+  gsize n = r->n_pending - f->start;
+  /* an empty container before anything was pending: no pointer arithmetic
+   * on NULL (found by tests/fuzz, undefined behaviour) */
+  const FxsJson *children = n ? &r->pending[f->start] : NULL;
+  if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
+    {
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, NULL, "more than %u items", G_MAXUINT32);
+      return 0;
+    }
+  if (f->type == FXS_JSON_OBJECT)
+    {
+      const FxsJson *dup = fxs_json_find_duplicate_key (children, n / 2);
+      if (dup)
+        {
+          FxsJsonPath inner = { NULL, dup->u.s, dup->n, 0 };
+          fxs_json_reader_fail (r, FXS_ERROR_FORMAT, dup->pos, &inner, "duplicate key");
+          return 0;
+        }
+    }
+  FxsJson *items = n ? fxs_json_scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
+  if (n)
+    memcpy (items, children, n * sizeof (FxsJson));
+  FxsJsonType type = f->type;
+  gint64 pos = f->pos;
+  r->n_pending = f->start;
+  r->depth--;
+  r->n_collecting--;
+  FxsJson tmp, *v = scalar_slot (r, &tmp);
+  set_json (v, type, 0, (guint32) (type == FXS_JSON_OBJECT ? n / 2 : n), pos);
+  v->u.items = items;
+  if (r->n_collecting > 0)
+    return 1;
+  FxsJsonItem item;
+  current_item (r, &item, v->type, v->pos);
+  if (!call_value (r, &item, v))
+    return 0;
+  finish_member (r);
+  return 1;
+}
+
+int
+fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
+{
+  FxsJsonFrame *f = &r->frames[r->depth - 1];
+  if (!f->streamed)
+    return end_collected (r);
+  if (!r->handler.end (r, r->user_data, f->tag, f->count, pos))
+    return 0;
+  if (f->keys)
+    g_hash_table_remove_all (f->keys);
+  r->depth--;
+  finish_member (r);
+  return 1;
+}
+
+/* ---- yajl's tokens, on this thread -------------------------------------------- */
+
+static int
+cb_null (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_null (r, fxs_json_feeder_next_token (&r->feed));
+}
+
+static int
+cb_boolean (void *ctx, int b)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_bool (r, fxs_json_feeder_next_token (&r->feed), !!b);
+}
+
+static int
+cb_number (void *ctx, const char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
+                                       FXS_JSON_NUMBER, s, len);
+}
+
+static int
+cb_string (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
+                                       FXS_JSON_STRING, (const char *) s, len);
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_OBJECT);
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_ARRAY);
+}
+
+static int
+cb_map_key (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_key (r, fxs_json_feeder_next_token (&r->feed),
+                                    (const char *) s, len);
+}
+
+static int
+cb_end (void *ctx)
+{
+  FxsJsonReader *r = ctx;
+  return fxs_json_reader_token_end (r, fxs_json_feeder_next_token (&r->feed));
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = cb_null,
+  .yajl_boolean = cb_boolean,
+  .yajl_number = cb_number,
+  .yajl_string = cb_string,
+  .yajl_start_map = cb_start_map,
+  .yajl_map_key = cb_map_key,
+  .yajl_end_map = cb_end,
+  .yajl_start_array = cb_start_array,
+  .yajl_end_array = cb_end,
+};
+
+void
+fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
+{
+  if (feeder->status == FXS_JSON_FEED_LIMIT)
+    fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
+                          "a string or number (or blank run) longer than the limit of %"
+                          G_GSIZE_FORMAT " bytes", r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_SYNTAX)
+    {
+      r->depth = 0; /* the location says where; a path would be half-built */
+      fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos, "%s", feeder->error_message);
+    }
+}
+
+/* ---- locating errors ----------------------------------------------------- */
+
+typedef struct {
+  guint64 line, column;
+  gint64 offset;
+  gboolean skipping;        /* past the target: skipping blanks and separators */
+  gint64 target;
+} Locator;
+
+/* Advances over @len bytes; TRUE when the location is found. */
+static gboolean
+locate_block (Locator *l, const char *bytes, gsize len)
+{
+  for (gsize i = 0; i < len; i++, l->offset++)
+    {
+      guchar c = (guchar) bytes[i];
+      if (l->offset >= l->target)
+        {
+          if (!l->skipping || !(c == ' ' || c == '\t' || c == '\r' || c == '\n'
+                                || c == ',' || c == ':'))
+            return TRUE;
+        }
+      if (c == '\n')
+        {
+          l->line++;
+          l->column = 1;
+        }
+      else if ((c & 0xc0) != 0x80)
+        l->column++;
+    }
+  return FALSE;
+}
+
+static gboolean
+locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *column)
+{
+  Locator l = { 1, 1, 0, skip, pos };
+  if (r->data)
+    locate_block (&l, r->data, (gsize) r->feed.total);
+  else if (r->fd >= 0)
+    {
+      char *buf = g_malloc (64 * 1024);
+      gint64 offset = 0;
+      gboolean done = FALSE;
+      while (!done && offset < r->feed.total)
+        {
+          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->feed.total - offset);
+          ssize_t got = pread (r->fd, buf, want, offset);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got <= 0)
+            {
+              g_free (buf);
+              return FALSE;
+            }
+          done = locate_block (&l, buf, (gsize) got);
+          offset += got;
+        }
+      g_free (buf);
+    }
+  else
+    return FALSE;
+  *line = l.line;
+  *column = l.column;
+  return TRUE;
+}
+
+static void
+report (FxsJsonReader *r, GError **error)
+{
+  guint64 line, column;
+  if (!r->failed)
+    {
+      /* a consumer callback stopped without saying why */
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);
+      return;
+    }
+  if (locate (r, r->error_pos, !r->error_pos_exact, &line, &column))
+    g_set_error (error, FXS_ERROR, r->error_code, "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
+                 ": %s", r->name, line, column, r->error_message->str);
+  else
+    /* a pipe cannot be read again: the offset is where the previous token
+     * ended, a few blanks or separators before the one meant */
+    g_set_error (error, FXS_ERROR, r->error_code, "%s: near byte %" G_GINT64_FORMAT ": %s",
+                 r->name, r->error_pos, r->error_message->str);
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+/* Inputs from this size on are parsed on two threads (yajl on one, the
+ * consumer on the other) where there are two cores: yajl is about half of
+ * loading a graph. */
+#define THREADED_FROM ((gsize) 4 << 20)
+
+void
+fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded)
+{
+  reader->threaded = threaded;
+  reader->threaded_set = TRUE;
+}
+
+static gint threading = FXS_JSON_THREADS_AUTO;
+
+void
+fxs_json_reader_set_threading (FxsJsonThreading mode)
+{
+  g_atomic_int_set (&threading, (gint) mode);
+}
+
+static gboolean
+use_thread (const FxsJsonReader *r, gsize length)
+{
+  if (r->threaded_set)
+    return r->threaded;
+  switch ((FxsJsonThreading) g_atomic_int_get (&threading))
+    {
+    case FXS_JSON_THREADS_NEVER:
+      return FALSE;
+    case FXS_JSON_THREADS_ALWAYS:
+      return TRUE;
+    default:
+      return length >= THREADED_FROM && fxs_threads_available () >= 2;
+    }
+}
+
+/* Feeds @data, or what @fd reads, to yajl on this thread. */
+static gboolean
+parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_errno)
+{
+  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size, read_errno);
+  if (!ok && !*read_errno)
+    fxs_json_reader_feed_failed (r, &r->feed);
+  return ok;
+}
+
+static gboolean
+parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
+  int read_errno = 0;
+  gboolean ok;
+  if (use_thread (r, length))
+    {
+      r->feed.max_string = r->max_string;
+      ok = fxs_json_reader_parse_threaded (r, &r->feed, fd, data, length, r->chunk_size,
+                                           &read_errno);
+    }
+  else
+    {
+      fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
+      ok = parse_here (r, fd, data, length, &read_errno);
+    }
+  if (read_errno)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
+                 g_strerror (read_errno));
+  else if (!ok)
+    report (r, error);
+  return ok;
+}
+
+gboolean
+fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
+                            GError **error)
+{
+  reader->data = data;
+  return parse (reader, -1, data, length, error);
+}
+
+gboolean
+fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
+{
+  g_return_val_if_fail (reader->feed.yajl == NULL, FALSE);
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int err = errno;
+      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot open: %s", reader->name,
+                   g_strerror (err));
+      return FALSE;
+    }
+  reader->fd = fd;
+  struct stat st;
+  gsize size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? (gsize) st.st_size : 0;
+  gboolean ok = parse (reader, fd, NULL, size, error);
+  close (fd);
+  reader->fd = -1;
+  return ok;
+}

@@ -1,0 +1,167 @@
+/* Writing split results as graph files: the top-level graph, then one
+ * submodule graph per partition, the partition table and the qualname map
+ * (docs/graph-format.md).  Uses only the public split.h accessors. */
+#include <fxsplit/split.h>
+#include <fxsplit/io.h>
+#include "util/atomic-file.h"
+#include "json-writer.h"
+#include "util/threads-private.h"
+
+typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
+typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
+
+static void
+write_node_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt at)
+{
+  fxs_json_write_raw (w, key);
+  fxs_json_write_literal (w, ": [");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        fxs_json_write_literal (w, ", ");
+      fxs_json_write_cstring (w, fxs_node_name (at (p, i)));
+    }
+  fxs_json_write_literal (w, "]");
+}
+
+static void
+write_partition_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n,
+                       PartitionAt at)
+{
+  fxs_json_write_raw (w, key);
+  fxs_json_write_literal (w, ": [");
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        fxs_json_write_literal (w, ", ");
+      fxs_json_write_cstring (w, fxs_partition_name (at (p, i)));
+    }
+  fxs_json_write_literal (w, "]");
+}
+
+static void
+write_partition (FxsJsonWriter *w, const FxsPartition *p)
+{
+  fxs_json_write_literal (w, "{\"name\": ");
+  fxs_json_write_cstring (w, fxs_partition_name (p));
+  fxs_json_write_literal (w, ", \"id\": ");
+  fxs_json_write_int (w, fxs_partition_id (p));
+  fxs_json_write_literal (w, ", \"submodule\": ");
+  fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+  write_node_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node);
+  write_node_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input);
+  write_node_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output);
+  write_partition_names (w, ", \"dependencies\"", p, fxs_partition_n_dependencies (p),
+                         fxs_partition_dependency);
+  write_partition_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p),
+                         fxs_partition_dependent);
+  fxs_json_write_literal (w, "}");
+}
+
+/* The units write_split_result() writes (json-writer.h). */
+static guint64
+count_units (const FxsSplitResult *result)
+{
+  guint n = fxs_split_result_n_partitions (result);
+  guint64 units = fxs_graph_write_n_units (fxs_split_result_top (result)) + n
+                  + fxs_split_result_n_qualnames (result);
+  for (guint i = 0; i < n; i++)
+    units += fxs_graph_write_n_units (fxs_partition_graph (fxs_split_result_partition (result, i)));
+  return units;
+}
+
+static void
+write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
+{
+  guint n = fxs_split_result_n_partitions (result);
+  fxs_graph_write_header (w);
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_members (w, fxs_split_result_top (result), "  ");
+
+  fxs_json_write_literal (w, ",\n  \"submodules\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (result, i);
+      fxs_json_write_raw (w, i ? ",\n    {\n      \"name\": " : "\n    {\n      \"name\": ");
+      fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+      fxs_json_write_literal (w, ",\n");
+      fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
+      fxs_json_write_literal (w, "\n    }");
+    }
+  fxs_json_write_raw (w, n ? "\n  ],\n  \"partitions\": [" : "],\n  \"partitions\": [");
+  for (guint i = 0; i < n; i++)
+    {
+      if (!fxs_json_writer_unit (w))
+        continue;
+      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
+      write_partition (w, fxs_split_result_partition (result, i));
+    }
+  fxs_json_write_raw (w, n ? "\n  ],\n  \"qualname_map\": {" : "],\n  \"qualname_map\": {");
+  guint nq = fxs_split_result_n_qualnames (result);
+  for (guint i = 0; i < nq; i++)
+    {
+      if (!fxs_json_writer_unit (w))
+        continue;
+      const char *new_name, *old_name;
+      fxs_split_result_qualname (result, i, &new_name, &old_name);
+      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
+      fxs_json_write_cstring (w, new_name);
+      fxs_json_write_literal (w, ": ");
+      fxs_json_write_cstring (w, old_name);
+    }
+  fxs_json_write_raw (w, nq ? "\n  }\n}\n" : "}\n}\n");
+}
+
+static void
+emit_split_result (FxsJsonWriter *w, gconstpointer result)
+{
+  write_split_result (w, result);
+}
+
+void
+fxs_split_result_write_pieces (const FxsSplitResult *result, FxsJsonWriter *w,
+                               guint n_threads, guint64 piece_units)
+{
+  fxs_json_write_pieces (w, emit_split_result, result, count_units (result), n_threads,
+                         piece_units);
+}
+
+/* Big results are serialized on up to 4 threads, as fxs_get_max_threads()
+ * allows (json-pieces.c): most of `fxsplit split`'s writing time. */
+static void
+write_split_result_fast (FxsJsonWriter *w, const FxsSplitResult *result)
+{
+  fxs_split_result_write_pieces (result, w, MIN (fxs_threads_available (), FXS_JSON_MAX_THREADS),
+                                 FXS_JSON_PIECE_UNITS);
+}
+
+void
+fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
+{
+  g_return_if_fail (result != NULL && out != NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, out);
+  write_split_result_fast (&w, result);
+  fxs_json_writer_finish (&w);
+}
+
+void
+fxs_split_result_write_json (const FxsSplitResult *result, FILE *out)
+{
+  g_return_if_fail (result != NULL && out != NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_file (&w, out);
+  write_split_result_fast (&w, result);
+  fxs_json_writer_finish (&w);
+}
+
+gboolean
+fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GError **error)
+{
+  g_return_val_if_fail (result != NULL && path != NULL, FALSE);
+  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
+  if (!file)
+    return FALSE;
+  fxs_split_result_write_json (result, fxs_atomic_file_stream (file));
+  return fxs_atomic_file_commit (file, error);
+}

@@ -1,0 +1,218 @@
+/* Internal layout of graphs, nodes and values, shared by the core's
+ * modules (loader, writer, engine).  Plugins never see it. */
+#ifndef FXS_GRAPH_PRIVATE_H
+#define FXS_GRAPH_PRIVATE_H
+
+#include <fxsplit/graph.h>
+#include <fxsplit/error.h>
+#include "util/arena.h"
+#include "util/bulk.h"
+
+struct FxsValue {
+  guint8 kind;          /* FxsValueKind */
+  guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */
+  union {
+    gboolean b;
+    gint64 i;
+    double f;
+    const char *s;
+    const FxsValue *items; /* dict: 2n values, key then value */
+    const FxsNode *node;
+  } u;
+};
+
+struct FxsTensorMeta {
+  guint32 rank;
+  const gint64 *dims;          /* -1 where symbolic */
+  const char *const *symbols;  /* NULL, or rank entries (NULL where concrete) */
+  const char *dtype;           /* NULL when unknown */
+};
+
+typedef struct {
+  const FxsTensorMeta *const *tensors;
+  guint32 n_tensors;
+  gboolean is_tuple;
+  const char *const *free_symbols;
+  guint32 n_free_symbols;
+  const char *symbol;
+  const FxsValue *extra;       /* dict of free-form entries, or NULL */
+} FxsNodeMeta;
+
+struct FxsNode {
+  FxsGraph *graph;
+  const char *name;
+  const char *target;
+  const char *type_expr;
+  const FxsNodeMeta *meta;     /* NULL when the node has none; immutable, may be shared */
+  FxsValue args;               /* tuple */
+  FxsValue kwargs;             /* dict */
+  guint32 index;
+  guint8 op;
+};
+
+struct FxsAttr {
+  const char *name;
+  const char *class_name;
+  const FxsTensorMeta *tensor;
+  FxsGraph *graph;
+  guint8 kind;
+};
+
+typedef struct FxsBulkBlock FxsBulkBlock;
+
+/* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
+ * but the storage may be the caller's (fxs_items_use_storage): the engine
+ * puts its graphs' arrays in bulk memory, where a warm split touches no
+ * fresh pages and a first one takes them as huge pages. */
+typedef struct {
+  gpointer *pdata;
+  guint len;
+  guint cap;
+  gboolean borrowed;   /* pdata is the caller's, not to be freed or grown in place */
+} FxsItems;
+
+void fxs_items_grow (FxsItems *items);
+
+static inline void
+fxs_items_add (FxsItems *items, gpointer item)
+{
+  if (G_UNLIKELY (items->len == items->cap))
+    fxs_items_grow (items);
+  items->pdata[items->len++] = item;
+}
+
+/* Makes @items keep up to @cap items in @storage (the items it has are
+ * copied there), which must live as long as @items; more move to memory
+ * of its own. */
+void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
+void fxs_items_clear (FxsItems *items);
+
+/* Names -> positions in a graph's nodes or attrs: open addressing on
+ * (hash, position + 1), at most half full; the names stay in the items. */
+typedef struct {
+  guint32 hash;
+  guint32 item;          /* position + 1; 0: empty */
+} FxsNameSlot;
+
+typedef struct {
+  FxsNameSlot *slots;    /* NULL until the first lookup */
+  gsize mask;
+  gsize used;
+} FxsNameIndex;
+
+struct FxsGraph {
+  gint ref_count;
+  FxsArena arena;
+  FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
+  GStringChunk *strings;       /* NULL until the first string */
+  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
+   * and a graph takes no extra allocation for them */
+  FxsItems nodes[1];           /* FxsNode*, in graph order */
+  FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
+  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
+                                  lookup, so graphs nobody searches (split
+                                  results) never pay for the table */
+  gint node_index_ready;       /* atomic: n_nodes_indexed + 1 once published
+                                  (readers of a finished graph may be many
+                                  threads: the first lookups fill the index
+                                  under a lock, later ones only read) */
+  FxsNode *output;
+  FxsItems attrs[1];           /* FxsAttr* */
+  FxsNameIndex attr_index;     /* made and filled lazily like node_index */
+  guint32 n_attrs_indexed;
+  gint attr_index_ready;       /* like node_index_ready */
+  /* per node, where its get_attr / call_module target is in attrs
+   * (fxs_graph_target_attrs); filled by the loader as it reads, or on
+   * first use under the lazy indexes' lock */
+  guint32 *target_attrs;
+  guint32 n_target_attrs;      /* nodes[0..n) have an entry */
+  guint32 target_attrs_cap;
+  guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
+  gint target_attrs_ready;     /* atomic: n_target_attrs + 1 once published */
+  GPtrArray *keepalive;        /* graphs whose memory this one points into */
+  /* users, derived on first use (CSR over node indices); user_offsets is
+   * published last, atomically, under the same lock as the name indexes */
+  guint32 *user_offsets;
+  const FxsNode **user_list;
+};
+
+/* Strings that live as long as @graph; _intern shares equal strings. */
+const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
+const char *fxs_graph_intern (FxsGraph *graph, const char *s);
+
+
+/* fxs_bulk_alloc() memory that lives as long as @graph. */
+gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
+
+/* Keep @other alive as long as @graph (its nodes or metadata are shared). */
+void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
+
+/* Appends a node without validation, for producers that guarantee the
+ * invariants themselves (the engine).  @name must already be unique and
+ * live as long as @graph; args/kwargs are copied by value. */
+FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
+                                          const char *target, const FxsValue *args,
+                                          const FxsValue *kwargs);
+/* The same with the node's memory from the caller: @node must live as
+ * long as @graph (in a graph it keeps alive, for instance). */
+FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
+                                   const char *target, const FxsValue *args,
+                                   const FxsValue *kwargs);
+/* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
+FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
+
+/* The position of attribute @qualname in the graph's table, G_MAXUINT32
+ * when there is none. */
+guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
+
+/* Per node of @graph, the position of its target in the attribute table
+ * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for
+ * targets that are not in the table.  Made on first use and kept (every
+ * split of the graph asks), brought up to date when nodes or attributes
+ * were added since; safe to call from several threads on a finished graph. */
+const guint32 *fxs_graph_target_attrs (FxsGraph *graph);
+
+/* For loaders: the entry of the node just appended (@index, in order),
+ * found while reading it. */
+void fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position);
+
+/* Appends an attribute without the duplicate check, for producers that
+ * guarantee unique names (the engine).  @qualname is copied; @class_name
+ * must live as long as @graph (or a graph it keeps alive). */
+FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
+                                          FxsAttrKind kind, const char *class_name,
+                                          const FxsTensorMeta *tensor);
+
+/* fxs_graph_append_attr_unchecked() without copying @qualname, which
+ * must live as long as @graph (or a graph it keeps alive). */
+FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
+                                       FxsAttrKind kind, const char *class_name,
+                                       const FxsTensorMeta *tensor);
+
+/* The same with the attribute's memory from the caller (as long-lived as
+ * @graph). */
+FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
+                                   FxsAttrKind kind, const char *class_name,
+                                   const FxsTensorMeta *tensor);
+
+/* Changes what an attribute of a graph under construction says. */
+static inline void
+fxs_attr_assign (FxsAttr *attr, FxsAttrKind kind, const char *class_name,
+                 const FxsTensorMeta *tensor)
+{
+  attr->kind = kind;
+  attr->class_name = class_name;
+  attr->tensor = tensor;
+}
+
+/* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
+static inline void
+fxs_node_share_meta (FxsNode *node, const FxsNode *from)
+{
+  node->meta = from->meta;
+}
+
+/* Invalidate derived data after nodes were added. */
+void fxs_graph_invalidate_users (FxsGraph *graph);
+
+#endif

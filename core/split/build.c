@@ -1,0 +1,914 @@
+/* The graphs of a split result: one submodule graph per partition and the
+ * top-level graph calling them, built node by node in the order
+ * split_module creates them, so that every name comes out of the torch.fx
+ * namespace as it does in PyTorch.
+ *
+ * Copies share what the original graph already holds (targets, types,
+ * metadata, constant argument values); each produced graph keeps the
+ * original alive.  Only argument values that refer to nodes are rebuilt.
+ *
+ * Memory: in big splits the new nodes, argument lists, names and attribute
+ * entries of all the graphs go to bulk blocks (huge pages, see
+ * fxs_bulk_alloc) of one extra graph that every produced graph keeps
+ * alive: a first split mostly pays for touching fresh memory, and 4 KiB
+ * page faults cost far more than 2 MiB ones on virtual machines.  The
+ * partition graphs themselves stay small (tests/hostile, 10^7 partitions). */
+#include "builder.h"
+#include "names.h"
+
+#include <string.h>
+
+/* The attribute table of the graph being built is a Python dict: a name
+ * set twice keeps its first position and takes the second value.  Its
+ * entries go straight into the graph; this index finds them by name:
+ * (hash, position in the graph's attrs), one index for all the graphs,
+ * emptied for each by a new generation. */
+typedef struct {
+  guint32 hash;
+  guint32 index;        /* position in the graph's attrs */
+  guint32 generation;   /* live when the index's */
+} AttrSlot;
+
+typedef struct {
+  AttrSlot *slots;
+  gsize mask;
+  gsize used;
+  guint32 generation;
+} AttrIndex;
+
+/* Name candidates repeat with the targets (and targets are interned), so
+ * the builder remembers them by target pointer, per graph. */
+#define CANDIDATE_CACHE_SIZE 256
+
+typedef struct {
+  const char *target;
+  guint32 owner;          /* the graph it is for (Builder.owner); G_MAXUINT32: none */
+  FxsOp op;
+  FxsNameCandidate name;  /* its text in the graph */
+  const char *flat;       /* call_module: the flattened target in this graph */
+  guint32 flat_hash;      /* call_module: fxs_name_hash of flat */
+  const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
+  guint attr_index;       /* call_module: where it went in the graph's table */
+} CachedCandidate;
+
+/* Builder.owner of the top-level graph (partitions own their dense index;
+ * G_MAXUINT32: no graph) */
+#define TOP_OWNER (G_MAXUINT32 - 1)
+
+struct FxsBuilder {
+  FxsSplitResult *r;
+  const FxsSplitPlan *plan;
+  FxsGraph *orig;
+  /* environment: the node standing for original node i in the graph being
+   * built, valid when env_owner[i] == owner (partition dense index, or
+   * TOP_OWNER for the top-level graph) */
+  FxsNode **env;
+  guint32 *env_owner;
+  guint32 owner;
+  FxsGraph *graph;
+  FxsNamespace *ns;
+  AttrIndex attr_index;
+  GString *candidate;
+  const FxsNode *missing;   /* a reference remap() found no value for */
+  guint n_top_bound;        /* split_module's len(base_mod_env) */
+  guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
+  guint32 *passed_inputs;   /* BuildJob.passed_inputs */
+  /* big splits: nodes and their argument lists in bulk blocks of a graph
+   * every produced graph keeps alive (fewer, cheaper page faults) */
+  FxsGraph *bulk;
+  char *bulk_cursor;
+  gsize bulk_left;
+  gsize bulk_chunk;
+  CachedCandidate cache[CANDIDATE_CACHE_SIZE];
+};
+
+typedef FxsBuilder Builder;
+
+static void
+attr_index_init (AttrIndex *t)
+{
+  t->mask = 63;
+  t->slots = fxs_bulk_alloc ((t->mask + 1) * sizeof (AttrSlot));
+  t->used = 0;
+  t->generation = 1;
+}
+
+static void
+attr_index_clear (AttrIndex *t)
+{
+  fxs_bulk_free (t->slots);
+}
+
+/* Empties the index for the next graph. */
+static void
+attr_index_reset (AttrIndex *t)
+{
+  t->used = 0;
+  if (++t->generation == 0)
+    {
+      memset (t->slots, 0, (t->mask + 1) * sizeof (AttrSlot));
+      t->generation = 1;
+    }
+}
+
+static void
+attr_index_grow (AttrIndex *t)
+{
+  gsize cap = 2 * (t->mask + 1);
+  AttrSlot *slots = fxs_bulk_alloc (cap * sizeof (AttrSlot));
+  for (gsize i = 0; i <= t->mask; i++)
+    if (t->slots[i].generation == t->generation)
+      {
+        gsize j = t->slots[i].hash & (cap - 1);
+        while (slots[j].generation == t->generation)
+          j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+      }
+  fxs_bulk_free (t->slots);
+  t->slots = slots;
+  t->mask = cap - 1;
+}
+
+/* ---- making values and nodes ------------------------------------------------ */
+
+/* Memory for the graph being built: its nodes, their arguments and names. */
+static gpointer
+node_memory (Builder *b, gsize size)
+{
+  size = (size + 7) & ~(gsize) 7;
+  if (!b->bulk)
+    return fxs_arena_alloc (&b->graph->arena, size);
+  if (size > b->bulk_left)
+    {
+      gsize chunk = MAX (b->bulk_chunk, size);
+      b->bulk_cursor = fxs_graph_alloc_bulk (b->bulk, chunk);
+      b->bulk_left = chunk;
+    }
+  gpointer p = b->bulk_cursor;
+  b->bulk_cursor += size;
+  b->bulk_left -= size;
+  return p;
+}
+
+/* Moves @items to memory of the graph being built with room for @cap. */
+static void
+items_room (Builder *b, FxsItems *items, guint cap)
+{
+  fxs_items_use_storage (items, node_memory (b, cap * sizeof (gpointer)), cap);
+}
+
+/* Sets the graph's attribute @name (which must live as long as the graph);
+ * returns its position. */
+static guint
+attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
+                       const char *class_name, const FxsTensorMeta *tensor)
+{
+  AttrIndex *t = &b->attr_index;
+  FxsItems *attrs = b->graph->attrs;
+  gsize i = hash & t->mask;
+  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
+    {
+      FxsAttr *old = attrs->pdata[t->slots[i].index];
+      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
+        {
+          fxs_attr_assign (old, kind, class_name, tensor);
+          return t->slots[i].index;
+        }
+    }
+  /* every attribute comes with a node of the graph: room for as many */
+  if (attrs->len == attrs->cap)
+    items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
+  fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
+                            tensor);
+  t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
+  if (2 * ++t->used > t->mask + 1)
+    attr_index_grow (t);
+  return attrs->len - 1;
+}
+
+static guint
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
+{
+  return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
+                                tensor);
+}
+
+static guint
+attr_table_set_original (Builder *b, const char *name, const FxsAttr *attr)
+{
+  return attr_table_set (b, name, fxs_attr_kind (attr), fxs_attr_class (attr),
+                         fxs_attr_tensor (attr));
+}
+
+/* TRUE when entry @i of the graph's table says what @attr says already. */
+static gboolean
+attr_table_holds (const Builder *b, guint i, const FxsAttr *attr)
+{
+  if (i >= b->graph->attrs->len)
+    return FALSE;
+  const FxsAttr *a = b->graph->attrs->pdata[i];
+  return a->kind == attr->kind && a->class_name == attr->class_name && a->tensor == attr->tensor;
+}
+
+static FxsValue
+node_value (const FxsNode *node)
+{
+  FxsValue v = { .kind = FXS_VALUE_NODE, .u.node = node };
+  return v;
+}
+
+static FxsValue
+tuple_value (Builder *b, guint n, FxsValue **items)
+{
+  *items = n ? node_memory (b, n * sizeof (FxsValue)) : NULL;
+  FxsValue v = { .kind = FXS_VALUE_TUPLE, .n = n, .u.items = *items };
+  return v;
+}
+
+/* (item,) */
+static FxsValue
+tuple1 (Builder *b, const FxsValue *item)
+{
+  FxsValue *items;
+  FxsValue v = tuple_value (b, 1, &items);
+  items[0] = *item;
+  return v;
+}
+
+static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
+
+/* remap() of a container's items: of @count items at @in_items, every
+ * @step-th from @first on.  Returns a copy with the changes, or NULL when
+ * nothing changes. */
+static inline FxsValue *
+remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, guint step)
+{
+  FxsValue *items = NULL;
+  for (guint k = first; k < count; k += step)
+    {
+      const FxsValue *v = &in_items[k];
+      FxsValue item;
+      /* most items are scalars or plain references: no recursion */
+      if (v->kind == FXS_VALUE_NODE)
+        {
+          guint32 i = v->u.node->index;
+          if (b->env_owner[i] != b->owner)
+            {
+              if (!b->missing)
+                b->missing = v->u.node;
+              continue;
+            }
+          item = *v;
+          item.u.node = b->env[i];
+        }
+      else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
+               || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
+        continue;
+      if (!items)
+        items = memcpy (node_memory (b, count * sizeof (FxsValue)), in_items,
+                        count * sizeof (FxsValue));
+      items[k] = item;
+    }
+  return items;
+}
+
+/* map_arg(value, lambda n: env[n]) into *@out; TRUE when @out differs from
+ * @in (it refers to nodes), in which case the changed containers live in
+ * the graph being built.  Dict keys are not mapped, as in torch.fx. */
+static gboolean
+remap (Builder *b, const FxsValue *in, FxsValue *out)
+{
+  *out = *in;
+  FxsValue *items;
+  switch (in->kind)
+    {
+    case FXS_VALUE_NODE:
+      {
+        guint32 i = in->u.node->index;
+        if (b->env_owner[i] != b->owner)
+          {
+            if (!b->missing)
+              b->missing = in->u.node;
+            return FALSE;
+          }
+        out->u.node = b->env[i];
+        return TRUE;
+      }
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      items = remap_items (b, in->u.items, in->n, 0, 1);
+      break;
+    case FXS_VALUE_DICT:
+      items = remap_items (b, in->u.items, 2 * in->n, 1, 2);
+      break;
+    default:
+      return FALSE;
+    }
+  if (!items)
+    return FALSE;
+  out->u.items = items;
+  return TRUE;
+}
+
+static gboolean
+check_missing (Builder *b, const FxsNode *user, GError **error)
+{
+  if (!b->missing)
+    return TRUE;
+  /* the analysis makes every used value an input; this is a safety net */
+  g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+               "node '%s': refers to '%s', which is not available where it is placed",
+               user->name, b->missing->name);
+  return FALSE;
+}
+
+/* Two-way: a target's entry is one of a pair of slots. */
+static guint
+cache_slot (FxsOp op, const char *target)
+{
+  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
+}
+
+static void
+cache_init (Builder *b)
+{
+  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
+    b->cache[i].owner = G_MAXUINT32;
+}
+
+/* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
+static const char *
+flat_target (Builder *b, const char *target)
+{
+  /* most targets have no dot: share the original's string (kept alive) */
+  if (!strchr (target, '.'))
+    return target;
+  gsize len = strlen (target);
+  char *flat = node_memory (b, len + 1);
+  for (gsize i = 0; i <= len; i++)
+    flat[i] = target[i] == '.' ? '_' : target[i];
+  return flat;
+}
+
+/* A copy of @len bytes of @s as long-lived as the graph being built. */
+static const char *
+graph_strndup (Builder *b, const char *s, gsize len)
+{
+  char *copy = node_memory (b, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* Targets of the nodes every graph has: static, so no graph stores them
+ * (a graph per partition, millions of them maybe). */
+static const char output_target[] = "output";
+static const char getitem_target[] = "_operator.getitem";
+
+static gpointer
+name_memory (gpointer builder, gsize size)
+{
+  return node_memory (builder, size);
+}
+
+/* The original attribute @orig's target names. */
+static const FxsAttr *
+original_attr (const Builder *b, const FxsNode *orig)
+{
+  guint32 i = b->plan->attr_of[orig->index];
+  return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
+}
+
+/* torch.fx's name candidate for @target (and, for call_module, the
+ * flattened target), remembered for the graph being built in @pair, its
+ * cache slots.  @orig is a node of the original graph with that target,
+ * for get_attr and call_module (its attribute), or NULL. */
+G_GNUC_NO_INLINE static CachedCandidate *
+add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
+            CachedCandidate *pair)
+{
+  /* replace the older entry; the newer one moves to the first slot */
+  pair[1] = pair[0];
+  CachedCandidate *e = &pair[0];
+  e->target = target;
+  e->owner = b->owner;
+  e->op = op;
+  e->attr = NULL;
+  if (op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR)
+    e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
+  e->attr_index = G_MAXUINT;
+  e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
+  if (op == FXS_OP_CALL_MODULE)
+    /* a plain candidate that is the flat target hashed it already */
+    e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
+                     ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
+  return e;
+}
+
+/* The cached candidate for @target, made by add_target() when new (the
+ * cached case, most calls, stays small enough to inline). */
+static inline CachedCandidate *
+lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+{
+  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
+  for (guint k = 0; k < 2; k++)
+    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
+      return &pair[k];
+  return add_target (b, op, target, orig, pair);
+}
+
+/* A name from the namespace for a node torch.fx names after its target. */
+static const char *
+name_for_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+{
+  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target, orig)->name);
+}
+
+static FxsNode *
+add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
+          const FxsValue *kwargs)
+{
+  /* room is made up front, except for a top-level graph begun before its
+   * size was known */
+  FxsItems *nodes = b->graph->nodes;
+  if (G_UNLIKELY (nodes->len == nodes->cap))
+    items_room (b, nodes, 2 * nodes->cap + 16);
+  return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
+                                   args, kwargs);
+}
+
+/* A copy of @orig made for @orig: same type and metadata. */
+static FxsNode *
+add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const char *target,
+          const FxsValue *args, const FxsValue *kwargs)
+{
+  FxsNode *node = add_node (b, op, name, target, args, kwargs);
+  node->type_expr = orig->type_expr;
+  fxs_node_share_meta (node, orig);
+  return node;
+}
+
+static void
+bind (Builder *b, guint32 original_index, FxsNode *node)
+{
+  b->env[original_index] = node;
+  b->env_owner[original_index] = b->owner;
+  if (b->owner == TOP_OWNER)
+    b->n_top_bound++;
+}
+
+static const FxsNode *
+original_node (const Builder *b, guint32 i)
+{
+  return b->orig->nodes->pdata[i];
+}
+
+static void
+begin_graph (Builder *b, guint32 owner, guint n_nodes)
+{
+  b->graph = fxs_graph_new ();
+  /* room for every node up front, with the nodes: the array never moves */
+  items_room (b, b->graph->nodes, n_nodes);
+  b->graph_size = n_nodes;
+  fxs_graph_keep_alive (b->graph, b->orig);
+  if (b->bulk)
+    fxs_graph_keep_alive (b->graph, b->bulk);
+  fxs_namespace_reset (b->ns, b->graph, name_memory, b);
+  b->owner = owner;
+}
+
+static void
+end_graph (Builder *b)
+{
+  attr_index_reset (&b->attr_index);
+  b->graph = NULL;
+}
+
+/* ---- submodules ---------------------------------------------------------- */
+
+/* Whether original node @i, an input of a partition, is passed to it:
+ * module attributes are not, the submodule fetches them itself with
+ * get_attr. */
+static gboolean
+input_is_passed (const Builder *b, guint32 i)
+{
+  const FxsNode *orig = original_node (b, i);
+  if (orig->op != FXS_OP_GET_ATTR)
+    return TRUE;
+  const FxsAttr *attr = original_attr (b, orig);
+  return !attr || fxs_attr_kind (attr) != FXS_ATTR_MODULE;
+}
+
+/* The partition's inputs: placeholders, except module attributes, which
+ * the submodule fetches itself with get_attr (and drops from its inputs). */
+static void
+add_inputs (Builder *b, const FxsPartition *part)
+{
+  const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  guint n = fxs_csr_count (&b->r->inputs, part->dense), counter = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const FxsNode *orig = original_node (b, inputs[k]);
+      FxsNode *node;
+      if (!input_is_passed (b, inputs[k]))
+        {
+          node = add_node (b, FXS_OP_GET_ATTR,
+                           name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
+                           NULL, NULL);
+          fxs_node_share_meta (node, orig);
+          attr_table_set_original (b, orig->target, original_attr (b, orig));
+        }
+      else
+        {
+          const char *target = orig->name;
+          if (!b->plan->keep_original_input_name)
+            {
+              char arg[32];
+              gint len = g_snprintf (arg, sizeof arg, "arg_%u", counter++);
+              target = graph_strndup (b, arg, (gsize) len);
+            }
+          node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                           name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
+                           NULL);
+        }
+      bind (b, inputs[k], node);
+    }
+}
+
+static gboolean
+add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
+{
+  const guint32 *nodes = fxs_csr_items (&b->r->nodes, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
+    {
+      const FxsNode *orig = original_node (b, nodes[k]);
+      FxsValue args = orig->args, kwargs;
+      /* args are a tuple: its items straight away, without a call */
+      if (args.kind == FXS_VALUE_TUPLE)
+        {
+          FxsValue *items = remap_items (b, args.u.items, args.n, 0, 1);
+          if (items)
+            args.u.items = items;
+        }
+      else
+        remap (b, &orig->args, &args);
+      kwargs = orig->kwargs;
+      if (kwargs.n)   /* most are {} */
+        remap (b, &orig->kwargs, &kwargs);
+      if (!check_missing (b, orig, error))
+        return FALSE;
+      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
+      const char *target = c->flat;
+      /* a dict assignment per call: the last module given a name wins */
+      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
+        c->attr_index = attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
+                                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
+      const char *name = b->plan->keep_original_node_name
+                           ? fxs_namespace_create_name (b->ns, orig->name)
+                           : fxs_namespace_create_name_from (b->ns, &c->name);
+      bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
+    }
+  return TRUE;
+}
+
+/* Global-state nodes re-entered at the start of the partition. */
+static void
+add_preludes (Builder *b, const FxsPartition *part)
+{
+  const guint32 *preludes = fxs_csr_items (&b->plan->preludes, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->plan->preludes, part->dense); k++)
+    {
+      const FxsNode *orig = original_node (b, preludes[k]);
+      /* their arguments are constants (checked by the analysis) */
+      FxsNode *node = add_copy (b, orig, (FxsOp) orig->op,
+                                name_for_target (b, (FxsOp) orig->op, orig->target, orig),
+                                orig->target, &orig->args, NULL);
+      bind (b, preludes[k], node);
+    }
+}
+
+/* Autocast regions left at the end of the partition. */
+static gboolean
+add_epilogues (Builder *b, const FxsPartition *part, GError **error)
+{
+  const guint32 *exits = fxs_csr_items (&b->plan->epilogues, part->dense);
+  for (guint k = 0; k < fxs_csr_count (&b->plan->epilogues, part->dense); k++)
+    {
+      const FxsNode *exit = original_node (b, exits[k]);
+      FxsValue enter, args;
+      remap (b, &exit->args.u.items[0], &enter);
+      if (!check_missing (b, exit, error))
+        return FALSE;
+      args = tuple1 (b, &enter);
+      add_copy (b, exit, (FxsOp) exit->op,
+                name_for_target (b, (FxsOp) exit->op, exit->target, exit),
+                exit->target, &args, NULL);
+    }
+  return TRUE;
+}
+
+/* One output returned bare, several (or any with tuple_return) as a tuple. */
+static void
+add_partition_output (Builder *b, const FxsPartition *part)
+{
+  const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
+  guint n = fxs_csr_count (&b->r->outputs, part->dense);
+  FxsValue result, *items;
+  if (n == 1 && !b->plan->tuple_return)
+    result = node_value (b->env[outputs[0]]);
+  else
+    {
+      result = tuple_value (b, n, &items);
+      for (guint k = 0; k < n; k++)
+        items[k] = node_value (b->env[outputs[k]]);
+    }
+  FxsValue args = tuple1 (b, &result);
+  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
+            output_target, &args, NULL);
+}
+
+static gboolean
+build_partition (Builder *b, FxsPartition *part, GError **error)
+{
+  guint dense = part->dense;
+  begin_graph (b, dense, fxs_csr_count (&b->plan->preludes, dense)
+                           + fxs_csr_count (&b->r->inputs, dense)
+                           + fxs_csr_count (&b->r->nodes, dense)
+                           + fxs_csr_count (&b->plan->epilogues, dense) + 1);
+  part->graph = b->graph;
+  add_preludes (b, part);
+  add_inputs (b, part);
+  gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
+  if (ok)
+    add_partition_output (b, part);
+  end_graph (b);
+  return ok;
+}
+
+/* ---- the top-level graph --------------------------------------------------- */
+
+/* split_module's construct_graph: a placeholder or get_attr of the original. */
+static void
+construct (Builder *b, guint32 i)
+{
+  const FxsNode *orig = original_node (b, i);
+  FxsNode *node;
+  if (orig->op == FXS_OP_PLACEHOLDER)
+    {
+      /* with keep_original_node_name the node's name becomes the target */
+      const char *target = b->plan->keep_original_node_name ? orig->name : orig->target;
+      FxsValue args = { .kind = FXS_VALUE_TUPLE };
+      if (orig->args.n)
+        args = tuple1 (b, &orig->args.u.items[0]);
+      node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                       name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, &args,
+                       NULL);
+    }
+  else
+    {
+      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
+                       orig->target, NULL, NULL);
+      fxs_node_share_meta (node, orig);
+      /* a target missing from the table fails the analysis (this may run
+       * beside it: fxs_split_build_start) */
+      const FxsAttr *attr = original_attr (b, orig);
+      if (attr)
+        attr_table_set_original (b, orig->target, attr);
+    }
+  bind (b, i, node);
+}
+
+static gboolean
+constructed (const Builder *b, guint32 i)
+{
+  return b->env_owner[i] == TOP_OWNER;
+}
+
+static void
+construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
+{
+  /* placeholders and get_attrs are in no partition: once that is known,
+   * most nodes are passed over without reading them */
+  const guint32 *part_of = b->r ? b->r->part_of : NULL;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    {
+      if (part_of && part_of[i] != FXS_NO_PARTITION)
+        continue;
+      FxsOp op = (FxsOp) original_node (b, i)->op;
+      if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
+          && !constructed (b, i))
+        construct (b, i);
+    }
+}
+
+/* Calls the partition and binds its outputs (unpacked with getitem when it
+ * returns a tuple). */
+static gboolean
+call_partition (Builder *b, FxsPartition *part, GError **error)
+{
+  /* the inputs passed (module attributes are not), listed for the result
+   * apart from r->inputs, which the partitions' builders read meanwhile */
+  const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+  guint32 *passed = b->passed_inputs + b->r->inputs.offsets[part->dense];
+  guint n_passed = 0;
+  for (guint k = 0; k < fxs_csr_count (&b->r->inputs, part->dense); k++)
+    if (input_is_passed (b, inputs[k]))
+      passed[n_passed++] = inputs[k];
+  part->n_inputs = n_passed;
+  FxsValue *items;
+  FxsValue args = tuple_value (b, n_passed, &items);
+  for (guint k = 0; k < n_passed; k++)
+    {
+      FxsValue ref = node_value (original_node (b, passed[k]));
+      remap (b, &ref, &items[k]);
+    }
+  if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
+                      error))
+    return FALSE;
+  const char *submod = graph_strndup (b, part->submod_name, strlen (part->submod_name));
+  /* one name per partition, and no attribute of the original */
+  g_string_truncate (b->candidate, 0);
+  fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
+  FxsNode *call = add_node (b, FXS_OP_CALL_MODULE,
+                            fxs_namespace_create_name (b->ns, b->candidate->str), submod, &args,
+                            NULL);
+  attr_table_set (b, submod, FXS_ATTR_MODULE, "torch.fx.graph_module.GraphModule", NULL);
+
+  const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
+  guint n = fxs_csr_count (&b->r->outputs, part->dense);
+  if (n == 1 && !b->plan->tuple_return)
+    bind (b, outputs[0], call);
+  else
+    for (guint k = 0; k < n; k++)
+      {
+        FxsValue getitem_args = tuple_value (b, 2, &items);
+        items[0] = node_value (call);
+        items[1] = (FxsValue) { .kind = FXS_VALUE_INT, .u.i = k };
+        bind (b, outputs[k],
+              add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
+                        getitem_target, &getitem_args, NULL));
+      }
+  return TRUE;
+}
+
+static void
+construct_get_attr_ref (const FxsNode *def, gpointer data)
+{
+  Builder *b = data;
+  if (def->op == FXS_OP_GET_ATTR && !constructed (b, def->index))
+    construct (b, def->index);
+}
+
+/* The top-level graph's first nodes, which need nothing of the analysis:
+ * the original's placeholders and get_attrs (except with
+ * keep_original_order, which places them among the calls).  Room for
+ * @n_nodes nodes, more when needed. */
+static void
+begin_top (Builder *b, guint n_nodes)
+{
+  begin_graph (b, TOP_OWNER, n_nodes);
+  if (!b->plan->keep_original_order)
+    construct_all (b, TRUE, TRUE);
+}
+
+/* The rest of the top-level graph: the partitions' calls and the output. */
+static gboolean
+finish_top (Builder *b, GError **error)
+{
+  const FxsSplitPlan *plan = b->plan;
+  b->r->top = b->graph;
+  FxsItems *attrs = b->graph->attrs;
+  if (attrs->cap - attrs->len < b->r->n_partitions)
+    items_room (b, attrs, attrs->len + b->r->n_partitions);
+  for (guint k = 0; k < b->r->n_partitions; k++)
+    {
+      FxsPartition *part = &b->r->partitions[k];
+      if (plan->keep_original_order)
+        {
+          /* every placeholder before the first call, then the attributes
+           * this partition takes, as they are needed */
+          if (k == 0)
+            construct_all (b, TRUE, FALSE);
+          const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
+          for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
+            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
+                && !constructed (b, inputs[i]))
+              construct (b, inputs[i]);
+        }
+      if (!call_partition (b, part, error))
+        {
+          end_graph (b);
+          return FALSE;
+        }
+    }
+  /* with no partitions (or none binding anything) nothing was constructed */
+  if (plan->keep_original_order && b->n_top_bound == 0)
+    construct_all (b, TRUE, TRUE);
+
+  const FxsNode *out = fxs_graph_output_node (b->orig);
+  /* PyTorch fails here on an attribute only the output uses; fetch it */
+  if (plan->keep_original_order)
+    fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
+  FxsValue result;
+  remap (b, &out->args.u.items[0], &result);
+  gboolean ok = check_missing (b, out, error);
+  if (ok)
+    {
+      FxsValue args = tuple1 (b, &result);
+      add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
+                output_target, &args, NULL);
+    }
+  end_graph (b);
+  return ok;
+}
+
+static gboolean
+build_top (Builder *b, GError **error)
+{
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_top (b, n_top);
+  return finish_top (b, error);
+}
+
+/* ---- the builder as the workers see it (split-builder.h) ------------------- */
+
+FxsBuilder *
+fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
+{
+  Builder *b = g_new (Builder, 1);
+  guint n = orig->nodes->len;
+  gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
+  *b = (Builder) {
+    .plan = plan,
+    .orig = orig,
+    .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
+    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
+    .candidate = g_string_new (NULL),
+    .bulk_chunk = bulk_chunk,
+  };
+  memset (b->env_owner, 0xff, env_owner_size);
+  cache_init (b);
+  attr_index_init (&b->attr_index);
+  b->ns = fxs_namespace_new (NULL);
+  if (b->bulk_chunk)
+    b->bulk = fxs_graph_new ();
+  return b;
+}
+
+void
+fxs_builder_free (FxsBuilder *b)
+{
+  fxs_namespace_free (b->ns);
+  attr_index_clear (&b->attr_index);
+  fxs_bulk_free (b->env);
+  fxs_bulk_free (b->env_owner);
+  if (b->bulk)
+    fxs_graph_unref (b->bulk);
+  g_string_free (b->candidate, TRUE);
+  g_free (b);
+}
+
+void
+fxs_builder_begin_top (FxsBuilder *b, guint n_nodes)
+{
+  begin_top (b, n_nodes);
+}
+
+void
+fxs_builder_drop_top (FxsBuilder *b)
+{
+  FxsGraph *unfinished = b->graph;
+  end_graph (b);
+  fxs_graph_unref (unfinished);
+}
+
+void
+fxs_builder_set_result (FxsBuilder *b, FxsSplitResult *result, guint32 *passed_inputs)
+{
+  b->r = result;
+  b->passed_inputs = passed_inputs;
+}
+
+gboolean
+fxs_builder_finish_top (FxsBuilder *b, GError **error)
+{
+  return finish_top (b, error);
+}
+
+gboolean
+fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
+{
+  return build_partition (b, &b->r->partitions[k], error);
+}
+
+gboolean
+fxs_builder_build_top (FxsBuilder *b, GError **error)
+{
+  return build_top (b, error);
+}

@@ -1,0 +1,134 @@
+/* Internals of the splitting engine, shared by split.c (analysis: which
+ * node goes where, partition order), split-build.c (the produced graphs)
+ * and split-result.c (accessors).
+ *
+ * Partitions have two indices: the "dense" index, in order of first
+ * appearance in the graph, used while analysing, and the position in call
+ * order, FxsPartition.index.  Per-partition lists are CSR arrays indexed by
+ * dense index: the items of partition p are items[offsets[p] ..
+ * offsets[p + 1]). */
+#ifndef FXS_SPLIT_PRIVATE_H
+#define FXS_SPLIT_PRIVATE_H
+
+#include <fxsplit/split.h>
+#include "model/graph-private.h"
+
+/* part_of[] of nodes that are in no partition (placeholder, get_attr, output). */
+#define FXS_NO_PARTITION G_MAXUINT32
+
+typedef struct {
+  guint32 *offsets;   /* n_groups + 1 entries */
+  guint32 *items;
+} FxsCsr;
+
+/* A growing list of (group, item) pairs. */
+typedef struct {
+  guint32 *data;
+  gsize len;          /* pairs */
+  gsize cap;
+} FxsPairs;
+
+void fxs_pairs_grow (FxsPairs *pairs);
+void fxs_pairs_clear (FxsPairs *pairs);
+
+static inline void
+fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
+{
+  if (pairs->len == pairs->cap)
+    fxs_pairs_grow (pairs);
+  pairs->data[2 * pairs->len] = group;
+  pairs->data[2 * pairs->len + 1] = item;
+  pairs->len++;
+}
+
+/* Groups the pairs by group, keeping their order within each group. */
+void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs);
+/* Groups the indices i < @n by @group_of[i], in order, leaving out those
+ * whose group is @none. */
+void fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
+                               guint32 none);
+void fxs_csr_clear (FxsCsr *csr);
+
+static inline guint
+fxs_csr_count (const FxsCsr *csr, guint group)
+{
+  return csr->offsets[group + 1] - csr->offsets[group];
+}
+
+static inline const guint32 *
+fxs_csr_items (const FxsCsr *csr, guint group)
+{
+  return csr->items + csr->offsets[group];
+}
+
+struct FxsPartition {
+  FxsSplitResult *result;
+  guint index;              /* position in call order */
+  guint dense;              /* position in first-appearance order */
+  gint64 id;
+  const char *name;
+  const char *submod_name;
+  FxsGraph *graph;
+  guint n_inputs;           /* inputs kept after module get_attrs are dropped */
+};
+
+struct FxsSplitResult {
+  FxsGraph *original;
+  FxsGraph *top;
+  guint n_partitions;
+  FxsPartition *partitions;     /* in call order */
+  FxsPartition **by_dense;
+  guint32 *part_of;             /* original node index -> dense index */
+  FxsCsr nodes;                 /* original node indices, graph order */
+  FxsCsr inputs;                /* original node indices, first use first */
+  FxsCsr outputs;
+  FxsCsr dependencies;          /* dense partition indices */
+  FxsCsr dependents;
+  FxsItems qualnames[1];        /* new name, old name, new name, ... */
+  GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
+  GStringChunk *strings;
+  gpointer qualname_block;      /* fxs_bulk_alloc memory: the map's array and its new names */
+};
+
+/* What the analysis hands to the graph builder besides the result. */
+typedef struct {
+  gboolean keep_original_order;
+  gboolean keep_original_node_name;
+  gboolean keep_original_input_name;
+  gboolean tuple_return;
+  guint threads;              /* fxs_split_options_set_threads() */
+  /* global-state nodes copied to the start of a partition (prelude) and
+   * _exit_autocast nodes copied to its end (epilogue), in creation order,
+   * by dense partition index */
+  FxsCsr preludes;
+  FxsCsr epilogues;
+  /* per original node: the position of its target in the original's
+   * attribute table (get_attr, call_module; fxs_graph_target_attrs, which
+   * the analysis checked) */
+  const guint32 *attr_of;
+  /* the call_module nodes (original indices, graph order), for the
+   * qualname map */
+  guint32 *call_modules;
+  gsize n_call_modules;
+} FxsSplitPlan;
+
+/* A result with nothing in it yet, keeping a reference to @graph. */
+FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
+
+/* Fills @r's qualname map from @plan's call_module list
+ * (split-qualnames.c); @r's partitions must be named. */
+void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
+
+/* Building the submodule graphs, the top-level graph and the qualname map
+ * (split-workers.c, with split-build.c), begun before the analysis: with threads, workers start
+ * at once and one of them makes what the top-level graph needs nothing of
+ * the analysis for.  @plan must have its options and attr_of set, and the
+ * rest by fxs_split_build_finish(). */
+typedef struct FxsSplitBuild FxsSplitBuild;
+FxsSplitBuild *fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan);
+/* Builds the graphs of @result, whose partitions, lists and order the
+ * analysis has filled, or, with @result NULL (the analysis failed), stops
+ * the workers.  Frees @build. */
+gboolean fxs_split_build_finish (FxsSplitBuild *build, FxsSplitResult *result, GError **error);
+
+#endif

@@ -1,0 +1,264 @@
+/* Argument values as verify sees them (verify-private.h): node references
+ * followed to what they stand for (a value number, or a returned tuple
+ * read in its submodule), hashed and compared structurally, and described
+ * for messages. */
+#include "verify-private.h"
+#include "io/json-reader.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+fxs_verify_append_quoted (GString *out, const char *s)
+{
+  fxs_json_append_quoted (out, s, strlen (s));
+}
+
+/* "submod_1: node "add_1" (call_function "_operator.add")", the split's
+ * side of a message. */
+/* 'name' (op 'target') */
+static void
+append_name_op_target (GString *out, const FxsNode *node)
+{
+  fxs_verify_append_quoted (out, node->name);
+  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  fxs_verify_append_quoted (out, node->target);
+  g_string_append_c (out, ')');
+}
+
+void
+fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node)
+{
+  if (scope->name)
+    {
+      g_string_append (out, scope->name);
+      g_string_append (out, ": node ");
+    }
+  else
+    g_string_append (out, "top-level node ");
+  append_name_op_target (out, node);
+}
+
+void
+fxs_verify_describe_orig_node (GString *out, const FxsNode *node)
+{
+  g_string_append (out, "original node ");
+  append_name_op_target (out, node);
+}
+
+Resolved
+fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
+{
+  while (value->kind == FXS_VALUE_NODE)
+    {
+      guint32 val = scope->val[value->u.node->index];
+      if (!(val & VAL_STRUCT) || val == VAL_NONE)
+        return (Resolved) { val, NULL, scope };
+      const Struct *st = fxs_verify_struct (v, val);
+      value = st->value;
+      scope = st->scope;
+    }
+  return (Resolved) { VAL_NONE, value, scope };
+}
+
+/* ---- hashing and comparing values ---------------------------------------------- */
+
+/* Dict keys are never mapped by torch.fx: they compare as they are. */
+static guint64
+hash_key (const FxsValue *key)
+{
+  if (key->kind == FXS_VALUE_NODE)
+    return fxs_verify_mix (FXS_VALUE_NODE, (guint64) (guintptr) key->u.node);
+  if (key->kind == FXS_VALUE_STRING)
+    return fxs_verify_mix_bytes (FXS_VALUE_STRING, key->u.s, key->n);
+  if (key->kind == FXS_VALUE_INT)
+    return fxs_verify_mix (FXS_VALUE_INT, (guint64) key->u.i);
+  return fxs_verify_mix (key->kind, key->n);
+}
+
+guint64
+fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
+{
+  Resolved r = fxs_verify_resolve (v, value, scope);
+  if (!r.value)
+    return fxs_verify_mix (0x6e6f6465, r.vn);
+  value = r.value;
+  guint64 h = value->kind;
+  switch ((FxsValueKind) value->kind)
+    {
+    case FXS_VALUE_NONE:
+    case FXS_VALUE_ELLIPSIS:
+    case FXS_VALUE_NODE:
+      return fxs_verify_mix (h, 0);
+    case FXS_VALUE_BOOL:
+      return fxs_verify_mix (h, value->u.b != 0);
+    case FXS_VALUE_INT:
+      return fxs_verify_mix (h, (guint64) value->u.i);
+    case FXS_VALUE_FLOAT:
+      {
+        /* as fxs_value_equal: bitwise, every nan alike */
+        guint64 bits = 0;
+        if (!isnan (value->u.f))
+          memcpy (&bits, &value->u.f, sizeof bits);
+        return fxs_verify_mix (h, bits);
+      }
+    case FXS_VALUE_STRING:
+      return fxs_verify_mix_bytes (h, value->u.s, value->n);
+    case FXS_VALUE_DICT:
+      h = fxs_verify_mix (h, value->n);
+      for (guint i = 0; i < value->n; i++)
+        h = fxs_verify_mix (fxs_verify_mix (h, hash_key (&value->u.items[2 * i])),
+                 fxs_verify_hash_value (v, &value->u.items[2 * i + 1], r.scope));
+      return h;
+    default: /* list, tuple, slice, opaque */
+      h = fxs_verify_mix (h, value->n);
+      for (guint i = 0; i < value->n; i++)
+        h = fxs_verify_mix (h, fxs_verify_hash_value (v, &value->u.items[i], r.scope));
+      return h;
+    }
+}
+
+gboolean
+fxs_verify_values_match (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb)
+{
+  Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
+  if (!ra.value || !rb.value)
+    return !ra.value && !rb.value && ra.vn == rb.vn;
+  a = ra.value;
+  b = rb.value;
+  if (a->kind != b->kind || a->n != b->n)
+    return FALSE;
+  switch ((FxsValueKind) a->kind)
+    {
+    case FXS_VALUE_DICT:
+      for (guint i = 0; i < a->n; i++)
+        if (!fxs_value_equal (&a->u.items[2 * i], &b->u.items[2 * i])
+            || !fxs_verify_values_match (v, &a->u.items[2 * i + 1], ra.scope, &b->u.items[2 * i + 1], rb.scope))
+          return FALSE;
+      return TRUE;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_SLICE:
+      for (guint i = 0; i < a->n; i++)
+        if (!fxs_verify_values_match (v, &a->u.items[i], ra.scope, &b->u.items[i], rb.scope))
+          return FALSE;
+      return TRUE;
+    default:
+      return fxs_value_equal (a, b);
+    }
+}
+
+/* ---- messages about values ------------------------------------------------------- */
+
+const char *
+fxs_verify_kind_name (FxsValueKind kind)
+{
+  static const char *const names[] = {
+    "None", "a bool", "an int", "a float", "a string", "a list", "a tuple", "a dict",
+    "a slice", "Ellipsis", "a node", "a constant",
+  };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "a value";
+}
+
+/* What a resolved value is, for a message: the original node a value
+ * number stands for, or a short description of a literal. */
+void
+fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
+{
+  if (!r.value && r.vn >= v->vns->len)
+    {
+      g_string_append (out, "a value that is not computed yet");
+      return;
+    }
+  if (!r.value)
+    {
+      const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
+      g_string_append (out, "the value of original node ");
+      fxs_verify_append_quoted (out, fxs_verify_node (v->orig.graph, vn->rep)->name);
+      return;
+    }
+  const FxsValue *value = r.value;
+  char buf[32];
+  switch ((FxsValueKind) value->kind)
+    {
+    case FXS_VALUE_BOOL:
+      g_string_append (out, value->u.b ? "True" : "False");
+      break;
+    case FXS_VALUE_INT:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->u.i);
+      break;
+    case FXS_VALUE_FLOAT:
+      g_string_append (out, fxs_format_float (value->u.f, buf));
+      break;
+    case FXS_VALUE_STRING:
+      g_string_append (out, "the string ");
+      fxs_json_append_quoted (out, value->u.s, value->n);
+      break;
+    case FXS_VALUE_OPAQUE:
+      fxs_verify_append_quoted (out, fxs_value_get_opaque_repr (value));
+      break;
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_DICT:
+      g_string_append_printf (out, "%s of %u", fxs_verify_kind_name ((FxsValueKind) value->kind), value->n);
+      break;
+    default:
+      g_string_append (out, fxs_verify_kind_name ((FxsValueKind) value->kind));
+      break;
+    }
+}
+
+static void
+append_index (GString *path, guint i)
+{
+  g_string_append_printf (path, "[%u]", i);
+}
+
+/* Appends to @path where @a (the split's) and @b (the original's) first
+ * differ and to @why how; FALSE when they match. */
+gboolean
+fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
+                  GString *path, GString *why)
+{
+  if (fxs_verify_values_match (v, a, sa, b, sb))
+    return FALSE;
+  Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
+  gboolean same_shape = ra.value && rb.value && ra.value->kind == rb.value->kind
+                        && ra.value->n == rb.value->n
+                        && (ra.value->kind == FXS_VALUE_LIST || ra.value->kind == FXS_VALUE_TUPLE
+                            || ra.value->kind == FXS_VALUE_SLICE
+                            || ra.value->kind == FXS_VALUE_DICT);
+  if (same_shape)
+    {
+      gboolean dict = ra.value->kind == FXS_VALUE_DICT;
+      for (guint i = 0; i < ra.value->n; i++)
+        {
+          const FxsValue *ia = dict ? &ra.value->u.items[2 * i + 1] : &ra.value->u.items[i];
+          const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
+          if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
+            {
+              append_index (path, i);
+              g_string_append (why, "a different key");
+              return TRUE;
+            }
+          gsize len = path->len;
+          if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
+            {
+              g_string_append_c (path, '[');
+              fxs_verify_append_quoted (path, ra.value->u.items[2 * i].u.s);
+              g_string_append_c (path, ']');
+            }
+          else
+            append_index (path, i);
+          if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
+            return TRUE;
+          g_string_truncate (path, len);
+        }
+    }
+  g_string_append (why, "is ");
+  fxs_verify_describe_resolved (v, why, ra);
+  g_string_append (why, " where the original has ");
+  fxs_verify_describe_resolved (v, why, rb);
+  return TRUE;
+}
+

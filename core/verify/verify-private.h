@@ -1,0 +1,149 @@
+/* Verifying a split: what verify.c (value numbering, symbolic evaluation,
+ * the checks), verify-values.c (resolving, hashing, comparing and
+ * describing argument values) and verify-sources.c (the entry points and
+ * where the split's graphs come from) share. */
+#ifndef FXS_VERIFY_PRIVATE_H
+#define FXS_VERIFY_PRIVATE_H
+
+#include <fxsplit/verify.h>
+
+#include "model/graph-private.h"
+#include "util/idset.h"
+
+/* A node's entry in its scope's table: a value number, a structure
+ * (STRUCT | index into structs), or nothing yet. */
+#define VAL_NONE G_MAXUINT32
+#define VAL_STRUCT 0x80000000u
+
+typedef enum {
+  GLOBAL_NONE,
+  GLOBAL_SET_GRAD,
+  GLOBAL_ENTER_AUTOCAST,
+  GLOBAL_EXIT_AUTOCAST,
+} GlobalKind;
+
+/* One evaluation of a graph: the original, the top-level graph, or a
+ * submodule inlined at its call. */
+typedef struct Scope Scope;
+struct Scope {
+  const FxsGraph *graph;
+  const char *name;          /* submodule name; NULL for the original and the top level */
+  guint32 *val;              /* per node */
+  guint32 state;             /* grad/autocast state after the nodes evaluated so far */
+  const FxsNode *call;       /* the top-level call_module inlining this submodule */
+};
+
+/* A value that a node stands for without computing it: a submodule's
+ * returned tuple (or an item of it that is a tuple). */
+typedef struct {
+  const FxsValue *value;
+  Scope *scope;
+} Struct;
+
+typedef struct {
+  guint32 rep;               /* the original node with this number */
+  guint32 hash;
+  guint32 n_orig;            /* original call nodes with this number */
+  guint32 n_split;           /* split nodes found computing it */
+} Vn;
+
+/* Where the split's graphs come from. */
+typedef struct {
+  gpointer data;
+  const FxsGraph *(*lookup_submodule) (gpointer data, const char *name);
+  const char *(*lookup_qualname) (gpointer data, const char *new_name);
+  guint n_submodules;
+  /* the names of all submodules, sorted (only to name one never called) */
+  GPtrArray *(*submodule_names) (gpointer data);
+} Source;
+
+typedef struct {
+  const Source *src;
+  Scope orig;
+  GArray *vns;               /* Vn */
+  guint32 *slots;            /* open addressing: vn + 1, 0 empty */
+  gsize mask;
+  GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
+  GArray *structs;           /* Struct */
+  GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
+  FxsIdSet called;           /* submodule graphs already inlined */
+  /* grad/autocast states: a state is (last set_grad value number + 1,
+   * autocast stack); stacks are (parent stack, entered value number) */
+  FxsIdMap state_ids, stack_ids;
+  GArray *state_grad, *state_stack;   /* guint32 per state */
+  GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
+  GString *qualname;         /* scratch: "submod_1.target" */
+  GError *error;
+} Verifier;
+
+/* A value with its scope after following node references to what they
+ * stand for: either a value number (@vn, @value NULL) or a literal value
+ * (a constant or container) read in @scope. */
+typedef struct {
+  guint32 vn;
+  const FxsValue *value;
+  Scope *scope;
+} Resolved;
+
+static inline guint64
+fxs_verify_mix (guint64 h, guint64 v)
+{
+  h ^= v + G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  h *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  return h ^ (h >> 29);
+}
+
+static inline guint64
+fxs_verify_mix_bytes (guint64 h, const char *s, gsize len)
+{
+  guint64 b = G_GUINT64_CONSTANT (1469598103934665603);
+  for (gsize i = 0; i < len; i++)
+    b = (b ^ (guchar) s[i]) * G_GUINT64_CONSTANT (1099511628211);
+  return fxs_verify_mix (h, b ^ len);
+}
+
+/* The structure behind a node's VAL_STRUCT entry. */
+static inline const Struct *
+fxs_verify_struct (const Verifier *v, guint32 val)
+{
+  return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
+}
+
+static inline const FxsNode *
+fxs_verify_node (const FxsGraph *graph, guint32 i)
+{
+  return graph->nodes->pdata[i];
+}
+
+/* ---- values (verify-values.c) ---------------------------------------------------- */
+
+/* What @value stands for in @scope once node references are followed. */
+G_GNUC_INTERNAL Resolved fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope);
+/* A hash of what @value stands for: equal for values that match. */
+G_GNUC_INTERNAL guint64  fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope);
+/* Whether @a in @sa and @b in @sb stand for the same values. */
+G_GNUC_INTERNAL gboolean fxs_verify_values_match (const Verifier *v, const FxsValue *a, Scope *sa,
+                                  const FxsValue *b, Scope *sb);
+/* Appends to @path where @a (the split's) and @b (the original's) first
+ * differ and to @why how; FALSE when they match. */
+G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa,
+                                      const FxsValue *b, Scope *sb, GString *path, GString *why);
+/* "the value of original node "x"", "3", "a tuple of 2", ... */
+G_GNUC_INTERNAL void     fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r);
+/* "None", "an int", ... */
+G_GNUC_INTERNAL const char *fxs_verify_kind_name (FxsValueKind kind);
+/* @s quoted and escaped for a one-line message. */
+G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
+/* "submod_1: node "add_1" (call_function "_operator.add")" /
+ * "top-level node ...", and "original node ..." */
+G_GNUC_INTERNAL void     fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node);
+G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsNode *node);
+
+/* ---- the check (verify.c) ---------------------------------------------------------- */
+
+/* Verifies the split that @src describes, with top-level graph @top. */
+G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src,
+                         GError **error);
+
+#endif

@@ -1,0 +1,772 @@
+/* Unit tests of the built-in partitioners' algorithms (compiled in from
+ * plugins/partitioners/): balanced, splitpoints, capability and mincut on
+ * hand-made graphs, and on seeded random DAGs checked against brute force,
+ * lower bounds and the splitting engine (no cycle between partitions). */
+#include <fxsplit/fxsplit.h>
+#include <string.h>
+
+#include "../../../plugins/partitioners/balanced/contiguous.h"
+#include "../../../plugins/partitioners/balanced/cost-option.h"
+#include "../../../plugins/partitioners/capability/call-dag.h"
+#include "../../../plugins/partitioners/capability/capability-assign.h"
+#include "../../../plugins/partitioners/mincut/acyclic-cut.h"
+#include "../../../plugins/partitioners/splitpoints/split-points.h"
+#include "../test-partitioners-graphs.h"
+#include "../test-util.h"
+
+/* ---- helpers --------------------------------------------------------------- */
+
+/* Splits @graph with @ids and checks that the engine accepts it (above
+ * all, no FXS_ERROR_CYCLE); returns the result for more checks. */
+static FxsSplitResult *
+split_checked (FxsGraph *graph, const gint64 *ids)
+{
+  GError *error = NULL;
+  FxsSplitResult *result = fxs_split_with_ids (graph, ids, NULL, &error);
+  if (error)
+    fprintf (stderr, "\nsplit failed: %s\n", error->message);
+  CU_ASSERT_PTR_NULL (error);
+  g_clear_error (&error);
+  return result;
+}
+
+/* The bytes the engine's partitions take from other partitions' call
+ * nodes: what call_dag_cut() must count. */
+static gint64
+engine_cut (const FxsSplitResult *result)
+{
+  gint64 cut = 0;
+  for (guint p = 0; p < fxs_split_result_n_partitions (result); p++)
+    {
+      const FxsPartition *part = fxs_split_result_partition (result, p);
+      for (guint i = 0; i < fxs_partition_n_inputs (part); i++)
+        {
+          const FxsNode *in = fxs_partition_input (part, i);
+          FxsOp op = fxs_node_op (in);
+          if (op == FXS_OP_PLACEHOLDER || op == FXS_OP_GET_ATTR)
+            continue;
+          gint64 b = fxs_node_output_bytes (in);
+          cut += b < 0 ? 1 : b;
+        }
+    }
+  return cut;
+}
+
+/* The call-node ids of per-call-node @part as per-graph-node ids. */
+static gint64 *
+graph_ids (const FxsGraph *graph, const CallDag *dag, const guint32 *part)
+{
+  gint64 *ids = g_new0 (gint64, fxs_graph_n_nodes (graph));
+  for (guint v = 0; v < dag->n; v++)
+    ids[dag->node_index[v]] = part[v];
+  return ids;
+}
+
+static gint64
+id_of (const FxsGraph *g, const gint64 *ids, const char *name)
+{
+  const FxsNode *node = fxs_graph_lookup_node (g, name);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (node);
+  return ids[fxs_node_index (node)];
+}
+
+/* "name=id ..." holds for @ids. */
+static void
+assert_ids (const FxsGraph *g, const gint64 *ids, const char *expected)
+{
+  char **pairs = g_strsplit (expected, " ", -1);
+  for (char **p = pairs; *p; p++)
+    {
+      char **kv = g_strsplit (*p, "=", 2);
+      gint64 want = g_ascii_strtoll (kv[1], NULL, 10);
+      gint64 got = id_of (g, ids, kv[0]);
+      if (got != want)
+        {
+          fprintf (stderr, "\n%s: partition %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT "\n",
+                   kv[0], got, want);
+          CU_FAIL ("wrong partition");
+        }
+      g_strfreev (kv);
+    }
+  g_strfreev (pairs);
+}
+
+/* ---- balanced ------------------------------------------------------------------ */
+
+static gint64
+max_stage (const gint64 *costs, const guint32 *stage_of, guint n, guint *n_stages)
+{
+  gint64 sum = 0, top = 0;
+  *n_stages = n ? 1 : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0 && stage_of[i] != stage_of[i - 1])
+        {
+          /* Contiguous: stages go up by exactly one. */
+          CU_ASSERT_EQUAL (stage_of[i], stage_of[i - 1] + 1);
+          sum = 0;
+          (*n_stages)++;
+        }
+      sum += costs[i];
+      top = MAX (top, sum);
+    }
+  if (n)
+    CU_ASSERT_EQUAL (stage_of[0], 0);
+  return top;
+}
+
+/* The smallest bottleneck of at most @k contiguous stages, by trying every
+ * split: best[j][i] over the first i elements in j stages. */
+static gint64
+brute_bottleneck (const gint64 *costs, guint n, guint k)
+{
+  gint64 best[12][12];
+  for (guint j = 0; j <= k; j++)
+    for (guint i = 0; i <= n; i++)
+      best[j][i] = G_MAXINT64;
+  best[0][0] = 0;
+  for (guint j = 1; j <= k; j++)
+    for (guint i = 0; i <= n; i++)
+      for (guint s = 0; s <= i; s++)
+        if (best[j - 1][s] != G_MAXINT64)
+          {
+            gint64 sum = 0;
+            for (guint t = s; t < i; t++)
+              sum += costs[t];
+            best[j][i] = MIN (best[j][i], MAX (best[j - 1][s], sum));
+          }
+  gint64 answer = G_MAXINT64;
+  for (guint j = 1; j <= k; j++)
+    answer = MIN (answer, best[j][n]);
+  return answer;
+}
+
+static void
+test_balanced_hand (void)
+{
+  const gint64 costs[8] = { 5, 1, 1, 1, 5, 1, 1, 1 };
+  guint32 stage_of[8];
+  guint stages;
+  CU_ASSERT_EQUAL (contiguous_split (costs, 8, 2, stage_of), 8);
+  const guint32 two[8] = { 0, 0, 0, 0, 1, 1, 1, 1 };
+  CU_ASSERT_EQUAL (memcmp (stage_of, two, sizeof two), 0);
+
+  CU_ASSERT_EQUAL (contiguous_split (costs, 8, 3, stage_of), 7);
+  const guint32 three[8] = { 0, 0, 0, 1, 1, 1, 2, 2 };
+  CU_ASSERT_EQUAL (memcmp (stage_of, three, sizeof three), 0);
+
+  /* More stages than elements: one each, none empty. */
+  CU_ASSERT_EQUAL (contiguous_split (costs, 8, 20, stage_of), 5);
+  CU_ASSERT_EQUAL (max_stage (costs, stage_of, 8, &stages), 5);
+  CU_ASSERT_EQUAL (stages, 8);
+
+  CU_ASSERT_EQUAL (contiguous_split (costs, 8, 1, stage_of), 16);
+  CU_ASSERT_EQUAL (stage_of[7], 0);
+
+  /* All free: still exactly k non-empty stages. */
+  const gint64 zeros[5] = { 0 };
+  CU_ASSERT_EQUAL (contiguous_split (zeros, 5, 3, stage_of), 0);
+  const guint32 free3[5] = { 0, 0, 0, 1, 2 };
+  CU_ASSERT_EQUAL (memcmp (stage_of, free3, sizeof free3), 0);
+
+  /* Nothing to split. */
+  CU_ASSERT_EQUAL (contiguous_split (costs, 0, 4, stage_of), 0);
+}
+
+static void
+check_balanced (const gint64 *costs, guint n, guint k)
+{
+  guint32 stage_of[16];
+  gint64 bottleneck = contiguous_split (costs, n, k, stage_of);
+  guint stages;
+  CU_ASSERT_EQUAL (max_stage (costs, stage_of, n, &stages), bottleneck);
+  CU_ASSERT_EQUAL (stages, MIN (n, k));
+  gint64 brute = brute_bottleneck (costs, n, k);
+  if (bottleneck != brute)
+    {
+      fprintf (stderr, "\nn=%u k=%u: %" G_GINT64_FORMAT " but brute force %" G_GINT64_FORMAT "\n",
+               n, k, bottleneck, brute);
+      CU_FAIL ("balanced is not optimal");
+    }
+}
+
+/* Optimal against brute force: random sequences, then random graphs for
+ * every cost kind (costs from the shared definition). */
+static void
+test_balanced_brute_force (void)
+{
+  GRand *rng = g_rand_new_with_seed (42);
+  for (guint round = 0; round < 3000; round++)
+    {
+      guint n = g_rand_int_range (rng, 1, 11);
+      guint k = g_rand_int_range (rng, 1, 12);
+      gint64 costs[16];
+      gint64 range = g_rand_int_range (rng, 0, 3) == 0 ? 2 : 1000000;
+      for (guint i = 0; i < n; i++)
+        costs[i] = g_rand_int_range (rng, 0, (gint32) range);
+      check_balanced (costs, n, k);
+    }
+  for (guint round = 0; round < 200; round++)
+    {
+      FxsGraph *g = tp_random_dag (rng, g_rand_int_range (rng, 1, 11));
+      for (FxsCostKind kind = FXS_COST_NODES; kind <= FXS_COST_FLOPS; kind++)
+        {
+          guint n;
+          guint32 *index;
+          gint64 *costs = cost_option_call_costs (NULL, g, kind, &n, &index);
+          guint k = g_rand_int_range (rng, 1, 8);
+          check_balanced (costs, n, k);
+          /* The split has no cycle. */
+          guint32 stage_of[16];
+          contiguous_split (costs, n, k, stage_of);
+          gint64 *ids = g_new0 (gint64, fxs_graph_n_nodes (g));
+          for (guint i = 0; i < n; i++)
+            ids[index[i]] = stage_of[i];
+          fxs_split_result_free (split_checked (g, ids));
+          g_free (ids);
+          g_free (costs);
+          g_free (index);
+        }
+      fxs_graph_unref (g);
+    }
+  g_rand_free (rng);
+}
+
+static void
+test_balanced_large (void)
+{
+  /* 10^6 elements with large costs: O(n log total) is instant. */
+  guint n = 1000000;
+  gint64 *costs = g_new (gint64, n);
+  guint32 *stage_of = g_new (guint32, n);
+  GRand *rng = g_rand_new_with_seed (3);
+  for (guint i = 0; i < n; i++)
+    costs[i] = g_rand_int_range (rng, 0, 1 << 30);
+  gint64 bottleneck = contiguous_split (costs, n, 64, stage_of);
+  guint stages;
+  CU_ASSERT_EQUAL (max_stage (costs, stage_of, n, &stages), bottleneck);
+  CU_ASSERT_EQUAL (stages, 64);
+  /* One less is not enough. */
+  CU_ASSERT_TRUE (contiguous_min_bottleneck (costs, n, 64) == bottleneck);
+  g_rand_free (rng);
+  g_free (costs);
+  g_free (stage_of);
+}
+
+static void
+test_cost_option (void)
+{
+  FxsCostKind kind;
+  GError *error = NULL;
+  CU_ASSERT_TRUE (cost_option_parse ("flops", &kind, &error));
+  CU_ASSERT_EQUAL (kind, FXS_COST_FLOPS);
+  CU_ASSERT_FALSE (cost_option_parse ("time", &kind, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_OPTION));
+  CU_ASSERT_STRING_EQUAL (error->message, "cost: unknown cost kind 'time' "
+                          "(valid: nodes, param_bytes, output_bytes, flops)");
+  g_clear_error (&error);
+}
+
+/* ---- splitpoints ------------------------------------------------------------------ */
+
+/* emb -> layers.0.attn -> layers.0.mlp -> extra (linear on a layers.0
+ * parameter) -> add -> pipe_split -> layers.1.attn -> layers.1.mlp ->
+ * relu (method) -> head (Linear). */
+static FxsGraph *
+pipeline_graph (void)
+{
+  FxsGraph *g = fxs_graph_new ();
+  static const char *const modules[][2] = {
+    { "embed", "torch.nn.modules.sparse.Embedding" },
+    { "layers", "torch.nn.modules.container.ModuleList" },
+    { "layers.0.attn", "my.Attention" }, { "layers.0.mlp", "my.Mlp" },
+    { "layers.1.attn", "my.Attention" }, { "layers.1.mlp", "my.Mlp" },
+    { "head", "torch.nn.modules.linear.Linear" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
+    tp_attr (g, modules[i][0], FXS_ATTR_MODULE, modules[i][1], 0, NULL);
+  static const gint64 dims[2] = { 4, 4 };
+  tp_attr (g, "layers.0.extra", FXS_ATTR_PARAMETER, NULL, 2, dims);
+  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
+  FxsNode *emb = tp_call (g, FXS_OP_CALL_MODULE, "emb", "embed", x, NULL);
+  FxsNode *a0 = tp_call (g, FXS_OP_CALL_MODULE, "a0", "layers.0.attn", emb, NULL);
+  FxsNode *m0 = tp_call (g, FXS_OP_CALL_MODULE, "m0", "layers.0.mlp", a0, NULL);
+  FxsNode *w = tp_node (g, FXS_OP_GET_ATTR, "extra_w", "layers.0.extra", NULL, 0);
+  FxsNode *extra = tp_call (g, FXS_OP_CALL_FUNCTION, "extra", "torch._C._nn.linear", m0, w, NULL);
+  FxsNode *add = tp_call (g, FXS_OP_CALL_FUNCTION, "add", "_operator.add", extra, emb, NULL);
+  FxsNode *ps = tp_call (g, FXS_OP_CALL_FUNCTION, "ps",
+                         "torch.distributed.pipelining._IR.pipe_split", NULL);
+  FxsNode *a1 = tp_call (g, FXS_OP_CALL_MODULE, "a1", "layers.1.attn", add, NULL);
+  FxsNode *m1 = tp_call (g, FXS_OP_CALL_MODULE, "m1", "layers.1.mlp", a1, NULL);
+  FxsNode *ps2 = tp_call (g, FXS_OP_CALL_FUNCTION, "ps2", "torch.ops.pippy._pipe_split.default",
+                          NULL);
+  FxsNode *relu = tp_call (g, FXS_OP_CALL_METHOD, "relu", "relu", m1, NULL);
+  (void) ps2;
+  FxsNode *head = tp_call (g, FXS_OP_CALL_MODULE, "head_1", "head", relu, NULL);
+  (void) ps;
+  tp_output (g, head);
+  return g;
+}
+
+/* Runs splitpoints; returns the ids (free with g_free) or NULL with @error. */
+static gint64 *
+split_points (FxsGraph *g, const char *begin_at, const char *end_after, gboolean pipe_split,
+              gboolean allow_unmatched, guint *n_stages, GError **error)
+{
+  SplitPoints sp = { NULL, NULL, pipe_split, allow_unmatched };
+  gint64 *ids = NULL;
+  if ((sp.begin_at = selector_list_parse ("begin_at", begin_at, error))
+      && (sp.end_after = selector_list_parse ("end_after", end_after, error)))
+    {
+      ids = g_new (gint64, fxs_graph_n_nodes (g));
+      if (!split_points_assign (&sp, g, ids, n_stages, error))
+        g_clear_pointer (&ids, g_free);
+    }
+  selector_list_free (sp.begin_at);
+  selector_list_free (sp.end_after);
+  return ids;
+}
+
+static void
+test_splitpoints_modules (void)
+{
+  FxsGraph *g = pipeline_graph ();
+  guint stages;
+  GError *error = NULL;
+  /* Each layer begins a stage (SplitPoint.BEGINNING), pipe_split too. */
+  gint64 *ids = split_points (g, "module:layers.*", NULL, TRUE, FALSE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
+  assert_ids (g, ids, "emb=0 a0=1 m0=1 extra=1 add=1 ps=2 a1=3 m1=3 ps2=4 relu=4 head_1=4");
+  CU_ASSERT_EQUAL (stages, 5);
+  fxs_split_result_free (split_checked (g, ids));
+  g_free (ids);
+
+  /* SplitPoint.END: after each layer's last node (the linear on one of
+   * layers.0's parameters belongs to it). */
+  ids = split_points (g, "", "module:layers.?", FALSE, FALSE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
+  assert_ids (g, ids, "emb=0 a0=0 m0=0 extra=0 add=1 ps=1 a1=1 m1=1 ps2=2 relu=2 head_1=2");
+  CU_ASSERT_EQUAL (stages, 3);
+  g_free (ids);
+  fxs_graph_unref (g);
+}
+
+static void
+test_splitpoints_nodes (void)
+{
+  FxsGraph *g = pipeline_graph ();
+  guint stages;
+  GError *error = NULL;
+  gint64 *ids = split_points (g, "name:relu, function:add", NULL, FALSE, FALSE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
+  assert_ids (g, ids, "emb=0 a0=0 extra=0 add=1 ps=1 m1=1 relu=2 head_1=2");
+  g_free (ids);
+
+  /* Classes (short or qualified), methods, qualified functions, bare names. */
+  ids = split_points (g, "class:Linear method:relu", "function:torch.distributed.*.pipe_split m0",
+                      FALSE, FALSE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
+  assert_ids (g, ids, "emb=0 m0=0 extra=1 add=1 ps=1 a1=2 m1=2 relu=3 head_1=4");
+  CU_ASSERT_EQUAL (stages, 5);
+  g_free (ids);
+
+  /* Split points at the very beginning or end make no empty stage. */
+  ids = split_points (g, "name:emb", "name:head_1", FALSE, FALSE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ids);
+  CU_ASSERT_EQUAL (stages, 1);
+  assert_ids (g, ids, "emb=0 head_1=0");
+  g_free (ids);
+  fxs_graph_unref (g);
+}
+
+static void
+test_splitpoints_errors (void)
+{
+  FxsGraph *g = pipeline_graph ();
+  guint stages;
+  GError *error = NULL;
+  CU_ASSERT_PTR_NULL (split_points (g, "name:a0 name:nothere", NULL, TRUE, FALSE, &stages, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED));
+  CU_ASSERT_STRING_EQUAL (error->message, "begin_at: 'name:nothere' matches no call node of the "
+                          "graph (set allow_unmatched = true to accept that)");
+  g_clear_error (&error);
+
+  gint64 *ids = split_points (g, "name:a0 name:nothere", NULL, TRUE, TRUE, &stages, &error);
+  CU_ASSERT_PTR_NOT_NULL (ids);
+  CU_ASSERT_EQUAL (stages, 4);
+  g_free (ids);
+
+  CU_ASSERT_PTR_NULL (split_points (g, NULL, "node:a0", TRUE, FALSE, &stages, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_OPTION));
+  CU_ASSERT_STRING_EQUAL (error->message, "end_after: unknown selector kind 'node' in 'node:a0' "
+                          "(valid: name, function, method, class, module)");
+  g_clear_error (&error);
+
+  CU_ASSERT_PTR_NULL (split_points (g, "module:", NULL, TRUE, FALSE, &stages, &error));
+  CU_ASSERT_STRING_EQUAL (error->message, "begin_at: 'module:' has an empty pattern");
+  g_clear_error (&error);
+  fxs_graph_unref (g);
+}
+
+/* ---- capability ------------------------------------------------------------------ */
+
+static gint64 *
+capability (FxsGraph *g, const char *allow, const char *deny, gint64 min_size,
+            CapabilityIds scheme, CapabilityStats *stats)
+{
+  Capability cap = { selector_list_parse ("allow", allow, NULL),
+                     selector_list_parse ("deny", deny, NULL), min_size, TRUE, scheme };
+  CU_ASSERT_PTR_NOT_NULL_FATAL (cap.allow);
+  CallDag *dag = call_dag_new (g);
+  gint64 *ids = g_new (gint64, fxs_graph_n_nodes (g));
+  capability_assign (&cap, g, dag, ids, NULL, stats);
+  call_dag_free (dag);
+  selector_list_free (cap.allow);
+  selector_list_free (cap.deny);
+  return ids;
+}
+
+static void
+test_capability_hand (void)
+{
+  FxsGraph *g = fxs_graph_new ();
+  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
+  /* a (S) -> b (U) -> d (S);  a -> c (S) -> d;  u (U) from x -> e (S);
+   * f (S) alone after a. */
+  FxsNode *a = tp_call (g, FXS_OP_CALL_FUNCTION, "a", "_operator.add", x, x, NULL);
+  FxsNode *b = tp_call (g, FXS_OP_CALL_FUNCTION, "b", "my.mystery", a, NULL);
+  FxsNode *c = tp_call (g, FXS_OP_CALL_METHOD, "c", "relu", a, NULL);
+  FxsNode *d = tp_call (g, FXS_OP_CALL_FUNCTION, "d", "torch.add", b, c, NULL);
+  FxsNode *u = tp_call (g, FXS_OP_CALL_FUNCTION, "u", "my.other", x, NULL);
+  FxsNode *e = tp_call (g, FXS_OP_CALL_METHOD, "e", "relu", u, NULL);
+  FxsNode *f = tp_call (g, FXS_OP_CALL_METHOD, "f", "relu", a, NULL);
+  FxsNode *t = tp_call (g, FXS_OP_CALL_FUNCTION, "t", "torch.split", d, NULL);
+  const FxsValue *args[2] = { fxs_value_new_node (g, t), fxs_value_new_int (g, 0) };
+  fxs_graph_add_node (g, FXS_OP_CALL_FUNCTION, "item", "_operator.getitem",
+                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, args, 2), NULL, NULL);
+  const FxsNode *outs[3] = { e, f, fxs_graph_lookup_node (g, "item") };
+  const FxsValue *items[3];
+  for (guint i = 0; i < 3; i++)
+    items[i] = fxs_value_new_node (g, outs[i]);
+  const FxsValue *ret = fxs_value_new_sequence (g, FXS_VALUE_TUPLE, items, 3);
+  fxs_graph_add_node (g, FXS_OP_OUTPUT, "output", "output",
+                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &ret, 1), NULL, NULL);
+
+  /* a, c, e, f can share one partition (e follows only unsupported u);
+   * d cannot (a -> b -> d); the getitem goes with the split. */
+  CapabilityStats stats;
+  gint64 *ids = capability (g, "function:add method:relu function:torch.split", NULL, 1,
+                            CAPABILITY_IDS_ORDER, &stats);
+  assert_ids (g, ids, "u=0 a=1 c=1 e=1 f=1 b=2 d=3 t=3 item=3");
+  CU_ASSERT_EQUAL (stats.supported_parts, 2);
+  CU_ASSERT_EQUAL (stats.unsupported_parts, 2);
+  CU_ASSERT_EQUAL (stats.supported_nodes, 7);
+  fxs_split_result_free (split_checked (g, ids));
+  g_free (ids);
+
+  /* Supported groups first; deny takes torch.add out. */
+  ids = capability (g, "function:*add method:relu", "function:torch.add", 1,
+                    CAPABILITY_IDS_SUPPORTED_FIRST, &stats);
+  assert_ids (g, ids, "a=0 c=0 e=0 f=0 u=1 b=2 d=2 t=2 item=2");
+  CU_ASSERT_EQUAL (stats.supported_parts, 1);
+  fxs_split_result_free (split_checked (g, ids));
+  g_free (ids);
+
+  /* min_size: the group {d, t, item} (3 nodes) survives 3, not 4. */
+  ids = capability (g, "function:add method:relu function:split", NULL, 3,
+                    CAPABILITY_IDS_ORDER, &stats);
+  CU_ASSERT_EQUAL (stats.supported_parts, 2);
+  CU_ASSERT_EQUAL (stats.demoted_nodes, 0);
+  g_free (ids);
+  ids = capability (g, "function:add method:relu function:split", NULL, 4,
+                    CAPABILITY_IDS_ORDER, &stats);
+  CU_ASSERT_EQUAL (stats.supported_parts, 1);
+  CU_ASSERT_EQUAL (stats.demoted_nodes, 3);
+  CU_ASSERT_EQUAL (id_of (g, ids, "d"), id_of (g, ids, "item"));
+  CU_ASSERT_NOT_EQUAL (id_of (g, ids, "d"), id_of (g, ids, "a"));
+  fxs_split_result_free (split_checked (g, ids));
+  g_free (ids);
+  fxs_graph_unref (g);
+}
+
+/* The most supported runs on any path: no acyclic grouping has fewer
+ * supported partitions.  Computed independently of the partitioner. */
+static guint
+most_supported_runs (const CallDag *dag, const guint8 *supported)
+{
+  guint *runs = g_new0 (guint, dag->n ? dag->n : 1);
+  guint best = 0;
+  for (guint v = 0; v < dag->n; v++)
+    {
+      guint r = supported[v] ? 1 : 0;
+      for (guint32 e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
+        {
+          guint32 p = dag->preds[e];
+          r = MAX (r, runs[p] + (supported[v] && !supported[p]));
+        }
+      runs[v] = r;
+      best = MAX (best, r);
+    }
+  g_free (runs);
+  return best;
+}
+
+static void
+test_capability_random (void)
+{
+  GRand *rng = g_rand_new_with_seed (11);
+  static const char *const allows[] = {
+    "function:add function:relu", "function:matmul module:lin* method:view",
+    "function:* method:*", "class:Linear function:linear function:getitem",
+  };
+  for (guint round = 0; round < 300; round++)
+    {
+      FxsGraph *g = tp_random_dag (rng, g_rand_int_range (rng, 1, 60));
+      const char *allow = allows[round % G_N_ELEMENTS (allows)];
+      Capability cap = { selector_list_parse ("allow", allow, NULL), NULL,
+                         1 + (round % 3 == 0 ? g_rand_int_range (rng, 1, 4) : 0), round % 2,
+                         round % 4 < 2 ? CAPABILITY_IDS_ORDER : CAPABILITY_IDS_SUPPORTED_FIRST };
+      CallDag *dag = call_dag_new (g);
+      gint64 *ids = g_new (gint64, fxs_graph_n_nodes (g));
+      guint8 *supported = g_new (guint8, dag->n);
+      CapabilityStats stats;
+      capability_assign (&cap, g, dag, ids, supported, &stats);
+      FxsSplitResult *result = split_checked (g, ids);
+      if (result)
+        CU_ASSERT_EQUAL (fxs_split_result_n_partitions (result),
+                         stats.supported_parts + stats.unsupported_parts);
+      fxs_split_result_free (result);
+      if (cap.min_size == 1)
+        CU_ASSERT_EQUAL (stats.supported_parts, most_supported_runs (dag, supported));
+      /* Partitions hold only supported or only unsupported nodes. */
+      for (guint v = 1; v < dag->n; v++)
+        for (guint w = 0; w < v; w++)
+          if (ids[dag->node_index[v]] == ids[dag->node_index[w]])
+            CU_ASSERT_EQUAL (supported[v], supported[w]);
+      g_free (supported);
+      g_free (ids);
+      call_dag_free (dag);
+      selector_list_free (cap.allow);
+      fxs_graph_unref (g);
+    }
+  g_rand_free (rng);
+}
+
+/* ---- mincut ------------------------------------------------------------------- */
+
+/* Two independent chains interleaved in graph order: a contiguous split
+ * cuts both chains, the best split puts one chain in each part. */
+static void
+test_mincut_interleaved (void)
+{
+  FxsGraph *g = fxs_graph_new ();
+  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
+  const FxsNode *last[2] = { x, x };
+  for (guint i = 0; i < 16; i++)
+    {
+      char name[16];
+      g_snprintf (name, sizeof name, "%c%u", i % 2 ? 'b' : 'a', i / 2);
+      FxsNode *n = tp_call (g, FXS_OP_CALL_FUNCTION, name, "torch.relu", last[i % 2], NULL);
+      tp_tensor (g, n, "torch.float32", 1, (gint64) 1000);
+      last[i % 2] = n;
+    }
+  FxsNode *join = tp_call (g, FXS_OP_CALL_FUNCTION, "join", "_operator.add", last[0], last[1], NULL);
+  tp_tensor (g, join, "torch.float32", 1, (gint64) 1);
+  tp_output (g, join);
+
+  CallDag *dag = call_dag_new (g);
+  gint64 *bytes = call_dag_value_bytes (dag, g);
+  gint64 *cost = g_new (gint64, dag->n);
+  for (guint v = 0; v < dag->n; v++)
+    cost[v] = 1;
+  guint32 *part = g_new (guint32, dag->n);
+  AcyclicCutParams params = { .parts = 2, .tolerance = 0.1, .passes = 8, .seed = 0 };
+  AcyclicCutStats stats;
+  acyclic_cut (dag, cost, bytes, &params, part, &stats);
+  /* Contiguous: a3 and b3 cross the boundary (8000 bytes).  Best: one
+   * chain crosses (4000 bytes): a whole chain in part 0, the other chain
+   * with join in part 1 (9 nodes of 17, within 1.1 * 17 / 2). */
+  CU_ASSERT_EQUAL (stats.contiguous_cut, 8000);
+  CU_ASSERT_EQUAL (stats.cut, 4000);
+  CU_ASSERT_EQUAL (stats.cut, call_dag_cut (dag, bytes, part, 2));
+  CU_ASSERT (stats.max_load <= stats.limit);
+  CU_ASSERT_EQUAL (stats.limit, 9);
+  gint64 *ids = graph_ids (g, dag, part);
+  FxsSplitResult *result = split_checked (g, ids);
+  if (result)
+    CU_ASSERT_EQUAL (engine_cut (result), stats.cut);
+  fxs_split_result_free (result);
+  g_free (ids);
+  g_free (part);
+  g_free (cost);
+  g_free (bytes);
+  call_dag_free (dag);
+  fxs_graph_unref (g);
+}
+
+/* One value used by three later partitions is sent three times; one used
+ * twice in one partition once. */
+static void
+test_cut_counting (void)
+{
+  FxsGraph *g = fxs_graph_new ();
+  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
+  FxsNode *a = tp_call (g, FXS_OP_CALL_FUNCTION, "a", "torch.relu", x, NULL);
+  tp_tensor (g, a, "torch.float32", 1, (gint64) 10);
+  FxsNode *b = tp_call (g, FXS_OP_CALL_FUNCTION, "b", "torch.relu", a, NULL);
+  FxsNode *c = tp_call (g, FXS_OP_CALL_FUNCTION, "c", "torch.relu", a, NULL);
+  FxsNode *d = tp_call (g, FXS_OP_CALL_FUNCTION, "d", "_operator.add", a, c, NULL);
+  FxsNode *e = tp_call (g, FXS_OP_CALL_FUNCTION, "e", "_operator.add", a, d, NULL);
+  tp_tensor (g, c, "torch.float16", 1, (gint64) 3);
+  tp_tensor (g, d, "torch.float32", 1, (gint64) 10);
+  (void) b;
+  tp_output (g, e);
+  CallDag *dag = call_dag_new (g);
+  gint64 *bytes = call_dag_value_bytes (dag, g);
+  CU_ASSERT_EQUAL (bytes[1], 1);   /* b has no meta */
+  /* a | b c | d | e: a goes to 3 partitions, c to 1, d to 1. */
+  const guint32 part[5] = { 0, 1, 1, 2, 3 };
+  CU_ASSERT_EQUAL (call_dag_cut (dag, bytes, part, 4), 3 * 40 + 6 + 40);
+  CU_ASSERT_EQUAL (call_dag_parts_on_cycles (dag, part, 4), 0);
+  gint64 *ids = graph_ids (g, dag, part);
+  FxsSplitResult *result = split_checked (g, ids);
+  if (result)
+    CU_ASSERT_EQUAL (engine_cut (result), 3 * 40 + 6 + 40);
+  fxs_split_result_free (result);
+  g_free (ids);
+  /* a and d together, c apart: a cycle between two partitions. */
+  const guint32 cyclic[5] = { 0, 0, 1, 0, 0 };
+  CU_ASSERT_EQUAL (call_dag_parts_on_cycles (dag, cyclic, 2), 2);
+  g_free (bytes);
+  call_dag_free (dag);
+  fxs_graph_unref (g);
+}
+
+static void
+test_mincut_random (void)
+{
+  GRand *rng = g_rand_new_with_seed (5);
+  for (guint round = 0; round < 300; round++)
+    {
+      FxsGraph *g = tp_random_dag (rng, g_rand_int_range (rng, 1, 120));
+      FxsCostKind kind = round % 4;
+      guint n;
+      guint32 *index;
+      gint64 *cost = cost_option_call_costs (NULL, g, kind, &n, &index);
+      CallDag *dag = call_dag_new (g);
+      gint64 *bytes = call_dag_value_bytes (dag, g);
+      AcyclicCutParams params = { .parts = g_rand_int_range (rng, 1, 9),
+                                  .tolerance = g_rand_int_range (rng, 0, 4) * 0.1,
+                                  .passes = 8, .seed = round };
+      guint32 *part = g_new (guint32, n ? n : 1);
+      AcyclicCutStats stats;
+      acyclic_cut (dag, cost, bytes, &params, part, &stats);
+
+      CU_ASSERT_EQUAL (stats.parts, MIN (params.parts, n));
+      CU_ASSERT (stats.cut <= stats.contiguous_cut);
+      CU_ASSERT (stats.max_load <= stats.limit);
+      CU_ASSERT_EQUAL (stats.cut, call_dag_cut (dag, bytes, part, MAX (stats.parts, 1)));
+      /* Never worse than balanced's split with the same K. */
+      guint32 *stage_of = g_new (guint32, n ? n : 1);
+      contiguous_split (cost, n, params.parts, stage_of);
+      CU_ASSERT (stats.cut <= call_dag_cut (dag, bytes, stage_of, MAX (stats.parts, 1)));
+      /* Parts in topological order, none empty. */
+      guint *count = g_new0 (guint, stats.parts + 1);
+      for (guint v = 0; v < n; v++)
+        {
+          count[part[v]]++;
+          for (guint32 e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
+            CU_ASSERT (part[dag->preds[e]] <= part[v]);
+        }
+      for (guint p = 0; p < stats.parts; p++)
+        CU_ASSERT (count[p] > 0);
+      /* The same seed gives the same result. */
+      guint32 *again = g_new (guint32, n ? n : 1);
+      AcyclicCutStats stats2;
+      acyclic_cut (dag, cost, bytes, &params, again, &stats2);
+      CU_ASSERT_EQUAL (memcmp (part, again, n * sizeof (guint32)), 0);
+      /* The engine agrees: no cycle, and the same bytes cross. */
+      gint64 *ids = graph_ids (g, dag, part);
+      FxsSplitResult *result = split_checked (g, ids);
+      if (result)
+        CU_ASSERT_EQUAL (engine_cut (result), stats.cut);
+      fxs_split_result_free (result);
+      g_free (ids);
+      g_free (again);
+      g_free (count);
+      g_free (stage_of);
+      g_free (part);
+      g_free (bytes);
+      call_dag_free (dag);
+      g_free (cost);
+      g_free (index);
+      fxs_graph_unref (g);
+    }
+  g_rand_free (rng);
+}
+
+/* 100,000 nodes in well under the test timeout. */
+static void
+test_mincut_large (void)
+{
+  GRand *rng = g_rand_new_with_seed (9);
+  FxsGraph *g = tp_random_dag (rng, 100000);
+  guint n;
+  guint32 *index;
+  gint64 *cost = cost_option_call_costs (NULL, g, FXS_COST_FLOPS, &n, &index);
+  CallDag *dag = call_dag_new (g);
+  gint64 *bytes = call_dag_value_bytes (dag, g);
+  AcyclicCutParams params = { .parts = 8, .tolerance = 0.05, .passes = 8, .seed = 1 };
+  guint32 *part = g_new (guint32, n);
+  AcyclicCutStats stats;
+  gint64 start = g_get_monotonic_time ();
+  acyclic_cut (dag, cost, bytes, &params, part, &stats);
+  double seconds = (g_get_monotonic_time () - start) / 1e6;
+  CU_ASSERT (stats.cut < stats.contiguous_cut);
+  CU_ASSERT_EQUAL (call_dag_parts_on_cycles (dag, part, stats.parts), 0);
+  fprintf (stderr, " [%u nodes: cut %" G_GINT64_FORMAT " vs %" G_GINT64_FORMAT " contiguous, %.2f s] ",
+           n, stats.cut, stats.contiguous_cut, seconds);
+  g_free (part);
+  g_free (bytes);
+  call_dag_free (dag);
+  g_free (cost);
+  g_free (index);
+  fxs_graph_unref (g);
+  g_rand_free (rng);
+}
+
+static void
+register_tests (void)
+{
+  static const FxsTestCase balanced[] = {
+    FXS_TEST (test_balanced_hand),
+    FXS_TEST (test_balanced_brute_force),
+    FXS_TEST (test_balanced_large),
+    FXS_TEST (test_cost_option),
+    { NULL, NULL },
+  };
+  static const FxsTestCase splitpoints[] = {
+    FXS_TEST (test_splitpoints_modules),
+    FXS_TEST (test_splitpoints_nodes),
+    FXS_TEST (test_splitpoints_errors),
+    { NULL, NULL },
+  };
+  static const FxsTestCase capability_cases[] = {
+    FXS_TEST (test_capability_hand),
+    FXS_TEST (test_capability_random),
+    { NULL, NULL },
+  };
+  static const FxsTestCase mincut[] = {
+    FXS_TEST (test_cut_counting),
+    FXS_TEST (test_mincut_interleaved),
+    FXS_TEST (test_mincut_random),
+    FXS_TEST (test_mincut_large),
+    { NULL, NULL },
+  };
+  fxs_test_add_suite ("balanced", balanced);
+  fxs_test_add_suite ("splitpoints", splitpoints);
+  fxs_test_add_suite ("capability", capability_cases);
+  fxs_test_add_suite ("mincut", mincut);
+}
+
+FXS_TEST_MAIN (register_tests)

@@ -97,6 +97,33 @@ class SplitModule(unittest.TestCase):
         # the same graph splits fine afterwards
         self.assertIn("torch.relu", fxsplit_torch.split_module(gm, m, lambda n: 0).submod_0.code)
 
+    def grad_graph(self):
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        g.call_function(torch._C._set_grad_enabled, (False,))
+        a = g.call_function(torch.relu, (x,))
+        g.call_function(torch._C._set_grad_enabled, (True,))
+        g.output(g.call_function(torch.sin, (a,)))
+        return torch.fx.GraphModule(torch.nn.Module(), g)
+
+    def test_global_state_regions(self):
+        """A grad region over two partitions: the second starts with a copy
+        of the region's node (current PyTorch's rule); ids that decrease
+        are an EngineError naming the node."""
+        gm = self.grad_graph()
+        ids = {"_set_grad_enabled": 0, "relu": 0, "_set_grad_enabled_1": 1, "sin": 1}
+        split = fxsplit_torch.split_module(gm, gm, lambda n: ids[n.name])
+        first = next(n for n in split.submod_1.graph.nodes if n.op == "call_function")
+        self.assertIs(first.target, torch._C._set_grad_enabled)
+        x = torch.rand(3, requires_grad=True)
+        self.assertTrue(torch.equal(split(x), torch.sin(torch.relu(x))))
+        torch._C._set_grad_enabled(True)
+        ids.update(relu=1, sin=0, _set_grad_enabled_1=0)
+        with self.assertRaises(fxsplit_torch.EngineError) as cm:
+            fxsplit_torch.split_module(gm, gm, lambda n: ids[n.name])
+        self.assertEqual(cm.exception.code, "global_state")
+        self.assertIn("partition 0 comes after partition 1", str(cm.exception))
+
     def test_non_int_id_names_the_node(self):
         m, gm = traced()
         with self.assertRaisesRegex(TypeError, "node 'a': split_callback returned 'x'"):

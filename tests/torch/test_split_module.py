@@ -164,6 +164,37 @@ class SplitModule(unittest.TestCase):
         self.assertTrue(torch.equal(by_plugin(x), m(x)))
 
 
+def test_plugin(name):
+    """A test plugin of the build tree (tests/plugins), next to the library."""
+    lib = fxsplit_torch.load_library().path
+    return os.path.join(os.path.dirname(os.path.dirname(lib)), "tests", "plugins", name)
+
+
+class Plugins(unittest.TestCase):
+    """split() runs plugins in this process: their failures are exceptions
+    and no output file appears."""
+
+    def test_partitioner_failure_names_the_node(self):
+        m, gm = traced()
+        with tempfile.TemporaryDirectory() as tmp:
+            dot = os.path.join(tmp, "g.dot")
+            with self.assertRaises(fxsplit_torch.SplitError) as cm:
+                fxsplit_torch.split(gm, test_plugin("callback-fails.so"), {"fail_at": "relu"},
+                                    outputs=[f"dot:{dot}"])
+            self.assertEqual(cm.exception.code, "callback")
+            self.assertIn("relu", str(cm.exception))
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_failing_output_leaves_no_file(self):
+        m, gm = traced()
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(fxsplit_torch.SplitError) as cm:
+                fxsplit_torch.split(gm, "balanced", {"stages": 2},
+                                    outputs=[f"dot:{tmp}/g.dot", f"{test_plugin('failing-output.so')}:{tmp}/bad"])
+            self.assertEqual(cm.exception.code, "plugin_failed")
+            self.assertEqual(os.listdir(tmp), [])
+
+
 class Library(unittest.TestCase):
     def run_python(self, code, **env):
         return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

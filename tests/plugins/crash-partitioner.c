@@ -1,8 +1,9 @@
 /* Test plugin: a partitioner whose split_callback misbehaves on one node
- * (option at): how = segv (a NULL write), abort, recurse (infinite
+ * (option at): how = segv (a store into an inaccessible page), abort, recurse (infinite
  * recursion: a stack overflow) or exit (exit(0)).  Other nodes go to
  * partition 0. */
 #include <fxsplit/partitioner.h>
+#include "segfault.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ split_callback (const FxsNode *node, gpointer state, gint64 *partition, GError *
           volatile long depth = 0;
           *partition = recurse (&depth);
         }
-      *(volatile int *) NULL = 1;
+      test_segfault ();
     }
   *partition = 0;
   return TRUE;

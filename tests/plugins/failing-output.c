@@ -7,6 +7,7 @@
  * path's hidden temporaries (".NAME.*"), make a directory read-only (mode
  * 0555: a failure for a user other than root). */
 #include <fxsplit/output.h>
+#include "segfault.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ write_and_misbehave (FxsPluginContext *ctx, gpointer state, const FxsSplitResult
     for (;;)
       pause ();
   if (strcmp (how, "segv") == 0)
-    *(volatile int *) NULL = 1;
+    test_segfault ();
   return TRUE;
 }
 

@@ -1,8 +1,6 @@
 /* A streaming JSON reader: yajl events turned into streamed containers and
  * small collected trees (see json-reader.h). */
 #include "json-reader-private.h"
-#include "util/bulk.h"
-#include "util/threads-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include <sys/stat.h>
 
 #define CHUNK_SIZE (1u << 20)
 
@@ -136,31 +133,6 @@ fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
 }
 
 void
-fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, const char *key)
-{
-  g_return_if_fail (!key || !reader->repeat_items || reader->repeat_items_tag != parent_tag);
-  g_free (reader->repeat_key);
-  reader->repeat_tag = parent_tag;
-  reader->repeat_key = g_strdup (key);
-  reader->repeat_key_len = key ? strlen (key) : 0;
-}
-
-void
-fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag)
-{
-  /* one identifier per item */
-  g_return_if_fail (!reader->repeat_key || reader->repeat_tag != tag);
-  reader->repeat_items = TRUE;
-  reader->repeat_items_tag = tag;
-}
-
-guint64
-fxs_json_reader_repeat_id (FxsJsonReader *reader)
-{
-  return reader->repeat_id;
-}
-
-void
 fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
 {
   reader->chunk_size = MAX (size, 1);
@@ -179,7 +151,6 @@ fxs_json_reader_free (FxsJsonReader *reader)
         g_hash_table_unref (reader->frames[i].keys);
     }
   fxs_json_feeder_clear (&reader->feed);
-  g_free (reader->repeat_key);
   g_free (reader->pending);
   scratch_free (&reader->scratch);
   if (reader->error_message)
@@ -778,7 +749,7 @@ fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
   return 1;
 }
 
-/* ---- yajl's tokens, on this thread -------------------------------------------- */
+/* ---- yajl's tokens -------------------------------------------------------- */
 
 static int
 cb_null (void *ctx)
@@ -954,74 +925,23 @@ report (FxsJsonReader *r, GError **error)
 
 /* ---- entry points ---------------------------------------------------------- */
 
-/* Inputs from this size on are parsed on two threads (yajl on one, the
- * consumer on the other) where there are two cores: yajl is about half of
- * loading a graph. */
-#define THREADED_FROM ((gsize) 4 << 20)
-
-void
-fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded)
-{
-  reader->threaded = threaded;
-  reader->threaded_set = TRUE;
-}
-
-static gint threading = FXS_JSON_THREADS_AUTO;
-
-void
-fxs_json_reader_set_threading (FxsJsonThreading mode)
-{
-  g_atomic_int_set (&threading, (gint) mode);
-}
-
-static gboolean
-use_thread (const FxsJsonReader *r, gsize length)
-{
-  if (r->threaded_set)
-    return r->threaded;
-  switch ((FxsJsonThreading) g_atomic_int_get (&threading))
-    {
-    case FXS_JSON_THREADS_NEVER:
-      return FALSE;
-    case FXS_JSON_THREADS_ALWAYS:
-      return TRUE;
-    default:
-      return length >= THREADED_FROM && fxs_threads_available () >= 2;
-    }
-}
-
-/* Feeds @data, or what @fd reads, to yajl on this thread. */
-static gboolean
-parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_errno)
-{
-  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size, read_errno);
-  if (!ok && !*read_errno)
-    fxs_json_reader_feed_failed (r, &r->feed);
-  return ok;
-}
-
+/* Feeds @data, or what @fd reads when it is >= 0, to yajl. */
 static gboolean
 parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
 {
   g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
   int read_errno = 0;
-  gboolean ok;
-  if (use_thread (r, length))
-    {
-      r->feed.max_string = r->max_string;
-      ok = fxs_json_reader_parse_threaded (r, &r->feed, fd, data, length, r->chunk_size,
-                                           &read_errno);
-    }
-  else
-    {
-      fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
-      ok = parse_here (r, fd, data, length, &read_errno);
-    }
+  fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
+  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size,
+                                          &read_errno);
   if (read_errno)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
                  g_strerror (read_errno));
   else if (!ok)
-    report (r, error);
+    {
+      fxs_json_reader_feed_failed (r, &r->feed);
+      report (r, error);
+    }
   return ok;
 }
 
@@ -1046,9 +966,7 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
       return FALSE;
     }
   reader->fd = fd;
-  struct stat st;
-  gsize size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? (gsize) st.st_size : 0;
-  gboolean ok = parse (reader, fd, NULL, size, error);
+  gboolean ok = parse (reader, fd, NULL, 0, error);
   close (fd);
   reader->fd = -1;
   return ok;

@@ -8,7 +8,6 @@
 #include <fxsplit/io.h>
 
 #include "host/options.h"
-#include "util/bulk.h"
 #include "host/plugin-private.h"
 
 /* One key = value, with where it came from. */
@@ -60,7 +59,6 @@ struct FxsPipeline {
   FxsGraph *graph;
   FxsSplitResult *result;
   gboolean written;
-  FxsBulkPrefault *prefault;   /* from the load to the end of the split */
 
   FxsProgressFunc progress;
   gpointer progress_data;

@@ -1,6 +1,7 @@
 /* The JSON reader's parts (json-reader.h): feeding yajl and keeping its
- * tokens' positions (json-reader-feed.c), and turning tokens into streamed
- * and collected values (json-reader.c). */
+ * tokens' positions (json-reader-feed.c), turning tokens into streamed and
+ * collected values (json-reader.c), and placing errors
+ * (json-reader-errors.c). */
 #ifndef FXS_JSON_READER_PRIVATE_H
 #define FXS_JSON_READER_PRIVATE_H
 
@@ -61,7 +62,7 @@ gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
 gboolean fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length,
                                    gsize chunk, int *read_errno);
 
-/* ---- the reader's state (json-reader.c) ---------------------------------- */
+/* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 
 /* Scratch memory for one collected tree at a time.  Blocks are kept across
  * resets, so a steady stream of similar trees allocates nothing after the
@@ -84,7 +85,6 @@ typedef struct {
 } FxsJsonScratch;
 
 gpointer fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size);
-void     fxs_json_scratch_reset (FxsJsonScratch *s);
 
 /* Called for every token of a collected value: the common case inline. */
 static inline gpointer
@@ -191,27 +191,11 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
   return copy;
 }
 /* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
-gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
-/* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's
- * keys, made on first use (free with g_hash_table_unref()): FALSE when it
- * is there already. */
-gboolean fxs_json_key_set_add (GHashTable **set, const char *key, gsize len);
-/* The first key of @n members (key, value, key, ...) that repeats an
- * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
-const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
-
-/* ---- tokens (json-reader.c) --------------------------------------------- */
-
-/* What the reader does with each token at @pos: 0 stops (after an error is
- * recorded, or the consumer's callback said stop). */
-int fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos);
-int fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b);
-int fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type,
-                                  const char *s, gsize len);
-int fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len);
-int fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type);
-int fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos);
+/* Where errors are and what they say (json-reader-errors.c): paths,
+ * the first error recorded, and LINE:COLUMN found by rescanning the input. */
 /* Records why @feeder stopped (a syntax error or the string limit). */
 void fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder);
+/* Sets @error from the recorded error, located. */
+void fxs_json_reader_report (FxsJsonReader *r, GError **error);
 
 #endif

@@ -106,16 +106,25 @@ append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
   append_inner (out, inner);
 }
 
-static void
-fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
-         const FxsJsonPath *inner, const char *format, va_list args)
+/* Records the first error only: FALSE when one is recorded already. */
+static gboolean
+start_error (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact)
 {
   if (r->failed)
-    return;
+    return FALSE;
   r->failed = TRUE;
   r->error_code = code;
   r->error_pos = pos;
   r->error_pos_exact = exact;
+  return TRUE;
+}
+
+static void
+fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
+         const FxsJsonPath *inner, const char *format, va_list args)
+{
+  if (!start_error (r, code, pos, exact))
+    return;
   r->error_message = g_string_new (NULL);
   append_path (r, r->error_message, inner);
   if (r->error_message->len > 0)
@@ -137,13 +146,8 @@ void
 fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
                               const char *message)
 {
-  if (reader->failed)
-    return;
-  reader->failed = TRUE;
-  reader->error_code = code;
-  reader->error_pos = pos;
-  reader->error_pos_exact = FALSE;
-  reader->error_message = g_string_new (message);
+  if (start_error (reader, code, pos, FALSE))
+    reader->error_message = g_string_new (message);
 }
 
 void

@@ -13,6 +13,11 @@
 
 struct FxsMetaMemo {
   GHashTable *by_json;      /* FxsJson copy (one block, owned) -> const FxsNodeMeta * */
+  /* the entry found or added last, compared first: neighbouring nodes
+   * mostly have equal metas (a stage's tag), and a compare that fails
+   * stops at the first difference, where a hash reads all of the tree */
+  const FxsJson *last_json;
+  const FxsNodeMeta *last_meta;
 };
 
 /* ---- copies of trees ------------------------------------------------------- */
@@ -148,6 +153,8 @@ void
 fxs_meta_memo_clear (FxsMetaMemo *m)
 {
   g_hash_table_remove_all (m->by_json);
+  m->last_json = NULL;
+  m->last_meta = NULL;
 }
 
 void
@@ -181,9 +188,16 @@ refers_to_node (const FxsJson *j)
 gboolean
 fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta **meta)
 {
-  gpointer found = g_hash_table_lookup (m->by_json, json);
-  if (!found)
+  if (m->last_json && equal_json (m->last_json, json))
+    {
+      *meta = m->last_meta;
+      return TRUE;
+    }
+  gpointer key, found;
+  if (!g_hash_table_lookup_extended (m->by_json, json, &key, &found))
     return FALSE;
+  m->last_json = key;
+  m->last_meta = found;
   *meta = found;
   return TRUE;
 }
@@ -193,5 +207,8 @@ fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json, const FxsNodeMeta *meta)
 {
   if (g_hash_table_size (m->by_json) >= MAX_DISTINCT || refers_to_node (json))
     return;
-  g_hash_table_insert (m->by_json, tree_copy (json), (gpointer) meta);
+  FxsJson *copy = tree_copy (json);
+  g_hash_table_insert (m->by_json, copy, (gpointer) meta);
+  m->last_json = copy;
+  m->last_meta = meta;
 }

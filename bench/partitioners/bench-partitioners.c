@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../plugins/partitioners/balanced/contiguous.h"
-#include "../../plugins/partitioners/balanced/cost-option.h"
-#include "../../plugins/partitioners/capability/call-dag.h"
-#include "../../plugins/partitioners/mincut/acyclic-cut.h"
+#include "contiguous.h"
+#include "cost-option.h"
+#include "call-dag.h"
+#include "acyclic-cut.h"
 #include "../../tests/unit/test-partitioners-graphs.h"
 
 #ifdef HAVE_METIS

@@ -1,20 +1,23 @@
 /* Plugin instances: the context every hook receives, its option
  * accessors, logging and staged files. */
-#include "pipeline/pipeline-private.h"
+#include "context.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 FxsPluginContext *
-fxs_plugin_context_new (FxsPipeline *pipeline, const char *label, const char *prefix,
-                        const FxsPlugin *plugin, FxsOptions *options)
+fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *plugin,
+                        FxsOptions *options, const char *base_dir, FxsLogFunc log,
+                        gpointer log_data)
 {
   FxsPluginContext *ctx = g_new0 (FxsPluginContext, 1);
   ctx->label = g_strdup (label);
   ctx->prefix = g_strdup (prefix);
   ctx->plugin = plugin;
   ctx->options = options;
-  ctx->pipeline = pipeline;
+  ctx->base_dir = g_strdup (base_dir);
+  ctx->log = log;
+  ctx->log_data = log_data;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
   ctx->who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
   for (char *c = ctx->who; *c; c++)
@@ -104,6 +107,7 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_free (ctx->label);
   g_free (ctx->prefix);
   g_free (ctx->who);
+  g_free (ctx->base_dir);
   g_free (ctx);
 }
 
@@ -186,12 +190,9 @@ fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
     return NULL;
   if (!strchr (program, '/'))
     return g_find_program_in_path (program);
-  /* The directory the value was written relative to: its setting's, or
-   * the pipeline's for a default. */
-  const FxsPipelineGroup *group = fxs_pipeline_group (ctx->pipeline, ctx->label, NULL);
-  const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
-  char *path = g_canonicalize_filename (program, s && s->base_dir ? s->base_dir
-                                                                  : ctx->pipeline->base_dir);
+  /* Relative to the directory the value was written relative to: its
+   * setting's, or the pipeline's for a default. */
+  char *path = g_canonicalize_filename (program, fxs_options_base_dir (ctx->options, key));
   if (!g_file_test (path, G_FILE_TEST_IS_EXECUTABLE) || g_file_test (path, G_FILE_TEST_IS_DIR))
     g_clear_pointer (&path, g_free);
   return path;
@@ -210,7 +211,7 @@ fxs_plugin_log (const FxsPluginContext *ctx, FxsLogLevel level, const char *form
   char *line = g_strdup_printf ("[%s] %s: %s", ctx->label, fxs_plugin_name (ctx->plugin),
                                 shown);
   g_free (shown);
-  fxs_pipeline_log (ctx->pipeline, level, line);
+  ctx->log (level, line, ctx->log_data);
   g_free (line);
   g_free (message);
 }
@@ -225,7 +226,7 @@ fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
                    "fxs_output_open_file() called outside of an output's write hook");
       return NULL;
     }
-  char *absolute = g_canonicalize_filename (path, ctx->pipeline->base_dir);
+  char *absolute = g_canonicalize_filename (path, ctx->base_dir);
   FILE *stream = fxs_staging_open (ctx->staging, absolute, ctx->label, error);
   if (stream)
     g_ptr_array_add (ctx->files, absolute);

@@ -122,12 +122,14 @@ typedef struct {
   const FxsOptionSpec *spec;
   gboolean is_set;
   FxsOptionValue value;
+  char *base_dir;     /* what a value set from text was relative to, or NULL */
 } Slot;
 
 struct FxsOptions {
   const FxsOptionSpec *table;
   guint n;
   Slot *slots;
+  char *base_dir;     /* the defaults' */
 };
 
 FxsOptions *
@@ -137,6 +139,7 @@ fxs_options_new (const FxsOptionSpec *table, guint n, const char *base_dir)
   o->table = table;
   o->n = n;
   o->slots = g_new0 (Slot, n ? n : 1);
+  o->base_dir = g_strdup (base_dir);
   for (guint i = 0; i < n; i++)
     {
       o->slots[i].spec = &table[i];
@@ -154,8 +157,12 @@ fxs_options_free (FxsOptions *options)
   if (!options)
     return;
   for (guint i = 0; i < options->n; i++)
-    fxs_option_value_clear (&options->slots[i].value);
+    {
+      fxs_option_value_clear (&options->slots[i].value);
+      g_free (options->slots[i].base_dir);
+    }
   g_free (options->slots);
+  g_free (options->base_dir);
   g_free (options);
 }
 
@@ -203,6 +210,8 @@ fxs_options_set (FxsOptions *options, const char *key, const char *text, const c
   fxs_option_value_clear (&slot->value);
   slot->value = value;
   slot->is_set = TRUE;
+  g_free (slot->base_dir);
+  slot->base_dir = g_strdup (base_dir);
   return TRUE;
 }
 
@@ -234,4 +243,11 @@ fxs_options_is_set (const FxsOptions *options, const char *key)
 {
   Slot *slot = find_slot (options, key);
   return slot && slot->is_set;
+}
+
+const char *
+fxs_options_base_dir (const FxsOptions *options, const char *key)
+{
+  Slot *slot = find_slot (options, key);
+  return slot && slot->base_dir ? slot->base_dir : options->base_dir;
 }

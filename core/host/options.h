@@ -49,6 +49,9 @@ const FxsOptionSpec *fxs_options_missing_required (const FxsOptions *options);
 const FxsOptionSpec  *fxs_options_spec (const FxsOptions *options, const char *key);
 const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key);
 gboolean              fxs_options_is_set (const FxsOptions *options, const char *key);
+/* The directory @key's value was written relative to: the @base_dir it
+ * was set with, else fxs_options_new()'s (may be NULL). */
+const char           *fxs_options_base_dir (const FxsOptions *options, const char *key);
 
 /* "a, b, c" or "none": the keys of the table, for error messages. */
 char *fxs_options_valid_keys (const FxsOptionSpec *table, guint n);

@@ -97,16 +97,26 @@ fxs_plugin_registry_installed_dir (void)
   return FXS_INSTALLED_PLUGIN_DIR;
 }
 
-/* Whether this process's executable lives in the build tree this library
- * was built in: then the plugins built beside it are the right ones, and the
- * installed directory (if any) may hold another version. */
-static gboolean
-running_from_build_tree (void)
+/* The plugins built beside this process's executable when it runs
+ * uninstalled from a build tree (build/cli/fxsplit: build/plugins), or
+ * NULL.  The build writes FXS_BUILD_TREE_MARKER into its plugin directory,
+ * and nothing installs it, so an installed program never takes this path;
+ * no build directory is compiled into the library.  Free with g_free. */
+static char *
+build_tree_plugin_dir (void)
 {
   char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  gboolean inside = exe && g_str_has_prefix (exe, FXS_BUILD_ROOT G_DIR_SEPARATOR_S);
+  if (!exe)
+    return NULL;
+  char *bin = g_path_get_dirname (exe);
+  char *dir = g_build_filename (bin, "..", "plugins", NULL);
+  char *marker = g_build_filename (dir, FXS_BUILD_TREE_MARKER, NULL);
+  if (!g_file_test (marker, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&dir, g_free);
+  g_free (marker);
+  g_free (bin);
   g_free (exe);
-  return inside;
+  return dir;
 }
 
 void
@@ -123,10 +133,12 @@ fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry)
     }
   if (g_strcmp0 (g_getenv ("FXSPLIT_NO_DEFAULT_PLUGIN_DIR"), "1") == 0)
     return;
-  if (running_from_build_tree ())
-    fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_BUILD_TREE, FXS_BUILD_PLUGIN_DIR);
+  char *built = build_tree_plugin_dir ();
+  if (built)
+    fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_BUILD_TREE, built);
   else
     fxs_plugin_registry_add_dir (registry, FXS_PLUGIN_DIR_INSTALLED, FXS_INSTALLED_PLUGIN_DIR);
+  g_free (built);
 }
 
 guint

@@ -435,10 +435,9 @@ check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 name_has
 {
   FxsGraph *g = c->graph;
   const FxsJson *name = c->node_name;
-  gint64 same = fxs_load_names_find (&c->loader->node_names, g->nodes, name->u.s, name->n,
-                                     name_hash);
+  guint32 same = fxs_graph_name_position (g, TRUE, name->u.s, name->n, name_hash);
   FxsJsonPath pn = { NULL, "name", 4, 0 };
-  if (same >= 0)
+  if (same != G_MAXUINT32)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
                           "duplicate node name (the first is nodes[%u])", (guint) same);
   if (g->output)
@@ -510,7 +509,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   /* the name table is big: its slot was fetched when the name was read
    * (on_peek; positions are unique in the input, so this very string) */
   guint32 name_hash = f.name->pos == l->peeked_name_pos ? l->peeked_hash
-                                                        : fxs_load_hash_text (f.name->u.s, f.name->n);
+                                                        : fxs_name_hash (f.name->u.s, f.name->n);
   l->peeked_name_pos = -1;
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
@@ -527,7 +526,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
   /* positions are unique in the input: the hash is this very string's */
   guint32 target_hash = f.target->pos == l->peeked_target_pos
-                          ? l->peeked_target_hash : fxs_load_hash_text (f.target->u.s, f.target->n);
+                          ? l->peeked_target_hash : fxs_name_hash (f.target->u.s, f.target->n);
   l->peeked_target_pos = -1;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
@@ -535,15 +534,14 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
                                                    &args, &kwargs);
   /* every split looks the targets of these up: the attributes are in the
    * loader's table already (files fxsplit writes list them first) */
-  gint64 attr = -1;
+  guint32 attr = G_MAXUINT32;
   if (op == FXS_OP_GET_ATTR || op == FXS_OP_CALL_MODULE)
-    attr = fxs_load_names_find (&l->attr_names, l->graph->attrs, f.target->u.s, f.target->n,
-                                target_hash);
-  fxs_graph_note_target_attr (l->graph, node->index, attr >= 0 ? (guint32) attr : G_MAXUINT32);
+    attr = fxs_graph_name_position (l->graph, FALSE, f.target->u.s, f.target->n, target_hash);
+  fxs_graph_note_target_attr (l->graph, node->index, attr);
   if (f.type && f.type->type == FXS_JSON_STRING)
     node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;
-  fxs_load_names_add (&l->node_names, l->graph->nodes, name_hash);
+  fxs_graph_name_added (l->graph, TRUE, name_hash);
   l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
 }
@@ -589,10 +587,9 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
                              "an attribute name must be non-empty and without NUL");
   /* the reader leaves duplicate keys of a built table to the table itself */
-  FxsLoadNames *names = &c->loader->attr_names;
   guint32 name_hash = build ? c->loader->attr_hash : 0;
-  if (build && fxs_load_names_find (names, c->graph->attrs, item->key, item->key_len,
-                                    name_hash) >= 0)
+  if (build && fxs_graph_name_position (c->graph, FALSE, item->key, item->key_len, name_hash)
+                 != G_MAXUINT32)
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
   for (guint i = 0; i < obj->n; i++)
     {
@@ -638,6 +635,6 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   /* unique: checked above */
   const char *class_name = cls ? fxs_load_share (c, cls) : NULL;
   fxs_graph_append_attr_unchecked (c->graph, item->key, k, class_name, t);
-  fxs_load_names_add (names, c->graph->attrs, name_hash);
+  fxs_graph_name_added (c->graph, FALSE, name_hash);
   return TRUE;
 }

@@ -23,14 +23,29 @@ typedef struct {
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
 
-/* What fxs_load_split() returns: the top-level graph, every submodule's
- * graph with its name (in file order) and the qualname map. */
+/* One entry of a split result's partitions table, as the file has it. */
 typedef struct {
+  char *name;
+  gint64 id;
+  char *submodule;
+  GPtrArray *dependencies;  /* char*: partition names */
+  GPtrArray *dependents;    /* char* */
+  gint64 pos;               /* of the entry in the file */
+} FxsLoadPartition;
+
+/* What fxs_load_split() returns: the top-level graph, every submodule's
+ * graph with its name (in file order), the partitions table and the
+ * qualname map. */
+typedef struct FxsLoadSplit {
   FxsGraph *top;
   GPtrArray *names;        /* char* */
   GPtrArray *submodules;   /* FxsGraph*, one reference each */
   GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
+  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
+  gboolean has_partitions; /* the file has a "partitions" member */
 } FxsLoadSplit;
+
+G_GNUC_INTERNAL void fxs_load_partition_free (gpointer partition);
 
 /* Loads the file at @path (or @data when @path is NULL) into @out, whose
  * arrays the caller made; on failure they may hold part of the file. */
@@ -38,91 +53,19 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
                                          const char *display_name, FxsLoadSplit *out,
                                          GError **error);
 
-/* ---- name tables (graph-load-names.c) ------------------------------------- */
-
-/* A hash of @len bytes, for the tables below and the loader's caches. */
-G_GNUC_INTERNAL guint32 fxs_load_hash (const char *s, gsize len);
-
-/* fxs_load_hash() in two halves: the whole words of @len bytes but the
- * last (*@done bytes), then the last bytes, in a word with zeros above. */
-static inline guint64
-fxs_load_hash_words (const char *s, gsize len, gsize *done)
-{
-  guint64 h = 0x9e3779b97f4a7c15u ^ len, w;
-  gsize i = 0;
-  for (; i + 8 <= len; i += 8)
-    {
-      memcpy (&w, s + i, 8);
-      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-      h ^= h >> 31;
-    }
-  *done = i;
-  return h;
-}
-
-static inline guint32
-fxs_load_hash_last (guint64 h, guint64 last)
-{
-  h = (h ^ last) * 0x94d049bb133111ebu;
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9u;
-  return (guint32) (h >> 32);
-}
-
-/* fxs_load_hash() of a text of the reader's, which is zero-padded to whole
- * words (json-reader.h): the same value, with its last word read whole
- * instead of a byte at a time. */
-static inline guint32
-fxs_load_hash_text (const char *s, gsize len)
-{
-  gsize done;
-  guint64 h = fxs_load_hash_words (s, len, &done), last;
-  memcpy (&last, s + done, 8); /* the last bytes and zeros */
-  return fxs_load_hash_last (h, last);
-}
-
-/* Names of the items (FxsNode*, FxsAttr*) of a GPtrArray of the graph being
- * built: an open-addressing table of (hash, index + 1) pairs.  It follows
- * the array it was last used with, indexing what others added to it and
- * starting over for another array, so it never goes stale. */
-typedef struct {
-  FxsItems *items;
-  gsize name_offset;        /* of the item's const char *name */
-  guint32 *slots;
-  guint32 mask;
-  guint32 n_indexed;        /* items[0..n) are in the table */
-} FxsLoadNames;
-
-G_GNUC_INTERNAL void fxs_load_names_init (FxsLoadNames *t, gsize name_offset);
-G_GNUC_INTERNAL void fxs_load_names_clear (FxsLoadNames *t);
-/* The index in @items of the item named @s (@len bytes, no NUL), or -1. */
-G_GNUC_INTERNAL gint64 fxs_load_names_find (FxsLoadNames *t, FxsItems *items, const char *s,
-                                            gsize len, guint32 hash);
-/* Starts fetching the slot of @hash into the cache, for a look-up that
- * comes a little later (the table is far bigger than the cache). */
-G_GNUC_INTERNAL void fxs_load_names_prefetch (const FxsLoadNames *t, FxsItems *items,
-                                              guint32 hash);
-/* Adds the last item of @items, whose name has @hash and was not found. */
-G_GNUC_INTERNAL void fxs_load_names_add (FxsLoadNames *t, FxsItems *items, guint32 hash);
+/* ---- interned strings (graph-load-names.c) ------------------------------- */
 
 /* Strings interned in one graph's arena: equal ones share memory, and
  * pointers compare them (tensor metadata is shared by content). */
 typedef struct {
-  const char *text;
-  guint32 hash;
-  guint32 len;
-} FxsLoadString;
-
-typedef struct {
   FxsGraph *graph;
-  FxsLoadString *slots;
-  guint32 mask;
-  guint32 used;
+  GHashTable *table;        /* text -> the same text, in the graph's arena */
 } FxsLoadStrings;
 
 G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
+/* @s: @len bytes without NUL, NUL-terminated (as the reader's texts). */
 G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
-                                                     const char *s, gsize len, guint32 hash);
+                                                     const char *s, gsize len);
 
 /* A string in a cache of the loader: valid while @generation is the
  * loader's (it changes with the graph being built). */
@@ -151,9 +94,6 @@ typedef struct {
    * recent nodes, and this stays in cache where a table of all does not
    * (entries of another graph are told by node->graph) */
   const FxsNode *recent[4096];
-  /* names of the graph being built */
-  FxsLoadNames node_names;
-  FxsLoadNames attr_names;
   guint32 attr_hash;        /* of the attribute being read (its key) */
   gint64 peeked_name_pos;   /* where the name of the node being read is, seen
                              * early (-1: none), and its hash */
@@ -289,7 +229,7 @@ G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
 /* A copy of a string without NUL in the graph being built, shared with an
  * equal one met lately (not always: equal strings may differ in pointer). */
 G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
-/* The same with the text's fxs_load_hash() known. */
+/* The same with the text's fxs_name_hash() known. */
 G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash);
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */

@@ -168,12 +168,12 @@ fxs_load_copy_text (FxsGraph *g, const FxsJson *j)
 const char *
 fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 {
-  guint32 h = fxs_load_hash_text (j->u.s, j->n);
+  guint32 h = fxs_name_hash (j->u.s, j->n);
   FxsLoader *l = c->loader;
   FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
   if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
     return e->text;
-  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n, h);
+  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n);
   *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }
@@ -185,7 +185,7 @@ fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
 const char *
 fxs_load_share (FxsLoadConv *c, const FxsJson *j)
 {
-  return fxs_load_share_hashed (c, j, fxs_load_hash_text (j->u.s, j->n));
+  return fxs_load_share_hashed (c, j, fxs_name_hash (j->u.s, j->n));
 }
 
 const char *
@@ -264,12 +264,12 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
     return fxs_load_fail (c, FXS_ERROR_FORMAT, ref, path,
                           "a node reference must be a node's name (a string without NUL)");
   FxsLoader *l = c->loader;
-  guint32 hash = fxs_load_hash_text (ref->u.s, ref->n);
+  guint32 hash = fxs_name_hash (ref->u.s, ref->n);
   const FxsNode *node = l->recent[hash % G_N_ELEMENTS (l->recent)];
   if (!node || node->graph != c->graph || strcmp (node->name, ref->u.s) != 0)
     {
-      gint64 index = fxs_load_names_find (&l->node_names, c->graph->nodes, ref->u.s, ref->n, hash);
-      node = index >= 0 ? c->graph->nodes->pdata[index] : NULL;
+      guint32 index = fxs_graph_name_position (c->graph, TRUE, ref->u.s, ref->n, hash);
+      node = index != G_MAXUINT32 ? c->graph->nodes->pdata[index] : NULL;
     }
   if (node)
     {

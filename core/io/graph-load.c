@@ -45,6 +45,43 @@ check_name_list (FxsLoadConv *c, const FxsJson *list, const FxsJsonPath *path)
   return TRUE;
 }
 
+void
+fxs_load_partition_free (gpointer data)
+{
+  FxsLoadPartition *p = data;
+  g_free (p->name);
+  g_free (p->submodule);
+  g_ptr_array_unref (p->dependencies);
+  g_ptr_array_unref (p->dependents);
+  g_free (p);
+}
+
+/* The names of a list that check_name_list() accepted. */
+static GPtrArray *
+name_list (const FxsJson *list)
+{
+  GPtrArray *names = g_ptr_array_new_full (list ? list->n : 0, g_free);
+  for (guint i = 0; list && i < list->n; i++)
+    g_ptr_array_add (names, g_strndup (list->u.items[i].u.s, list->u.items[i].n));
+  return names;
+}
+
+/* Keeps the entry @obj (checked) for fxs_split_file_verify(). */
+static void
+keep_partition (FxsLoadConv *c, const FxsJson *obj)
+{
+  FxsLoadPartition *p = g_new0 (FxsLoadPartition, 1);
+  const FxsJson *name = fxs_json_member (obj, "name");
+  const FxsJson *submodule = fxs_json_member (obj, "submodule");
+  p->name = g_strndup (name->u.s, name->n);
+  p->submodule = g_strndup (submodule->u.s, submodule->n);
+  fxs_load_parse_integer (fxs_json_member (obj, "id")->u.s, &p->id);
+  p->dependencies = name_list (fxs_json_member (obj, "dependencies"));
+  p->dependents = name_list (fxs_json_member (obj, "dependents"));
+  p->pos = obj->pos;
+  g_ptr_array_add (c->loader->all->partitions, p);
+}
+
 static gboolean
 check_partition (FxsLoadConv *c, const FxsJson *obj)
 {
@@ -87,6 +124,8 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
   if (!have_name || !have_id || !have_submodule)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a partition without \"%s\"",
                           !have_name ? "name" : !have_id ? "id" : "submodule");
+  if (c->loader->all)
+    keep_partition (c, obj);
   return TRUE;
 }
 
@@ -147,6 +186,8 @@ begin_top_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, 
     }
   if (item_is (item, "partitions"))
     {
+      if (l->all)
+        l->all->has_partitions = TRUE;
       *tag = TAG_PARTITIONS;
       return expect_type (reader, item, FXS_JSON_ARRAY, "\"partitions\"", FXS_JSON_STREAM);
     }
@@ -217,8 +258,8 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
       if (item->parent_tag & TAG_BUILD)
         {
           /* its duplicate check comes once the object is read */
-          l->attr_hash = fxs_load_hash (item->key, item->key_len);
-          fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->attr_hash);
+          l->attr_hash = fxs_name_hash (item->key, item->key_len);
+          fxs_graph_name_prefetch (l->graph, FALSE, l->attr_hash);
         }
       return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
@@ -438,18 +479,18 @@ on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *ke
   if (is_key (key, "name"))
     {
       l->peeked_name_pos = v->pos;
-      l->peeked_hash = fxs_load_hash_text (v->u.s, v->n);
+      l->peeked_hash = fxs_name_hash (v->u.s, v->n);
       l->peeked_attr_op = FALSE;
       l->peeked_target_pos = -1;
-      fxs_load_names_prefetch (&l->node_names, l->graph->nodes, l->peeked_hash);
+      fxs_graph_name_prefetch (l->graph, TRUE, l->peeked_hash);
     }
   else if (is_key (key, "op"))
     l->peeked_attr_op = is_key (v, "get_attr") || is_key (v, "call_module");
   else if (is_key (key, "target") && l->peeked_attr_op)
     {
       l->peeked_target_pos = v->pos;
-      l->peeked_target_hash = fxs_load_hash_text (v->u.s, v->n);
-      fxs_load_names_prefetch (&l->attr_names, l->graph->attrs, l->peeked_target_hash);
+      l->peeked_target_hash = fxs_name_hash (v->u.s, v->n);
+      fxs_graph_name_prefetch (l->graph, FALSE, l->peeked_target_hash);
     }
 }
 
@@ -491,8 +532,6 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
   l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
   l->metas = fxs_meta_memo_new ();
-  fxs_load_names_init (&l->node_names, G_STRUCT_OFFSET (FxsNode, name));
-  fxs_load_names_init (&l->attr_names, G_STRUCT_OFFSET (FxsAttr, name));
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
@@ -502,8 +541,6 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_hash_table_unref (l->tensors);
   g_hash_table_unref (l->single_metas);
   fxs_meta_memo_free (l->metas);
-  fxs_load_names_clear (&l->node_names);
-  fxs_load_names_clear (&l->attr_names);
   fxs_load_strings_clear (&l->strings);
   g_free (l->forward.name);
   if (l->forward.message)

@@ -170,8 +170,13 @@ fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
 {
   if (feeder->status == FXS_JSON_FEED_LIMIT)
     fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
-                          "a string or number (or blank run) longer than the limit of %"
-                          G_GSIZE_FORMAT " bytes", r->max_string);
+                          "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                          " bytes", r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_BLANK_LIMIT)
+    /* at the run's first blank (the locator would skip the blanks) */
+    fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos,
+                "a run of blanks longer than the limit of %" G_GSIZE_FORMAT " bytes",
+                r->max_string);
   else if (feeder->status == FXS_JSON_FEED_SYNTAX)
     {
       r->depth = 0; /* the location says where; a path would be half-built */

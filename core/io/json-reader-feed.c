@@ -12,6 +12,8 @@ fxs_json_feeder_init (FxsJsonFeeder *f, const yajl_callbacks *callbacks, gpointe
 {
   memset (f, 0, sizeof *f);
   f->max_string = max_string;
+  f->run_from = 0;
+  f->bad_escape = -1;
   f->yajl = yajl_alloc (callbacks, NULL, ctx);
   /* strict JSON: no comments, UTF-8 validated, one value */
   yajl_config (f->yajl, yajl_allow_comments, 0);
@@ -53,22 +55,163 @@ syntax_error (FxsJsonFeeder *f, gint64 pos, gboolean at_end)
   g_free (msg);
 }
 
-gboolean
-fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
+static inline gboolean
+is_blank (char c)
 {
-  /* A token that has not ended within the string limit is being buffered
-   * by yajl: stop before it grows without bound. */
-  if (f->total - f->prev_end > (gint64) f->max_string)
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* After a piece [base, total) was parsed: where the run of blanks at its
+ * end starts, when only blanks and separators follow the last token. */
+static void
+update_run (FxsJsonFeeder *f, const char *chunk, gsize len)
+{
+  gsize i;
+  if (f->prev_end >= f->base)
+    {
+      i = (gsize) (f->prev_end - f->base);
+      f->run_from = f->prev_end;
+    }
+  else if (f->run_from >= 0)
+    i = 0;
+  else
+    return;
+  for (; i < len; i++)
+    if (chunk[i] == ',' || chunk[i] == ':')
+      f->run_from = f->base + (gint64) i + 1;
+    else if (!is_blank (chunk[i]))
+      {
+        f->run_from = -1;
+        f->token_from = f->base + (gint64) i;
+        return;
+      }
+}
+
+/* The escape scanner's states: outside an escape; after a backslash that
+ * escapes; in the hex digits of \uXXXX; after a high surrogate's escape,
+ * expecting "\u" and a low surrogate's digits. */
+enum { ESC_NONE, ESC_BACKSLASH, ESC_DIGITS, ESC_PAIR_BACKSLASH, ESC_PAIR_U, ESC_PAIR_DIGITS };
+
+static inline int
+hex_value (char c)
+{
+  return c >= '0' && c <= '9' ? c - '0'
+       : c >= 'a' && c <= 'f' ? c - 'a' + 10
+       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Finds unpaired surrogate escapes (\ud800 alone, or followed by anything
+ * but a low surrogate's escape; \udc00 alone) in a piece, before yajl
+ * reads it: yajl decodes them to '?' or to a wrong code point, and passes
+ * on the decoded text only.  Backslashes come in pairs outside escapes, so
+ * counting them finds the escapes without knowing where strings are (a
+ * backslash outside one is yajl's syntax error).  Costs a memchr where
+ * there are no backslashes. */
+static void
+scan_escapes (FxsJsonFeeder *f, const char *chunk, gsize len)
+{
+  for (gsize i = 0; i < len && f->bad_escape < 0; i++)
+    {
+      char c = chunk[i];
+      switch (f->esc_state)
+        {
+        case ESC_NONE:
+          {
+            const char *bs = memchr (chunk + i, '\\', len - i);
+            if (!bs)
+              return;
+            i = (gsize) (bs - chunk);
+            f->esc_state = ESC_BACKSLASH;
+            f->esc_at = f->total + (gint64) i;
+            break;
+          }
+        case ESC_BACKSLASH:
+          f->esc_state = c == 'u' ? ESC_DIGITS : ESC_NONE;
+          f->esc_digits = 0;
+          f->esc_value = 0;
+          break;
+        case ESC_DIGITS:
+        case ESC_PAIR_DIGITS:
+          {
+            int h = hex_value (c);
+            if (h < 0)
+              {
+                f->esc_state = ESC_NONE;  /* a bad escape: yajl's error */
+                break;
+              }
+            f->esc_value = f->esc_value << 4 | (guint32) h;
+            if (++f->esc_digits < 4)
+              break;
+            gboolean low = f->esc_value >= 0xdc00 && f->esc_value <= 0xdfff;
+            if (f->esc_state == ESC_PAIR_DIGITS)
+              {
+                if (!low)
+                  f->bad_escape = f->esc_at;
+                f->esc_state = ESC_NONE;
+              }
+            else if (f->esc_value >= 0xd800 && f->esc_value <= 0xdbff)
+              f->esc_state = ESC_PAIR_BACKSLASH;
+            else if (low)
+              f->bad_escape = f->esc_at;
+            else
+              f->esc_state = ESC_NONE;
+            break;
+          }
+        case ESC_PAIR_BACKSLASH:
+          if (c != '\\')
+            f->bad_escape = f->esc_at;
+          f->esc_state = ESC_PAIR_U;
+          break;
+        case ESC_PAIR_U:
+          if (c != 'u')
+            f->bad_escape = f->esc_at;
+          f->esc_state = ESC_PAIR_DIGITS;
+          f->esc_digits = 0;
+          f->esc_value = 0;
+          break;
+        }
+    }
+}
+
+/* Feeds at most max_string bytes: a run of blanks longer than that cannot
+ * begin and end inside one piece, where it would not be measured. */
+static gboolean
+feed_piece (FxsJsonFeeder *f, const char *chunk, gsize len)
+{
+  /* Blanks between tokens are no token: yajl skips them and says nothing,
+   * so their runs are measured here, exactly (only the blanks at the
+   * start and the end of a piece are looked at, and only when no token is
+   * pending). */
+  if (f->run_from >= 0)
+    {
+      gsize lead = 0;
+      while (lead < len && is_blank (chunk[lead]))
+        lead++;
+      if (f->total + (gint64) lead - f->run_from > (gint64) f->max_string)
+        {
+          f->status = FXS_JSON_FEED_BLANK_LIMIT;
+          f->error_pos = f->run_from;
+          return FALSE;
+        }
+    }
+  /* A token that has not ended within the string limit (and its quotes)
+   * is being buffered by yajl: stop before it grows without bound.  (A
+   * string's decoded length is checked exactly when it ends.) */
+  if (f->run_from < 0 && f->total - f->token_from > (gint64) f->max_string + 2)
     {
       f->status = FXS_JSON_FEED_LIMIT;
       f->error_pos = f->prev_end;
       return FALSE;
     }
+  scan_escapes (f, chunk, len);
   f->base = f->total;
   f->total += len;
   yajl_status status = yajl_parse (f->yajl, (const unsigned char *) chunk, len);
   if (status == yajl_status_ok)
-    return TRUE;
+    {
+      update_run (f, chunk, len);
+      return TRUE;
+    }
   f->status = FXS_JSON_FEED_STOPPED;
   if (status == yajl_status_error)
     {
@@ -76,6 +219,21 @@ fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
       syntax_error (f, f->base + (gint64) (consumed > 0 ? consumed - 1 : 0), FALSE);
     }
   return FALSE;
+}
+
+gboolean
+fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
+{
+  do
+    {
+      gsize n = MIN (len, f->max_string);
+      if (!feed_piece (f, chunk, n))
+        return FALSE;
+      chunk += n;
+      len -= n;
+    }
+  while (len > 0);
+  return TRUE;
 }
 
 gboolean

@@ -17,6 +17,7 @@ typedef enum {
   FXS_JSON_FEED_STOPPED,    /* a callback stopped it */
   FXS_JSON_FEED_SYNTAX,     /* yajl found the input invalid: message, pos */
   FXS_JSON_FEED_LIMIT,      /* a token ran past the string limit: pos */
+  FXS_JSON_FEED_BLANK_LIMIT,/* blanks between two tokens ran past it: pos */
 } FxsJsonFeedStatus;
 
 typedef struct {
@@ -25,6 +26,14 @@ typedef struct {
   gint64 base;              /* offset of the chunk being parsed */
   gint64 prev_end;          /* end of the last token */
   gint64 total;             /* bytes fed so far */
+  gint64 run_from;          /* when only blanks and separators follow prev_end: where the
+                             * last run of blanks starts; else -1 */
+  gint64 token_from;        /* else: where the pending token starts */
+  gint64 bad_escape;        /* where the first unpaired surrogate escape starts, or -1 */
+  guint8 esc_state;         /* the escape scanner's state between pieces */
+  guint8 esc_digits;        /* hex digits of the \u escape read so far */
+  guint32 esc_value;        /* their value */
+  gint64 esc_at;            /* where the \u escape (of a high surrogate: its pair) starts */
   gboolean completing;      /* inside yajl_complete_parse */
   gboolean seen_token;
   FxsJsonFeedStatus status; /* of the last feed */
@@ -47,6 +56,15 @@ fxs_json_feeder_next_token (FxsJsonFeeder *f)
   f->prev_end = f->completing ? f->total : f->base + (gint64) yajl_get_bytes_consumed (f->yajl);
   f->seen_token = TRUE;
   return pos;
+}
+
+/* In a yajl callback of a string or key, after fxs_json_feeder_next_token:
+ * whether an unpaired UTF-16 surrogate escape lies in its text (yajl would
+ * decode it to '?', or pair a high surrogate with any escape after it). */
+static inline gboolean
+fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
+{
+  return f->bad_escape >= 0 && f->bad_escape < f->prev_end;
 }
 
 /* Feeds one chunk, or says the input ended; FALSE when parsing stopped
@@ -190,7 +208,7 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
   *flags = zero ? FXS_JSON_HAS_NUL : 0;
   return copy;
 }
-/* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
+
 /* Where errors are and what they say (json-reader-errors.c): paths,
  * the first error recorded, and LINE:COLUMN found by rescanning the input. */
 /* Records why @feeder stopped (a syntax error or the string limit). */

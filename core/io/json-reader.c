@@ -352,6 +352,16 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 }
 
 static int
+fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
+{
+  r->in_item = TRUE;
+  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                        "a string that is not valid text: a UTF-16 surrogate escape that is not "
+                        "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
+  return 0;
+}
+
+static int
 fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
                               gsize len)
 {
@@ -633,8 +643,10 @@ static int
 cb_string (void *ctx, const unsigned char *s, size_t len)
 {
   FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
-                                       FXS_JSON_STRING, (const char *) s, len);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fxs_json_reader_token_bad_escape (r, pos);
+  return fxs_json_reader_token_scalar (r, pos, FXS_JSON_STRING, (const char *) s, len);
 }
 
 static int
@@ -655,8 +667,10 @@ static int
 cb_map_key (void *ctx, const unsigned char *s, size_t len)
 {
   FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_key (r, fxs_json_feeder_next_token (&r->feed),
-                                    (const char *) s, len);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fxs_json_reader_token_bad_escape (r, pos);
+  return fxs_json_reader_token_key (r, pos, (const char *) s, len);
 }
 
 static int

@@ -3,6 +3,7 @@
 #include <fxsplit/verify.h>
 
 #include "graph-load-private.h"
+#include "verify/verify-private.h"
 
 struct FxsSplitFile {
   FxsLoadSplit parts;
@@ -17,6 +18,7 @@ parts_clear (FxsLoadSplit *parts)
   g_ptr_array_unref (parts->names);
   g_ptr_array_unref (parts->submodules);
   g_ptr_array_unref (parts->qualnames);
+  g_ptr_array_unref (parts->partitions);
 }
 
 static FxsSplitFile *
@@ -27,6 +29,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
     .names = g_ptr_array_new_with_free_func (g_free),
     .submodules = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref),
     .qualnames = g_ptr_array_new_with_free_func (g_free),
+    .partitions = g_ptr_array_new_with_free_func (fxs_load_partition_free),
   };
   if (!fxs_load_split (path, data, length, display_name, &parts, error))
     {
@@ -131,6 +134,8 @@ fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name)
 gboolean
 fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file, GError **error)
 {
-  return fxs_verify_split (original, file->parts.top, file->submodule_by_name,
-                           file->qualname_by_new, error);
+  g_return_val_if_fail (original != NULL && file != NULL, FALSE);
+  return fxs_verify_partition_table (original, &file->parts, file->submodule_by_name, error)
+         && fxs_verify_split (original, file->parts.top, file->submodule_by_name,
+                              file->qualname_by_new, error);
 }

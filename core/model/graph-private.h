@@ -6,8 +6,7 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/error.h>
 #include "util/arena.h"
-/* for the files that still call fxs_bulk_alloc() */
-#include "util/bulk.h"
+#include "util/table.h"
 
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
@@ -87,18 +86,18 @@ fxs_items_add (FxsItems *items, gpointer item)
 void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
 void fxs_items_clear (FxsItems *items);
 
-/* Names -> positions in a graph's nodes or attrs: open addressing on
- * (hash, position + 1), at most half full; the names stay in the items. */
-typedef struct {
-  guint32 hash;
-  guint32 item;          /* position + 1; 0: empty */
-} FxsNameSlot;
+/* Names -> positions in a graph's nodes or attrs: a table.h table of
+ * FxsTableHead entries (hash, position + 1); the names stay in the items.
+ * The loader fills it as it reads, others on their first lookup. */
+typedef FxsTable FxsNameIndex;
 
-typedef struct {
-  FxsNameSlot *slots;    /* NULL until the first lookup */
-  gsize mask;
-  gsize used;
-} FxsNameIndex;
+/* For a graph being built, by one thread: the position of the node (@nodes)
+ * or attribute named @name (@len bytes, @hash = fxs_name_hash()) in
+ * @graph, or G_MAXUINT32; and the entry of the item just appended, whose
+ * name has @hash and was not found. */
+G_GNUC_INTERNAL guint32 fxs_graph_name_position (FxsGraph *graph, gboolean nodes,
+                                                 const char *name, gsize len, guint32 hash);
+G_GNUC_INTERNAL void fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash);
 
 struct FxsGraph {
   gint ref_count;
@@ -135,6 +134,13 @@ struct FxsGraph {
   guint32 *user_offsets;
   const FxsNode **user_list;
 };
+
+/* Fetches the slot fxs_graph_name_position() will read for @hash. */
+static inline void
+fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
+{
+  fxs_table_prefetch (nodes ? &graph->node_index : &graph->attr_index, hash);
+}
 
 /* Strings that live as long as @graph; _intern shares equal strings. */
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);

@@ -125,6 +125,8 @@ fxs_graph_new (void)
   FxsGraph *g = g_new0 (FxsGraph, 1);
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
+  fxs_table_init (&g->node_index, sizeof (FxsTableHead));
+  fxs_table_init (&g->attr_index, sizeof (FxsTableHead));
   /* small: the engine makes a graph per partition, most of them a few
    * nodes (10^7 partitions, tests/hostile); strings come on first use */
   return g;
@@ -144,9 +146,9 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   fxs_items_clear (graph->nodes);
-  g_free (graph->node_index.slots);
+  fxs_table_clear (&graph->node_index);
   fxs_items_clear (graph->attrs);
-  g_free (graph->attr_index.slots);
+  fxs_table_clear (&graph->attr_index);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
   g_free (graph->target_attrs);
@@ -219,43 +221,23 @@ item_name (const FxsItems *items, gboolean nodes, guint32 i)
                : ((const FxsAttr *) items->pdata[i])->name;
 }
 
-/* The slot of @name (@len bytes, @hash): its entry, or the empty slot
- * where it would go. */
-static FxsNameSlot *
-name_slot (const FxsNameIndex *index, const FxsItems *items, gboolean nodes, const char *name,
-           gsize len, guint32 hash)
+/* The position of @name (@len bytes, @hash) in @items, or G_MAXUINT32. */
+static guint32
+name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
+                 const char *name, gsize len, guint32 hash)
 {
-  gsize i = hash & index->mask;
-  for (;; i = (i + 1) & index->mask)
+  for (gsize i = fxs_table_start (index, hash);; i = fxs_table_step (index, i))
     {
-      FxsNameSlot *slot = &index->slots[i];
-      if (!slot->item)
-        return slot;
-      if (slot->hash == hash)
+      const FxsTableHead *e = fxs_table_at (index, i);
+      if (!e->tag)
+        return G_MAXUINT32;
+      if (e->hash == hash)
         {
-          const char *other = item_name (items, nodes, slot->item - 1);
-          if (strncmp (other, name, len) == 0 && other[len] == '\0')
-            return slot;
+          const char *other = item_name (items, nodes, e->tag - 1);
+          if (other == name || (strncmp (other, name, len) == 0 && other[len] == '\0'))
+            return e->tag - 1;
         }
     }
-}
-
-static void
-name_index_grow (FxsNameIndex *index)
-{
-  gsize cap = index->slots ? 2 * (index->mask + 1) : 64;
-  FxsNameSlot *slots = g_new0 (FxsNameSlot, cap);
-  for (gsize i = 0; index->slots && i <= index->mask; i++)
-    if (index->slots[i].item)
-      {
-        gsize j = index->slots[i].hash & (cap - 1);
-        while (slots[j].item)
-          j = (j + 1) & (cap - 1);
-        slots[j] = index->slots[i];
-      }
-  g_free (index->slots);
-  index->slots = slots;
-  index->mask = cap - 1;
 }
 
 /* Adds items [@from, items->len) to @index; the first of two equal names
@@ -263,37 +245,29 @@ name_index_grow (FxsNameIndex *index)
 static void
 name_index_update (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 from)
 {
-  if (!index->slots)
-    name_index_grow (index);
   for (guint32 i = from; i < items->len; i++)
     {
       const char *name = item_name (items, nodes, i);
       gsize len = strlen (name);
       guint32 hash = fxs_name_hash (name, len);
-      FxsNameSlot *slot = name_slot (index, items, nodes, name, len, hash);
-      if (slot->item)
-        continue;
-      *slot = (FxsNameSlot) { hash, i + 1 };
-      if (2 * ++index->used > index->mask + 1)
-        name_index_grow (index);
+      if (name_index_find (index, items, nodes, name, len, hash) == G_MAXUINT32)
+        ((FxsTableHead *) fxs_table_add (index, hash))->tag = i + 1;
     }
 }
 
-/* The position of @name in @items, or G_MAXUINT32. */
 static guint32
-name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
-                 const char *name)
+name_index_find_text (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
+                      const char *name)
 {
   gsize len = strlen (name);
-  const FxsNameSlot *slot = name_slot (index, items, nodes, name, len, fxs_name_hash (name, len));
-  return slot->item ? slot->item - 1 : G_MAXUINT32;
+  return name_index_find (index, items, nodes, name, len, fxs_name_hash (name, len));
 }
 
 static gpointer
 name_index_lookup (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
                    const char *name)
 {
-  guint32 i = name_index_find (index, items, nodes, name);
+  guint32 i = name_index_find_text (index, items, nodes, name);
   return i != G_MAXUINT32 ? items->pdata[i] : NULL;
 }
 
@@ -340,6 +314,36 @@ index_attrs (FxsGraph *graph)
 {
   index_items (&graph->attr_index, graph->attrs, FALSE, &graph->n_attrs_indexed,
                &graph->attr_index_ready);
+}
+
+guint32
+fxs_graph_name_position (FxsGraph *graph, gboolean nodes, const char *name, gsize len,
+                         guint32 hash)
+{
+  if (nodes)
+    index_nodes (graph);
+  else
+    index_attrs (graph);
+  return name_index_find (nodes ? &graph->node_index : &graph->attr_index,
+                          nodes ? graph->nodes : graph->attrs, nodes, name, len, hash);
+}
+
+void
+fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash)
+{
+  FxsItems *items = nodes ? graph->nodes : graph->attrs;
+  guint32 *n_indexed = nodes ? &graph->n_nodes_indexed : &graph->n_attrs_indexed;
+  if (*n_indexed + 1 != items->len)
+    {
+      /* others appended items too: index them all, as for a lookup */
+      fxs_graph_name_position (graph, nodes, "", 0, 0);
+      return;
+    }
+  ((FxsTableHead *) fxs_table_add (nodes ? &graph->node_index : &graph->attr_index, hash))->tag
+    = items->len;
+  *n_indexed = items->len;
+  g_atomic_int_set (nodes ? &graph->node_index_ready : &graph->attr_index_ready,
+                    (gint) items->len + 1);
 }
 
 FxsNode *
@@ -395,7 +399,7 @@ guint32
 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
 {
   index_attrs ((FxsGraph *) graph);
-  return name_index_find (&graph->attr_index, graph->attrs, FALSE, qualname);
+  return name_index_find_text (&graph->attr_index, graph->attrs, FALSE, qualname);
 }
 
 static gboolean
@@ -448,7 +452,7 @@ update_target_attrs (FxsGraph *g)
         index_items_locked (&g->attr_index, g->attrs, FALSE, &g->n_attrs_indexed,
                             &g->attr_index_ready);
       indexed = TRUE;
-      g->target_attrs[i] = name_index_find (&g->attr_index, g->attrs, FALSE, node->target);
+      g->target_attrs[i] = name_index_find_text (&g->attr_index, g->attrs, FALSE, node->target);
     }
   g->n_target_attrs = n;
   g->target_attrs_attrs = g->attrs->len;

@@ -151,8 +151,17 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   return TRUE;
 }
 
+/* The log sink of the pipeline's plugin instances: fxs_pipeline_log, so
+ * that a log function set later still receives their lines. */
+static void
+pipeline_log_sink (FxsLogLevel level, const char *line, gpointer pipeline)
+{
+  fxs_pipeline_log (pipeline, level, line);
+}
+
 /* Which file the plugin of @group was loaded from (--verbose), and a
  * warning when it hides another module of its name. */
+
 static void
 log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
 {
@@ -233,29 +242,11 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
     }
   char *origin = origin_prefix (group->origin);
   char *prefix = g_strdup_printf ("%s[%s] %s: ", origin, group->name, fxs_plugin_name (plugin));
-  FxsPluginContext *ctx = fxs_plugin_context_new (p, group->name, prefix, plugin, options);
+  FxsPluginContext *ctx = fxs_plugin_context_new (group->name, prefix, plugin, options, p->base_dir,
+                                                  pipeline_log_sink, p);
   g_free (prefix);
   g_free (origin);
   return ctx;
-}
-
-/* The directory of @path with symbolic links resolved, so that two names
- * of one file compare equal; NULL when it does not exist. */
-static char *
-real_destination (const char *path)
-{
-  char *dir = g_path_get_dirname (path);
-  char *real = realpath (dir, NULL);
-  char *result = NULL;
-  if (real)
-    {
-      char *base = g_path_get_basename (path);
-      result = g_build_filename (real, base, NULL);
-      g_free (base);
-      free (real);
-    }
-  g_free (dir);
-  return result;
 }
 
 /* Why files cannot be created in @dir, or NULL when they can.  Creating
@@ -282,11 +273,58 @@ directory_problem (const char *dir)
   return problem;
 }
 
+/* What the output check knows of one destination directory. */
+typedef struct {
+  char *problem;  /* why files cannot be created in it, or NULL */
+  char *real;     /* its path with symbolic links resolved, or NULL */
+} Destination;
+
+static void
+destination_free (gpointer data)
+{
+  Destination *d = data;
+  g_free (d->problem);
+  free (d->real);
+  g_free (d);
+}
+
+/* The directory @dir, looked at once however many outputs write there: a
+ * probe file per output would create and delete an inode per output (and
+ * ext4 then searches its recently deleted inodes, which grows with their
+ * number: 40,000 outputs took 2.5 s, 200,000 over a minute). */
+static const Destination *
+destination (GHashTable *seen, const char *dir)
+{
+  Destination *d = g_hash_table_lookup (seen, dir);
+  if (!d)
+    {
+      d = g_new0 (Destination, 1);
+      d->problem = directory_problem (dir);
+      d->real = realpath (dir, NULL);
+      g_hash_table_insert (seen, g_strdup (dir), d);
+    }
+  return d;
+}
+
+/* @path in its directory with symbolic links resolved, so that two names
+ * of one file compare equal; NULL when the directory does not exist. */
+static char *
+real_destination (const Destination *d, const char *path)
+{
+  if (!d->real)
+    return NULL;
+  char *base = g_path_get_basename (path);
+  char *result = g_build_filename (d->real, base, NULL);
+  g_free (base);
+  return result;
+}
+
 /* Every output path: a writable directory, and no file written twice. */
 static gboolean
 check_output_paths (FxsPipeline *p, GError **error)
 {
   GHashTable *owner = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, destination_free);
   gboolean ok = TRUE;
   for (guint i = 0; i < p->outputs->len && ok; i++)
     {
@@ -301,22 +339,23 @@ check_output_paths (FxsPipeline *p, GError **error)
           const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, spec->key);
           const char *origin = s ? s->origin : group->origin;
           char *dir = g_path_get_dirname (path);
-          char *real = real_destination (path);
-          char *problem = directory_problem (dir);
+          const Destination *d = destination (seen, dir);
+          const char *problem = d->problem;
+          char *owned_problem;
+          char *real = real_destination (d, path);
           if (problem)
             {
               set_error_at (error, FXS_ERROR_CONFIG, origin, ctx->label,
                             "%s: %s: cannot write '%s': '%s' %s",
                             fxs_plugin_name (ctx->plugin), spec->key, path, dir, problem);
-              g_free (problem);
               ok = FALSE;
             }
-          else if ((problem = fxs_atomic_file_destination_problem (path)))
+          else if ((owned_problem = fxs_atomic_file_destination_problem (path)))
             {
               set_error_at (error, FXS_ERROR_CONFIG, origin, ctx->label,
                             "%s: %s: '%s' %s", fxs_plugin_name (ctx->plugin), spec->key, path,
-                            problem);
-              g_free (problem);
+                            owned_problem);
+              g_free (owned_problem);
               ok = FALSE;
             }
           else if (real && g_hash_table_contains (owner, real))
@@ -335,6 +374,7 @@ check_output_paths (FxsPipeline *p, GError **error)
           g_free (dir);
         }
     }
+  g_hash_table_unref (seen);
   g_hash_table_unref (owner);
   return ok;
 }

@@ -2,8 +2,6 @@
  * a run produced. */
 #include "pipeline-private.h"
 
-#include <string.h>
-
 static void
 setting_free (gpointer data)
 {
@@ -21,6 +19,7 @@ group_free (gpointer data)
   FxsPipelineGroup *g = data;
   g_free (g->name);
   g_free (g->origin);
+  g_hash_table_unref (g->by_key);
   g_ptr_array_unref (g->settings);
   g_free (g);
 }
@@ -33,6 +32,7 @@ fxs_pipeline_new (FxsPluginRegistry *registry)
   p->registry = fxs_plugin_registry_ref (registry);
   p->base_dir = g_get_current_dir ();
   p->groups = g_ptr_array_new_with_free_func (group_free);
+  p->group_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   p->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_plugin_context_free);
   return p;
 }
@@ -53,6 +53,7 @@ fxs_pipeline_free (FxsPipeline *pipeline)
   fxs_plugin_context_free (pipeline->partitioner);
   if (pipeline->split_options)
     fxs_split_options_free (pipeline->split_options);
+  g_hash_table_unref (pipeline->group_by_name);
   g_ptr_array_unref (pipeline->groups);
   g_free (pipeline->input);
   g_free (pipeline->base_dir);
@@ -64,30 +65,23 @@ fxs_pipeline_free (FxsPipeline *pipeline)
 FxsPipelineGroup *
 fxs_pipeline_group (FxsPipeline *pipeline, const char *name, const char *origin)
 {
-  for (guint i = 0; i < pipeline->groups->len; i++)
-    {
-      FxsPipelineGroup *g = pipeline->groups->pdata[i];
-      if (strcmp (g->name, name) == 0)
-        return g;
-    }
-  FxsPipelineGroup *g = g_new0 (FxsPipelineGroup, 1);
+  FxsPipelineGroup *g = g_hash_table_lookup (pipeline->group_by_name, name);
+  if (g)
+    return g;
+  g = g_new0 (FxsPipelineGroup, 1);
   g->name = g_strdup (name);
   g->origin = g_strdup (origin);
   g->settings = g_ptr_array_new_with_free_func (setting_free);
+  g->by_key = g_hash_table_new (g_str_hash, g_str_equal);
   g_ptr_array_add (pipeline->groups, g);
+  g_hash_table_insert (pipeline->group_by_name, g->name, g);
   return g;
 }
 
 const FxsPipelineSetting *
 fxs_pipeline_group_lookup (const FxsPipelineGroup *group, const char *key)
 {
-  for (guint i = 0; i < group->settings->len; i++)
-    {
-      const FxsPipelineSetting *s = group->settings->pdata[i];
-      if (strcmp (s->key, key) == 0)
-        return s;
-    }
-  return NULL;
+  return g_hash_table_lookup (group->by_key, key);
 }
 
 void
@@ -100,6 +94,7 @@ fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const char *va
       s = g_new0 (FxsPipelineSetting, 1);
       s->key = g_strdup (key);
       g_ptr_array_add (group->settings, s);
+      g_hash_table_insert (group->by_key, s->key, s);
     }
   g_free (s->value);
   g_free (s->origin);

@@ -19,21 +19,7 @@
 
 /* The attribute table of the graph being built is a Python dict: a name
  * set twice keeps its first position and takes the second value.  Its
- * entries go straight into the graph; this index finds them by name:
- * (hash, position in the graph's attrs), one index for all the graphs,
- * emptied for each by a new generation. */
-typedef struct {
-  guint32 hash;
-  guint32 index;        /* position in the graph's attrs */
-  guint32 generation;   /* live when the index's */
-} AttrSlot;
-
-typedef struct {
-  AttrSlot *slots;
-  gsize mask;
-  gsize used;
-  guint32 generation;
-} AttrIndex;
+ * entries go straight into the graph, whose name index finds them. */
 
 /* Name candidates repeat with the targets (and targets are interned), so
  * the builder remembers them by target pointer, per graph. */
@@ -66,7 +52,6 @@ struct FxsBuilder {
   guint32 owner;
   FxsGraph *graph;
   FxsNamespace *ns;
-  AttrIndex attr_index;
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
@@ -82,51 +67,6 @@ struct FxsBuilder {
 };
 
 typedef FxsBuilder Builder;
-
-static void
-attr_index_init (AttrIndex *t)
-{
-  t->mask = 63;
-  t->slots = g_malloc0 ((t->mask + 1) * sizeof (AttrSlot));
-  t->used = 0;
-  t->generation = 1;
-}
-
-static void
-attr_index_clear (AttrIndex *t)
-{
-  g_free (t->slots);
-}
-
-/* Empties the index for the next graph. */
-static void
-attr_index_reset (AttrIndex *t)
-{
-  t->used = 0;
-  if (++t->generation == 0)
-    {
-      memset (t->slots, 0, (t->mask + 1) * sizeof (AttrSlot));
-      t->generation = 1;
-    }
-}
-
-static void
-attr_index_grow (AttrIndex *t)
-{
-  gsize cap = 2 * (t->mask + 1);
-  AttrSlot *slots = g_malloc0 (cap * sizeof (AttrSlot));
-  for (gsize i = 0; i <= t->mask; i++)
-    if (t->slots[i].generation == t->generation)
-      {
-        gsize j = t->slots[i].hash & (cap - 1);
-        while (slots[j].generation == t->generation)
-          j = (j + 1) & (cap - 1);
-        slots[j] = t->slots[i];
-      }
-  g_free (t->slots);
-  t->slots = slots;
-  t->mask = cap - 1;
-}
 
 /* ---- making values and nodes ------------------------------------------------ */
 
@@ -162,26 +102,19 @@ static guint
 attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
                        const char *class_name, const FxsTensorMeta *tensor)
 {
-  AttrIndex *t = &b->attr_index;
   FxsItems *attrs = b->graph->attrs;
-  gsize i = hash & t->mask;
-  for (; t->slots[i].generation == t->generation; i = (i + 1) & t->mask)
+  guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, strlen (name), hash);
+  if (pos != G_MAXUINT32)
     {
-      FxsAttr *old = attrs->pdata[t->slots[i].index];
-      if (t->slots[i].hash == hash && (old->name == name || strcmp (old->name, name) == 0))
-        {
-          fxs_attr_assign (old, kind, class_name, tensor);
-          return t->slots[i].index;
-        }
+      fxs_attr_assign (attrs->pdata[pos], kind, class_name, tensor);
+      return pos;
     }
   /* every attribute comes with a node of the graph: room for as many */
   if (attrs->len == attrs->cap)
     items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
-  t->slots[i] = (AttrSlot) { hash, attrs->len - 1, t->generation };
-  if (2 * ++t->used > t->mask + 1)
-    attr_index_grow (t);
+  fxs_graph_name_added (b->graph, FALSE, hash);
   return attrs->len - 1;
 }
 
@@ -483,7 +416,6 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
 static void
 end_graph (Builder *b)
 {
-  attr_index_reset (&b->attr_index);
   b->graph = NULL;
 }
 
@@ -853,7 +785,6 @@ fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
   };
   memset (b->env_owner, 0xff, env_owner_size);
   cache_init (b);
-  attr_index_init (&b->attr_index);
   b->ns = fxs_namespace_new (NULL);
   if (b->bulk_chunk)
     b->bulk = fxs_graph_new ();
@@ -864,7 +795,6 @@ void
 fxs_builder_free (FxsBuilder *b)
 {
   fxs_namespace_free (b->ns);
-  attr_index_clear (&b->attr_index);
   g_free (b->env);
   g_free (b->env_owner);
   if (b->bulk)

@@ -51,36 +51,34 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-/* reserved_names as an open-addressing set (power of two, at most half
- * full), made on first use: one hash and one comparison per question. */
-#define RESERVED_SLOTS 512
+/* reserved_names as a set, made on first use (kept for the process): one
+ * hash and one comparison per question. */
 #define RESERVED_MAX_LEN 25     /* the longest one */
-static const char *reserved_set[RESERVED_SLOTS];
+/* table.h entries: (hash, index in reserved_names + 1) */
+static FxsTable reserved_set;
 /* per length, the first characters of reserved names of that length (a
  * bit per ASCII character): most names are told apart without hashing */
 static guint64 reserved_starts[RESERVED_MAX_LEN + 1][2];
 
-static const char *const *
+static const FxsTable *
 reserved_table (void)
 {
   static gsize ready = 0;
   if (g_once_init_enter (&ready))
     {
-      G_STATIC_ASSERT (2 * G_N_ELEMENTS (reserved_names) <= RESERVED_SLOTS);
+      fxs_table_init (&reserved_set, sizeof (FxsTableHead));
+      fxs_table_reserve (&reserved_set, G_N_ELEMENTS (reserved_names));
       for (guint i = 0; i < G_N_ELEMENTS (reserved_names); i++)
         {
           const char *r = reserved_names[i];
           gsize len = strlen (r);
           g_assert (len <= RESERVED_MAX_LEN && (guchar) r[0] < 128);
           reserved_starts[len][r[0] >> 6] |= G_GUINT64_CONSTANT (1) << (r[0] & 63);
-          gsize k = fxs_name_hash (r, len) & (RESERVED_SLOTS - 1);
-          while (reserved_set[k])
-            k = (k + 1) & (RESERVED_SLOTS - 1);
-          reserved_set[k] = r;
+          ((FxsTableHead *) fxs_table_add (&reserved_set, fxs_name_hash (r, len)))->tag = i + 1;
         }
       g_once_init_leave (&ready, 1);
     }
-  return reserved_set;
+  return &reserved_set;
 }
 
 static gboolean
@@ -88,15 +86,20 @@ is_reserved_len (const char *name, gsize len)
 {
   if (len < 2 || len > RESERVED_MAX_LEN)     /* the shortest is "as" */
     return FALSE;
-  const char *const *set = reserved_table ();
+  const FxsTable *set = reserved_table ();
   guchar first = (guchar) name[0];
   if (first >= 128 || !(reserved_starts[len][first >> 6] & (G_GUINT64_CONSTANT (1) << (first & 63))))
     return FALSE;
-  for (gsize k = fxs_name_hash (name, len) & (RESERVED_SLOTS - 1); set[k];
-       k = (k + 1) & (RESERVED_SLOTS - 1))
-    if (strncmp (set[k], name, len) == 0 && set[k][len] == '\0')
-      return TRUE;
-  return FALSE;
+  guint32 hash = fxs_name_hash (name, len);
+  for (gsize k = fxs_table_start (set, hash);; k = fxs_table_step (set, k))
+    {
+      const FxsTableHead *e = fxs_table_at (set, k);
+      if (!e->tag)
+        return FALSE;
+      const char *r = reserved_names[e->tag - 1];
+      if (e->hash == hash && strncmp (r, name, len) == 0 && r[len] == '\0')
+        return TRUE;
+    }
 }
 
 gboolean
@@ -285,9 +288,9 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
  * only move a cursor and never touch a big table, which keeps this fast on
  * graphs of millions of nodes.
  *
- * Table slots carry the namespace's generation: fxs_namespace_reset()
- * empties the tables by moving to the next one, so that a namespace reused
- * for many small graphs costs nothing per graph. */
+ * Both tables are table.h tables: fxs_namespace_reset() empties them in
+ * time proportional to what they held, so that a namespace reused for many
+ * small graphs costs little per graph. */
 
 typedef struct {
   const char *name;          /* len bytes, not NUL-terminated */
@@ -297,20 +300,15 @@ typedef struct {
   gboolean plain_taken;
 } Base;
 
-/* 256 KiB: big enough to be bulk memory of its own (pooled, see bulk.h) */
+/* 256 KiB: one block of bases */
 #define BASE_CHUNK 8192
 
-typedef struct {
-  guint32 hash;
-  guint32 index;             /* base index */
-  guint32 generation;        /* live when the namespace's */
-} BaseSlot;
+/* bases: head.tag is the base index + 1 */
 
 typedef struct {
+  FxsTableHead head;         /* tag: base index + 1 */
   guint64 number;
   guint64 next;
-  guint32 base;              /* base index */
-  guint32 generation;        /* live when the namespace's */
 } SparseSlot;
 
 /* A growable text buffer (cheaper than GString on this hot path). */
@@ -324,7 +322,6 @@ struct FxsNamespace {
   FxsGraph *graph;
   FxsNameAllocFunc alloc;    /* where names go; NULL: the graph's arena */
   gpointer alloc_data;
-  guint32 generation;        /* >= 1 */
   guint64 epoch;             /* unique per namespace and reset: candidates' hints */
   /* bases in chunks of BASE_CHUNK (never moved: a growing array would
    * copy, touching twice the memory) */
@@ -332,11 +329,8 @@ struct FxsNamespace {
   guint32 n_bases;
   guint32 n_base_chunks;
   GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
-  BaseSlot *base_slots;
-  gsize base_mask;
-  SparseSlot *sparse;
-  gsize sparse_mask;
-  gsize sparse_size;
+  FxsTable bases;            /* FxsTableHead */
+  FxsTable sparse;           /* SparseSlot */
   GHashTable *big;           /* names with numbers beyond 64 bits, or NULL */
   Buffer candidate;
   Buffer name;
@@ -354,46 +348,11 @@ buffer_reserve (Buffer *b, gsize len)
     }
 }
 
-guint32
-fxs_name_hash (const char *s, gsize len)
-{
-  /* eight bytes at a time, multiply-xorshift mixed */
-  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  guint64 h = len * k;
-  for (; len >= 8; s += 8, len -= 8)
-    {
-      guint64 w;
-      memcpy (&w, s, 8);
-      h = (h ^ w) * k;
-      h ^= h >> 29;
-    }
-  /* the last 0-7 bytes as memcpy into a zeroed word would put them, with
-   * loads of fixed size (a memcpy of variable length is a call) */
-  guint64 w = 0;
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  if (len >= 4)
-    {
-      guint32 lo, hi;
-      memcpy (&lo, s, 4);
-      memcpy (&hi, s + len - 4, 4);
-      w = lo | ((guint64) hi << (8 * (len - 4)));   /* the overlap agrees */
-    }
-  else if (len > 0)
-    w = (guint64) (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
-        | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
-#else
-  memcpy (&w, s, len);
-#endif
-  h = (h ^ w) * k;
-  h ^= h >> 32;
-  return (guint32) h;
-}
-
-static gsize
+static guint32
 hash_number (guint32 base, guint64 number)
 {
   guint64 h = (number ^ ((guint64) base << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (gsize) (h ^ (h >> 31));
+  return (guint32) (h ^ (h >> 31));
 }
 
 static guint64
@@ -408,12 +367,9 @@ fxs_namespace_new (FxsGraph *graph)
 {
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
   ns->graph = graph;
-  ns->generation = 1;
   ns->epoch = next_epoch ();
-  ns->base_mask = 15;
-  ns->base_slots = fxs_bulk_alloc ((ns->base_mask + 1) * sizeof (BaseSlot));
-  ns->sparse_mask = 15;
-  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
+  fxs_table_init (&ns->bases, sizeof (FxsTableHead));
+  fxs_table_init (&ns->sparse, sizeof (SparseSlot));
   return ns;
 }
 
@@ -428,16 +384,10 @@ fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
   ns->n_bases = 0;
   if (ns->base_names)
     g_string_chunk_clear (ns->base_names);
-  ns->sparse_size = 0;
   if (ns->big)
     g_hash_table_remove_all (ns->big);
-  if (++ns->generation == 0)
-    {
-      /* after 2^32 resets old stamps could come back: really empty the tables */
-      memset (ns->base_slots, 0, (ns->base_mask + 1) * sizeof (BaseSlot));
-      memset (ns->sparse, 0, (ns->sparse_mask + 1) * sizeof (SparseSlot));
-      ns->generation = 1;
-    }
+  fxs_table_reset (&ns->bases);
+  fxs_table_reset (&ns->sparse);
 }
 
 void
@@ -446,12 +396,12 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   for (guint32 i = 0; i < ns->n_base_chunks; i++)
-    fxs_bulk_free (ns->base_chunks[i]);
+    g_free (ns->base_chunks[i]);
   g_free (ns->base_chunks);
   if (ns->base_names)
     g_string_chunk_free (ns->base_names);
-  fxs_bulk_free (ns->base_slots);
-  fxs_bulk_free (ns->sparse);
+  fxs_table_clear (&ns->bases);
+  fxs_table_clear (&ns->sparse);
   if (ns->big)
     g_hash_table_unref (ns->big);
   g_free (ns->candidate.str);
@@ -485,42 +435,19 @@ base_at (const FxsNamespace *ns, guint32 index)
   return &ns->base_chunks[index / BASE_CHUNK][index % BASE_CHUNK];
 }
 
-static gboolean
-base_slot_live (const FxsNamespace *ns, const BaseSlot *slot)
-{
-  return slot->generation == ns->generation;
-}
-
-static void
-grow_bases (FxsNamespace *ns)
-{
-  gsize cap = 2 * (ns->base_mask + 1);
-  BaseSlot *slots = fxs_bulk_alloc (cap * sizeof (BaseSlot));
-  for (gsize i = 0; i <= ns->base_mask; i++)
-    if (base_slot_live (ns, &ns->base_slots[i]))
-      {
-        gsize j = ns->base_slots[i].hash & (cap - 1);
-        while (slots[j].generation == ns->generation)
-          j = (j + 1) & (cap - 1);
-        slots[j] = ns->base_slots[i];
-      }
-  fxs_bulk_free (ns->base_slots);
-  ns->base_slots = slots;
-  ns->base_mask = cap - 1;
-}
-
 /* The index of base @name (@len bytes, hashing to @hash), added when new;
  * a new base keeps @name itself when @keep, else a copy. */
 G_GNUC_NO_INLINE static guint32
 find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
-  gsize i = hash & ns->base_mask;
-  for (; base_slot_live (ns, &ns->base_slots[i]); i = (i + 1) & ns->base_mask)
+  for (gsize i = fxs_table_start (&ns->bases, hash);; i = fxs_table_step (&ns->bases, i))
     {
-      const BaseSlot *slot = &ns->base_slots[i];
-      const Base *b = base_at (ns, slot->index);
+      const FxsTableHead *slot = fxs_table_at (&ns->bases, i);
+      if (!slot->tag)
+        break;
+      const Base *b = base_at (ns, slot->tag - 1);
       if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
-        return slot->index;
+        return slot->tag - 1;
     }
   if (!keep)
     {
@@ -533,47 +460,33 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
   if (index / BASE_CHUNK == ns->n_base_chunks)
     {
       ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
-      ns->base_chunks[ns->n_base_chunks++] = fxs_bulk_alloc_uninit (BASE_CHUNK * sizeof (Base));
+      ns->base_chunks[ns->n_base_chunks++] = g_malloc (BASE_CHUNK * sizeof (Base));
     }
   *base_at (ns, index) = b;
-  ns->base_slots[i] = (BaseSlot) { hash, index, ns->generation };
-  if (2 * ns->n_bases > ns->base_mask + 1)
-    grow_bases (ns);
+  ((FxsTableHead *) fxs_table_add (&ns->bases, hash))->tag = index + 1;
   return index;
 }
 
 /* ---- numbers taken out of order ---- */
 
+/* The slot of (@base, @number): its entry, or the empty slot where it
+ * would go. */
 static SparseSlot *
 find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
 {
-  gsize i = hash_number (base, number) & ns->sparse_mask;
-  for (;;)
+  guint32 hash = hash_number (base, number);
+  for (gsize i = fxs_table_start (&ns->sparse, hash);; i = fxs_table_step (&ns->sparse, i))
     {
-      SparseSlot *s = &ns->sparse[i];
-      if (s->generation != ns->generation || (s->base == base && s->number == number))
+      SparseSlot *s = fxs_table_at (&ns->sparse, i);
+      if (!s->head.tag || (s->head.tag == base + 1 && s->number == number))
         return s;
-      i = (i + 1) & ns->sparse_mask;
     }
 }
 
 static gboolean
-sparse_live (const FxsNamespace *ns, const SparseSlot *s)
+sparse_live (const SparseSlot *s)
 {
-  return s->generation == ns->generation;
-}
-
-static void
-grow_sparse (FxsNamespace *ns)
-{
-  SparseSlot *old = ns->sparse;
-  gsize old_cap = ns->sparse_mask + 1;
-  ns->sparse_mask = 2 * old_cap - 1;
-  ns->sparse = fxs_bulk_alloc ((ns->sparse_mask + 1) * sizeof (SparseSlot));
-  for (gsize i = 0; i < old_cap; i++)
-    if (sparse_live (ns, &old[i]))
-      *find_sparse (ns, old[i].base, old[i].number) = old[i];
-  fxs_bulk_free (old);
+  return s->head.tag != 0;
 }
 
 static void
@@ -617,8 +530,7 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
 {
   Base *b = base_at (ns, base);
   /* room first, so that the slots found below stay put */
-  if (2 * (ns->sparse_size + 1) > ns->sparse_mask + 1)
-    grow_sparse (ns);
+  fxs_table_room (&ns->sparse);
   guint64 n = start;
   gsize path_len = 0;
   SparseSlot *s;
@@ -632,7 +544,7 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
           break;
         }
       s = find_sparse (ns, base, n);
-      if (!sparse_live (ns, s))
+      if (!sparse_live (s))
         break;
       path_add (ns, &path_len, s);
       n = s->next > n ? s->next : n + 1;
@@ -645,7 +557,7 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
     {
       /* the cursor moves on, over numbers taken out of order before */
       advance_cursor (b);
-      while (b->sparse_above && sparse_live (ns, find_sparse (ns, base, b->cursor)))
+      while (b->sparse_above && sparse_live (find_sparse (ns, base, b->cursor)))
         {
           advance_cursor (b);
           b->sparse_above--;
@@ -654,8 +566,8 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
     }
   if (!s)
     s = find_sparse (ns, base, n);
-  *s = (SparseSlot) { n, n + 1, base, ns->generation };
-  ns->sparse_size++;
+  *s = (SparseSlot) { { hash_number (base, n), base + 1 }, n, n + 1 };
+  fxs_table_added (&ns->sparse);
   if (n > b->cursor)
     b->sparse_above++;
   return n;

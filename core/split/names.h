@@ -9,6 +9,7 @@
 #include <glib.h>
 #include <fxsplit/graph.h>
 #include "util/arena.h"
+#include "util/table.h"
 
 typedef struct FxsNamespace FxsNamespace;
 
@@ -55,9 +56,6 @@ const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate
  * @alloc (@alloc_data), or in @graph's arena when @alloc is NULL. */
 void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
                                    gpointer alloc_data);
-
-/* A fast hash of @len bytes (the namespace's). */
-guint32 fxs_name_hash (const char *s, gsize len);
 
 /* Prepares @c for @candidate; its text is stored with @alloc. */
 void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,

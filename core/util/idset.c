@@ -1,14 +1,14 @@
-/* Open-addressing (linear probing) tables of 64-bit keys. */
+/* Tables of 64-bit keys on table.h. */
 #include "idset.h"
 
-#include <string.h>
-
-#define EMPTY G_MAXUINT64
-#define MIN_CAPACITY 16
+typedef struct {
+  FxsTableHead head;   /* tag: value + 1 */
+  guint64 key;
+} IdEntry;
 
 /* splitmix64's finaliser: keys are often small consecutive integers, so
  * they need mixing before masking. */
-static inline gsize
+static inline guint32
 mix (guint64 k)
 {
   k ^= k >> 30;
@@ -16,99 +16,35 @@ mix (guint64 k)
   k ^= k >> 27;
   k *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
   k ^= k >> 31;
-  return (gsize) k;
+  return (guint32) k;
 }
 
-static void
-table_init (FxsIdTable *t, gboolean with_values)
-{
-  memset (t, 0, sizeof *t);
-  t->keys = g_new (guint64, MIN_CAPACITY);
-  memset (t->keys, 0xff, MIN_CAPACITY * sizeof (guint64));
-  t->values = with_values ? g_new (guint32, MIN_CAPACITY) : NULL;
-  t->mask = MIN_CAPACITY - 1;
-}
-
-static void
-table_clear (FxsIdTable *t)
-{
-  g_free (t->keys);
-  g_free (t->values);
-  memset (t, 0, sizeof *t);
-}
-
-/* The slot holding @key, or the empty slot where it would go. */
-static inline gsize
-find_slot (const FxsIdTable *t, guint64 key)
-{
-  gsize i = mix (key) & t->mask;
-  while (t->keys[i] != key && t->keys[i] != EMPTY)
-    i = (i + 1) & t->mask;
-  return i;
-}
-
-static void
-grow (FxsIdTable *t)
-{
-  gsize old_cap = t->mask + 1;
-  guint64 *old_keys = t->keys;
-  guint32 *old_values = t->values;
-  gsize cap = old_cap * 2;
-  t->keys = g_new (guint64, cap);
-  memset (t->keys, 0xff, cap * sizeof (guint64));
-  t->values = old_values ? g_new (guint32, cap) : NULL;
-  t->mask = cap - 1;
-  for (gsize i = 0; i < old_cap; i++)
-    if (old_keys[i] != EMPTY)
-      {
-        gsize j = find_slot (t, old_keys[i]);
-        t->keys[j] = old_keys[i];
-        if (old_values)
-          t->values[j] = old_values[i];
-      }
-  g_free (old_keys);
-  g_free (old_values);
-}
-
-/* Inserts @key if absent; returns its slot, or (gsize) -1 for G_MAXUINT64. */
-static gsize
+/* Inserts @key with @value if absent; returns its entry. */
+static IdEntry *
 insert (FxsIdTable *t, guint64 key, guint32 value, gboolean *inserted)
 {
-  if (key == EMPTY)
+  g_assert (value != G_MAXUINT32);
+  guint32 hash = mix (key);
+  fxs_table_room (&t->table);
+  for (gsize i = fxs_table_start (&t->table, hash);; i = fxs_table_step (&t->table, i))
     {
-      *inserted = !t->has_max;
-      if (!t->has_max)
+      IdEntry *e = fxs_table_at (&t->table, i);
+      *inserted = !e->head.tag;
+      if (*inserted)
         {
-          t->has_max = TRUE;
-          t->max_value = value;
+          *e = (IdEntry) { { hash, value + 1 }, key };
+          fxs_table_added (&t->table);
+          return e;
         }
-      return (gsize) -1;
+      if (e->key == key)
+        return e;
     }
-  /* keep the load factor at or below 1/2 */
-  if (2 * (t->size + 1) > t->mask + 1)
-    grow (t);
-  gsize i = find_slot (t, key);
-  *inserted = t->keys[i] == EMPTY;
-  if (*inserted)
-    {
-      t->keys[i] = key;
-      if (t->values)
-        t->values[i] = value;
-      t->size++;
-    }
-  return i;
 }
 
 void
-fxs_id_set_init (FxsIdSet *set)
+fxs_id_table_init (FxsIdTable *t)
 {
-  table_init (set, FALSE);
-}
-
-void
-fxs_id_set_clear (FxsIdSet *set)
-{
-  table_clear (set);
+  fxs_table_init (&t->table, sizeof (IdEntry));
 }
 
 gboolean
@@ -119,21 +55,8 @@ fxs_id_set_add (FxsIdSet *set, guint64 key)
   return inserted;
 }
 
-void
-fxs_id_map_init (FxsIdMap *map)
-{
-  table_init (map, TRUE);
-}
-
-void
-fxs_id_map_clear (FxsIdMap *map)
-{
-  table_clear (map);
-}
-
 guint32
 fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value, gboolean *inserted)
 {
-  gsize i = insert (map, key, value, inserted);
-  return i == (gsize) -1 ? map->max_value : map->values[i];
+  return insert (map, key, value, inserted)->head.tag - 1;
 }

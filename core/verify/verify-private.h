@@ -9,6 +9,7 @@
 
 #include "model/graph-private.h"
 #include "util/idset.h"
+#include "util/table.h"
 
 /* A node's entry in its scope's table: a value number, a structure
  * (STRUCT | index into structs), or nothing yet. */
@@ -61,8 +62,7 @@ typedef struct {
   const Source *src;
   Scope orig;
   GArray *vns;               /* Vn */
-  guint32 *slots;            /* open addressing: vn + 1, 0 empty */
-  gsize mask;
+  FxsTable numbers;          /* vns by signature hash: FxsTableHead (hash, vn + 1) */
   GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
   GArray *structs;           /* Struct */
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
@@ -145,5 +145,16 @@ G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsN
 /* Verifies the split that @src describes, with top-level graph @top. */
 G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src,
                          GError **error);
+
+/* ---- a split result file's partitions table (verify-table.c) --------------------- */
+
+/* Checks the partitions table of @parts (a loaded split result file whose
+ * submodules are @submodules: name -> graph) against its graphs; a file
+ * without a table, or without submodules when @original has call nodes,
+ * is no split of it.  FXS_ERROR_VERIFY. */
+typedef struct FxsLoadSplit FxsLoadSplit;
+G_GNUC_INTERNAL gboolean fxs_verify_partition_table (const FxsGraph *original,
+                                                     const FxsLoadSplit *parts,
+                                                     GHashTable *submodules, GError **error);
 
 #endif

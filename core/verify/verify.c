@@ -171,16 +171,25 @@ sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 
 static guint32
 vn_lookup (Verifier *v, const Sig *sig, const guint32 *rep_state, guint32 insert_rep)
 {
-  gsize i = sig->hash & v->mask;
-  for (; v->slots[i]; i = (i + 1) & v->mask)
-    if (sig_matches (v, sig, v->slots[i] - 1, rep_state))
-      return v->slots[i] - 1;
-  if (insert_rep == VAL_NONE)
-    return VAL_NONE;
-  Vn entry = { insert_rep, (guint32) sig->hash, 0, 0 };
-  g_array_append_val (v->vns, entry);
-  v->slots[i] = v->vns->len;
-  return v->vns->len - 1;
+  guint32 hash = (guint32) sig->hash;
+  if (insert_rep != VAL_NONE)
+    fxs_table_room (&v->numbers);
+  for (gsize i = fxs_table_start (&v->numbers, hash);; i = fxs_table_step (&v->numbers, i))
+    {
+      FxsTableHead *e = fxs_table_at (&v->numbers, i);
+      if (!e->tag)
+        {
+          if (insert_rep == VAL_NONE)
+            return VAL_NONE;
+          Vn entry = { insert_rep, hash, 0, 0 };
+          g_array_append_val (v->vns, entry);
+          *e = (FxsTableHead) { hash, v->vns->len };
+          fxs_table_added (&v->numbers);
+          return v->vns->len - 1;
+        }
+      if (e->hash == hash && sig_matches (v, sig, e->tag - 1, rep_state))
+        return e->tag - 1;
+    }
 }
 
 static guint32
@@ -203,11 +212,7 @@ number_original (Verifier *v, Original *o)
 {
   const FxsGraph *g = v->orig.graph;
   guint n = fxs_graph_n_nodes (g);
-  gsize capacity = 16;
-  while (capacity < 2 * (gsize) n + 2)
-    capacity *= 2;
-  v->slots = g_new0 (guint32, capacity);
-  v->mask = capacity - 1;
+  fxs_table_reserve (&v->numbers, n);
   o->state = g_new0 (guint32, n ? n : 1);
   guint32 state = 0;
   for (guint i = 0; i < n; i++)
@@ -750,7 +755,7 @@ check_outputs_read (Verifier *v, const Scope *scope)
 static gboolean
 check_all_called (Verifier *v)
 {
-  if (v->called.size >= v->src->n_submodules)
+  if (v->called.table.used >= v->src->n_submodules)
     return TRUE;
   GPtrArray *names = v->src->submodule_names (v->src->data);
   for (guint i = 0; i < names->len; i++)
@@ -789,6 +794,7 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src
   v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
   v.scopes = g_ptr_array_new_with_free_func (scope_free);
   v.qualname = g_string_new (NULL);
+  fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_id_set_init (&v.called);
   fxs_id_map_init (&v.state_ids);
   fxs_id_map_init (&v.stack_ids);
@@ -816,7 +822,7 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src
   g_array_free (o.placeholders, TRUE);
   g_free (v.orig.val);
   g_array_free (v.vns, TRUE);
-  g_free (v.slots);
+  fxs_table_clear (&v.numbers);
   g_hash_table_unref (v.attr_vn);
   g_array_free (v.structs, TRUE);
   g_ptr_array_unref (v.scopes);

@@ -10,6 +10,7 @@
 #include <fxsplit/split.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
+#include <fxsplit/text-file.h>
 #include <fxsplit/pipeline.h>
 
 #endif

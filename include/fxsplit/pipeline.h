@@ -35,7 +35,8 @@ typedef enum {
   FXS_PLUGIN_DIR_ENVIRONMENT,  /* FXSPLIT_PLUGIN_PATH */
   FXS_PLUGIN_DIR_PIPELINE,     /* [graph] plugin_dir of a pipeline */
   FXS_PLUGIN_DIR_INSTALLED,    /* the directory plugins are installed to */
-  FXS_PLUGIN_DIR_BUILD_TREE,   /* instead of INSTALLED when running uninstalled from the build tree */
+  FXS_PLUGIN_DIR_BUILD_TREE,   /* instead of INSTALLED: ../plugins/ beside the executable, when
+                                  the build's marker file is there (running uninstalled) */
 } FxsPluginDirSource;
 
 /* A registry with an empty search path.  Reference counted; pipelines keep

@@ -76,7 +76,10 @@ FXS_API void            fxs_split_file_qualname (const FxsSplitFile *file, guint
                                          const char **new_name, const char **old_name);
 FXS_API const char     *fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name);
 
-/* fxs_verify_split() of @file against @original. */
+/* fxs_verify_split() of @file against @original, after checking the
+ * file's partitions table against its graphs (docs/split-semantics.md,
+ * section 10): a file without one, or without submodules while @original
+ * has call nodes, is no split of it (FXS_ERROR_VERIFY). */
 FXS_API gboolean fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file,
                                 GError **error);
 

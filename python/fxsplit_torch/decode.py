@@ -361,6 +361,32 @@ def _check_names(op, target, args, kwargs, fn, policy, where):
 _STRUCTURED_META = ("tensor", "tensors", "free_symbols", "symbol")
 
 
+def _tensor_metadata(entry, where):
+    """A shape_prop.TensorMetadata with the shape and dtype of a `tensor`
+    meta member (the rest of it is not in the file: no grad, no stride)."""
+    from torch.fx.passes.shape_prop import TensorMetadata
+    if not isinstance(entry, dict) or not isinstance(entry.get("shape"), list):
+        raise LoadError(f"{where}: bad tensor metadata {_short(entry)}")
+    dims = tuple(entry["shape"])
+    shape = torch.Size(dims) if all(isinstance(d, int) for d in dims) else dims
+    dtype = _OPAQUE["torch.dtype"].get(entry.get("dtype"))
+    return TensorMetadata(shape, dtype, False, None, None, False, {})
+
+
+def _set_meta(node, meta, env, where):
+    """node.meta from a node's meta: tensor / tensors as tensor_meta, the
+    free-form entries decoded as values (docs/python.md)."""
+    if not isinstance(meta, dict):
+        raise LoadError(f"{where}: bad meta {_short(meta)}")
+    if "tensor" in meta:
+        node.meta["tensor_meta"] = _tensor_metadata(meta["tensor"], where)
+    elif isinstance(meta.get("tensors"), list):
+        node.meta["tensor_meta"] = tuple(_tensor_metadata(t, where) for t in meta["tensors"])
+    for key, value in meta.items():
+        if key not in _STRUCTURED_META:
+            node.meta[key] = decode_value(value, env, where)
+
+
 def decode_graph(entries, policy, label=""):
     """A torch.fx.Graph from (op, name, target, args, kwargs, type, meta)
     entries in order; node names are kept (they must be ones torch.fx keeps)."""
@@ -380,9 +406,8 @@ def decode_graph(entries, policy, label=""):
         _check_names(op, target, args, kwargs, fn, policy, where)
         node = graph.create_node(op, fn or target, args, kwargs, name=name,
                                  type_expr=policy.annotation(type_text, where))
-        for key, value in (meta or {}).items():
-            if key not in _STRUCTURED_META:
-                node.meta[key] = value
+        if meta:
+            _set_meta(node, meta, env, where)
         if node.name != name:
             raise LoadError(f"{where}: torch.fx renamed it to {node.name!r}")
         env[name] = node

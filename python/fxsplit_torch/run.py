@@ -1,20 +1,19 @@
-"""Run the fxsplit command on a torch.fx GraphModule and load the result."""
+"""fxsplit_torch.split: a GraphModule split by a partitioner plugin, in this
+process, through libfxsplit's plugin host (fxsplit/pipeline.h): the graph
+goes in as text in memory, the result comes back the same way, and the
+extra outputs (dot, report, python, ...) are written by their plugins."""
+import json
 import os
 import shutil
-import subprocess
-import tempfile
 
-from .export import export
-from .load import load_split
+from . import native
+from .export import engine_graph
+from .split_module import INDEX_KEY, paused_collector, rebuild
 
 
-class SplitError(RuntimeError):
-    """The fxsplit command failed; .returncode and .stderr tell why."""
-
-    def __init__(self, message, returncode, stderr):
-        super().__init__(message)
-        self.returncode = returncode
-        self.stderr = stderr
+class SplitError(native.EngineError):
+    """The split failed: the engine's or the plugin's one-line message;
+    .code names the FxsErrorCode ("plugin_not_found", "option", "cycle")."""
 
 
 def find_fxsplit():
@@ -32,37 +31,131 @@ def find_fxsplit():
     raise FileNotFoundError("no fxsplit binary: set FXSPLIT, put it on PATH, or build the tree")
 
 
-def _own_modules(gm):
-    """The modules of @gm's own call_function targets beyond the default
-    allow-list (its wrapped functions), whole: not torch's denied parts."""
-    modules = {getattr(n.target, "__module__", None) for n in gm.graph.nodes if n.op == "call_function"}
-    return sorted(m for m in modules if isinstance(m, str)
-                  and m.split(".")[0] not in ("torch", "_operator", "operator", "math", "builtins"))
+# split_options as the command line spells them -> [split] keys.
+_FLAGS = {"--keep-original-order": ("keep_original_order", "true"),
+          "--keep-original-node-name": ("keep_original_node_name", "true"),
+          "--no-keep-original-input-name": ("keep_original_input_name", "false"),
+          "--tuple-return": ("tuple_return", "true")}
+_VALUED = {"--partition-affix": "partition_affix", "--threads": "threads"}
+
+
+def _split_settings(split_options):
+    """[split] (key, value, origin) from command-line style flags."""
+    settings = []
+    items = list(split_options)
+    while items:
+        flag = items.pop(0)
+        name, eq, value = flag.partition("=")
+        if flag in _FLAGS:
+            settings.append((*_FLAGS[flag], flag))
+        elif name in _VALUED:
+            if not eq:
+                if not items:
+                    raise ValueError(f"split option {flag}: needs a value")
+                value = items.pop(0)
+            settings.append((_VALUED[name], value, name))
+        else:
+            raise ValueError(f"split option {flag!r}: expected one of "
+                             + ", ".join(sorted(list(_FLAGS) + list(_VALUED))))
+    return settings
+
+
+def _output_groups(outputs):
+    """("output NAME", plugin, path or None) per "NAME[:PATH]", numbered as
+    the command line numbers a second use of a plugin."""
+    groups = []
+    for out in outputs:
+        plugin, colon, path = out.partition(":")
+        if not plugin:
+            raise ValueError(f"output {out!r}: expected NAME[:PATH]")
+        group, n = f"output {plugin}", 2
+        while any(g == group for g, _, _ in groups):
+            group, n = f"output {plugin}-{n}", n + 1
+        groups.append((group, plugin, path if colon else None))
+    return groups
+
+
+def _plugin_dirs(lib, plugin_dirs):
+    """The registry's search path: @plugin_dirs, $FXSPLIT_PLUGIN_PATH, the
+    build tree's plugins when the library is the build tree's, else the
+    installed directory."""
+    registry = lib.fxs_plugin_registry_new()
+    for d in plugin_dirs:
+        lib.fxs_plugin_registry_add_dir(registry, native.PLUGIN_DIR_COMMAND_LINE, os.fsencode(d))
+    build_plugins = os.path.join(os.path.dirname(os.path.dirname(lib.path)), "plugins")
+    if os.path.basename(os.path.dirname(lib.path)) == "core" and os.path.isdir(build_plugins) \
+            and os.environ.get("FXSPLIT_NO_DEFAULT_PLUGIN_DIR") != "1":
+        env = os.environ.get("FXSPLIT_PLUGIN_PATH")
+        for d in (env.split(os.pathsep) if env else ()):
+            if d:
+                lib.fxs_plugin_registry_add_dir(registry, native.PLUGIN_DIR_ENVIRONMENT,
+                                                os.fsencode(d))
+        lib.fxs_plugin_registry_add_dir(registry, native.PLUGIN_DIR_BUILD_TREE,
+                                        os.fsencode(build_plugins))
+    else:
+        lib.fxs_plugin_registry_add_default_dirs(registry)
+    return registry
+
+
+def _set(lib, pipeline, group, key, value, origin=None):
+    lib.fxs_pipeline_set(pipeline, group.encode(), key.encode(), str(value).encode(),
+                         origin.encode() if origin else None)
+
+
+def _bool_text(value):
+    return ("true" if value else "false") if isinstance(value, bool) else value
 
 
 def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
-          split_options=(), root_module=None, workdir=None, allow_modules=()):
-    """Splits @gm with the fxsplit partitioner plugin @partitioner and its
-    @options (dict), writes extra @outputs ("dot:/tmp/g.dot", ...) too, and
-    returns the split torch.fx.GraphModule bound to @root_module (default
-    @gm).  @split_options: extra command-line flags such as
-    "--keep-original-order".  The result may call the functions of the
-    modules @gm's own calls come from, and of @allow_modules."""
-    options = options or {}
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        graph_path = os.path.join(tmp, "graph.json")
-        result_path = os.path.join(tmp, "split.json")
-        export(gm, example_inputs, graph_path)
-        cmd = [find_fxsplit(), "split", graph_path, "--partitioner", partitioner, "--quiet"]
-        for key, value in options.items():
-            cmd += ["--option", f"{key}={value}"]
-        cmd += ["--output", f"json:{result_path}"]
-        for out in outputs:
-            cmd += ["--output", out]
-        cmd += list(split_options)
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise SplitError(proc.stderr.strip() or f"fxsplit exited with {proc.returncode}",
-                             proc.returncode, proc.stderr)
-        return load_split(result_path, root_module if root_module is not None else gm,
-                          allow_modules=_own_modules(gm) + list(allow_modules))
+          split_options=(), root_module=None, workdir=None, allow_modules=(),
+          plugin_dirs=(), library=None):
+    """Splits @gm with the partitioner plugin @partitioner (a built-in's name,
+    "map", or a path to a plugin .so) and its @options (dict), in this
+    process; writes the extra @outputs ("dot:/tmp/g.dot", "report:r.md")
+    through their plugins; returns the split torch.fx.GraphModule.
+    @split_options: command-line flags ("--keep-original-order",
+    "--partition-affix=x", "--tuple-return", ...).  @example_inputs: run
+    ShapeProp first (shapes for cost-based partitioners).  @plugin_dirs are
+    searched before the default plugin directories.  @library: a path to
+    libfxsplit (native.load_library).  The rebuilt graphs take their
+    targets and meta from @gm's own nodes, so @allow_modules, @workdir and
+    @root_module (the result is bound to @gm's attributes, as
+    split_module's) are accepted for compatibility only.
+
+    Raises SplitError with the host's one-line message (unknown plugin or
+    option, a plugin's failure, a cycle, an output that cannot be written:
+    then no output file appears)."""
+    del workdir, allow_modules, root_module
+    lib = native.load_library(library)
+    if example_inputs is not None:
+        from torch.fx.passes.shape_prop import ShapeProp
+        ShapeProp(gm).propagate(*example_inputs)
+    settings = _split_settings(split_options)
+    groups = _output_groups(outputs)
+    with paused_collector():
+        exported = engine_graph(gm, INDEX_KEY, full=True)
+        registry = _plugin_dirs(lib, plugin_dirs)
+        pipeline = lib.fxs_pipeline_new(registry)
+        lib.fxs_plugin_registry_unref(registry)
+        try:
+            _set(lib, pipeline, "partitioner", "plugin", partitioner, "partitioner")
+            for key, value in (options or {}).items():
+                _set(lib, pipeline, "partitioner", key, _bool_text(value), f"options[{key!r}]")
+            for key, value, origin in settings:
+                _set(lib, pipeline, "split", key, value, origin)
+            for group, plugin, path in groups:
+                _set(lib, pipeline, group, "plugin", plugin, f"outputs {plugin}")
+                if path is not None:
+                    _set(lib, pipeline, group, "path", path, f"outputs {plugin}:{path}")
+            try:
+                with native.Graph(lib, exported.text) as graph:
+                    lib.fxs_pipeline_set_graph(pipeline, graph.ptr)
+                lib.call(lib.fxs_pipeline_prepare, pipeline)
+                lib.call(lib.fxs_pipeline_split, pipeline)
+                lib.call(lib.fxs_pipeline_write, pipeline)
+            except native.EngineError as e:
+                raise SplitError(str(e), e.code) from None
+            text = lib.text(lib.fxs_split_result_to_json, lib.fxs_pipeline_result(pipeline))
+        finally:
+            lib.fxs_pipeline_free(pipeline)
+        return rebuild(json.loads(text), exported)

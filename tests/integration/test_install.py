@@ -54,6 +54,42 @@ class TestInstall(FxsplitTestCase):
                              f"{name} is internal")
         self.assertTrue(os.path.isfile(os.path.join(self.root, "include", "fxsplit", "version.h")))
 
+    def test_no_build_path_in_the_library(self):
+        """No path of the source or build tree is compiled into
+        libfxsplit.so (`strings build/core/libfxsplit.so | grep "$PWD"`
+        prints nothing): an uninstalled fxsplit finds its plugins through
+        the marker file beside it, which is never installed."""
+        source = os.path.realpath(SOURCE_ROOT).encode()
+        for lib in (os.path.join(BUILD_ROOT, "core", "libfxsplit.so"),
+                    os.path.join(self.root_libdir, "libfxsplit.so.0")):
+            with open(lib, "rb") as f:
+                self.assertNotIn(source, f.read(), lib)
+        self.assertFalse(glob.glob(os.path.join(self.installed_plugins, "fxsplit-uninstalled*")),
+                         "the build tree's marker must not be installed")
+
+    def test_uninstalled_plugins_are_found_by_the_marker(self):
+        """A build tree anywhere (here a copy of fxsplit in DIR/cli/ with
+        DIR/plugins/ holding modulo.so and the marker) uses DIR/plugins/
+        without environment variables; without the marker it does not."""
+        tree = self.path("tree")
+        os.makedirs(os.path.join(tree, "cli"))
+        os.makedirs(os.path.join(tree, "plugins"))
+        fxsplit = os.path.join(tree, "cli", "fxsplit")
+        shutil.copy(os.path.join(BUILD_ROOT, "cli", "fxsplit"), fxsplit)
+        shutil.copy(os.path.join(BUILD_ROOT, "plugins", "modulo.so"),
+                    os.path.join(tree, "plugins"))
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("FXSPLIT_PLUGIN_PATH", "FXSPLIT_NO_DEFAULT_PLUGIN_DIR")}
+        env["LD_LIBRARY_PATH"] = os.path.join(BUILD_ROOT, "core")
+        marker = os.path.join(tree, "plugins", "fxsplit-uninstalled-plugins")
+        open(marker, "w").close()
+        r = run([fxsplit, "plugins", "modulo"], env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"file: {os.path.realpath(tree)}/plugins/modulo.so", r.stdout)
+        os.remove(marker)
+        r = run([fxsplit, "plugins", "modulo"], env=env)
+        self.assertNotIn(os.path.realpath(tree), r.stdout + r.stderr)
+
     def test_installed_fxsplit_finds_its_library(self):
         """The installed fxsplit's RUNPATH is the installed libdir, where
         libfxsplit.so.0 is (tests/integration/test_prefix_install.py runs an

@@ -91,11 +91,11 @@ class TestBridge(unittest.TestCase):
         # parameters are the original module's, not copies
         self.assertIs(split.submod_0.conv.weight, model.conv.weight)
 
-    def test_split_error_carries_exit_code(self):
+    def test_split_error_carries_the_engine_code(self):
         gm = torch.fx.symbolic_trace(Net().eval())
         with self.assertRaises(fxsplit_torch.SplitError) as cm:
             fxsplit_torch.split(gm, "balanced", {"stages": 0})
-        self.assertNotEqual(cm.exception.returncode, 0)
+        self.assertEqual(cm.exception.code, "option")
         self.assertIn("stages", str(cm.exception))
 
     def test_export_command_line(self):

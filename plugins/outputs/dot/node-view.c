@@ -6,7 +6,7 @@
 
 #include "dot-text.h"
 #include "partition-view.h"
-#include "../report/units.h"
+#include "units.h"
 
 /* "Conv2d" for a call_module node whose class the attribute table knows. */
 static const char *

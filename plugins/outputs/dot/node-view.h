@@ -6,7 +6,7 @@
 
 #include <fxsplit/split.h>
 
-#include "../report/partition-stats.h"
+#include "partition-stats.h"
 
 /* Appends the whole digraph; linear in the original graph's size. */
 void node_view_append (GString *out, const FxsSplitResult *result, const PartitionStats *stats);

@@ -9,8 +9,8 @@
 
 #include "partition-stats.h"
 #include "report-formats.h"
-#include "../dot/graphviz.h"
-#include "../dot/partition-view.h"
+#include "graphviz.h"
+#include "partition-view.h"
 
 static const FxsOptionSpec report_options[] = {
   { .key = "format", .type = FXS_OPTION_STRING, .default_value = "text",
@@ -79,12 +79,13 @@ append_html (FxsPluginContext *ctx, const Report *r, const FxsSplitResult *resul
       char *missing = g_strdup_printf ("No picture: Graphviz's '%s' program was not found "
                                        "(install graphviz).", r->graphviz ? r->graphviz : "");
       fxs_plugin_log (ctx, FXS_LOG_WARNING, "%s", missing);
-      report_append_html (out, result, stats, NULL, missing);
+      report_append_html (out, result, stats, NULL, missing, 1);
       g_free (missing);
       return TRUE;
     }
+  /* a bounded picture: Graphviz crashed on 900,000 boxes */
   GString *dot = g_string_new (NULL);
-  partition_view_append (dot, result, stats);
+  guint per_box = partition_view_append_at_most (dot, result, stats, PARTITION_VIEW_MAX_BOXES);
   GBytes *svg = graphviz_render (ctx, program, "svg", dot, error);
   g_string_free (dot, TRUE);
   g_free (program);
@@ -94,7 +95,7 @@ append_html (FxsPluginContext *ctx, const Report *r, const FxsSplitResult *resul
   gsize len;
   const char *data = g_bytes_get_data (svg, &len);
   char *text = g_strndup (data, len);
-  report_append_html (out, result, stats, text, NULL);
+  report_append_html (out, result, stats, text, NULL, per_box);
   g_free (text);
   g_bytes_unref (svg);
   return TRUE;

@@ -2,6 +2,7 @@
 #include "map-file.h"
 
 #include <fxsplit/error.h>
+#include <fxsplit/text-file.h>
 
 #include <string.h>
 #include <yajl/yajl_parse.h>
@@ -127,8 +128,12 @@ read_json (const char *path, const char *text, gsize length, GError **error)
       guint line, column;
       position_of (text, yajl_get_bytes_consumed (h), &line, &column);
       if (m.problem && m.problem_key)
-        g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s:%u:%u: node '%s' %s", path, line,
-                     column, m.problem_key, m.problem);
+        {
+          char *shown = fxs_text_excerpt (m.problem_key, -1);
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s:%u:%u: node %s %s", path, line,
+                       column, shown, m.problem);
+          g_free (shown);
+        }
       else if (m.problem)
         g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s:%u:%u: %s", path, line, column,
                      m.problem);
@@ -178,8 +183,11 @@ read_columns (const char *path, const char *text, GError **error)
         problem = "this node appears twice";
       if (problem)
         {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s:%u: %s, got '%s'", path, n + 1,
-                       problem, line);
+          /* the file may be anything (a secret): quote only its start */
+          char *shown = fxs_text_excerpt (line, -1);
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s:%u: %s, got %s", path, n + 1,
+                       problem, shown);
+          g_free (shown);
           g_strfreev (fields);
           g_strfreev (lines);
           g_hash_table_unref (table);
@@ -199,13 +207,8 @@ fxs_map_file_read (const char *path, GError **error)
 {
   char *text = NULL;
   gsize length = 0;
-  GError *local = NULL;
-  if (!g_file_get_contents (path, &text, &length, &local))
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s", local->message);
-      g_error_free (local);
-      return NULL;
-    }
+  if (!fxs_text_file_read (path, "a partition map", FXS_TEXT_FILE_MAX_MAP, &text, &length, error))
+    return NULL;
   const char *first = text;
   while (g_ascii_isspace (*first))
     first++;

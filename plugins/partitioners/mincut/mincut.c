@@ -4,7 +4,7 @@
 #include <fxsplit/partitioner.h>
 
 #include "acyclic-cut.h"
-#include "../balanced/cost-option.h"
+#include "cost-option.h"
 
 typedef struct {
   FxsCostKind cost;

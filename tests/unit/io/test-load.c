@@ -197,6 +197,36 @@ test_errors_node_structure (void)
 
 #define CALL(args) "{\"name\": \"f\", \"op\": \"call_function\", \"target\": \"f\", \"args\": " args "}"
 
+/* Unpaired UTF-16 surrogate escapes: yajl decodes a lone high one to '?'
+ * and pairs it with any escape after it; they are invalid text, as bytes
+ * that are not UTF-8 are. */
+static void
+test_errors_surrogate_escapes (void)
+{
+  static const ErrorCase cases[] = {
+    { NODES (CALL ("[@\"\\ud800\"]")), FXS_ERROR_PARSE,
+      "nodes[0].args[0]: a string that is not valid text: a UTF-16 surrogate escape" },
+    { NODES (CALL ("[1, @\"ab\\uDBFFcd\"]")), FXS_ERROR_PARSE,
+      "nodes[0].args[1]: a string that is not valid text" },
+    { NODES (CALL ("[@\"\\udc00\"]")), FXS_ERROR_PARSE, "surrogate escape that is not part" },
+    { NODES (CALL ("[@\"\\ud800\\u0041\"]")), FXS_ERROR_PARSE, "surrogate escape" },
+    { NODES (CALL ("[@\"\\ud800\\ud800\"]")), FXS_ERROR_PARSE, "surrogate escape" },
+    { NODES (CALL ("[@\"\\ud800\\n\"]")), FXS_ERROR_PARSE, "surrogate escape" },
+    { NODES (CALL ("[@\"\\ud83d\\ude00\\ud800\"]")), FXS_ERROR_PARSE, "surrogate escape" },
+    { HEAD "\"x-a\": {@\"k\\udfff\": 1}, \"nodes\": []}", FXS_ERROR_PARSE,
+      "[\"x-a\"]: a string that is not valid text" },
+    { HEAD "@\"x-\\ud800\": 1, \"nodes\": []}", FXS_ERROR_PARSE, "surrogate escape" },
+    /* an escaped backslash, then an escape of its own */
+    { NODES (CALL ("[@\"\\\\\\ud800\"]")), FXS_ERROR_PARSE, "surrogate escape" },
+  };
+  run_error_cases (cases, G_N_ELEMENTS (cases));
+  /* pairs, and a backslash escaped before a 'u', are fine */
+  FxsGraph *g = load_ok (NODES (CALL ("[\"\\ud83d\\ude00\", \"\\uD800\\uDC00\", \"\\\\ud800\", "
+                                      "\"\\uD83D\\uDE00\\uDBFF\\uDFFF\"]") ",\n" OUT));
+  CU_ASSERT_PTR_NOT_NULL (g);
+  fxs_graph_unref (g);
+}
+
 static void
 test_errors_values (void)
 {
@@ -933,6 +963,61 @@ test_reader_limits (void)
   g_free (ok);
   g_string_free (long_doc, TRUE);
 
+  /* runs of blanks: exactly the limit is fine (a separator does not
+   * count), one more is not, wherever chunks and pieces of the input end;
+   * the error is at the run's first blank */
+  static const char *const blank_cases[] = {
+    "[1,%s2]", "[1%s,2]", "%s[1]", "[1]%s", "{\"a\":%s1}", "[\"a b\"%s]",
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (blank_cases); c++)
+    for (guint extra = 0; extra < 2; extra++)
+      for (gsize chunk = 1; chunk <= 40; chunk += chunk < 8 ? 1 : 13)
+        {
+          char *blanks = g_strnfill (16 + extra, ' ');
+          blanks[3] = '\n';
+          blanks[7] = '\t';
+          char *doc = g_strdup_printf (blank_cases[c], blanks);
+          char *got = read_with (doc, chunk, 16, &error);
+          CU_ASSERT_EQUAL (got != NULL, extra == 0);
+          if (extra)
+            {
+              gsize at = (gsize) (strstr (doc, blanks) - doc);
+              char *where = at == 0 ? g_strdup ("t.json:1:1: ")
+                                    : g_strdup_printf ("t.json:1:%zu: ", at + 1);
+              gboolean ok = error && g_str_has_prefix (error->message, where)
+                            && strstr (error->message, "a run of blanks longer than the limit of 16");
+              CU_ASSERT_TRUE (ok);
+              if (!ok)
+                fprintf (stderr, "\n  %s (chunk %zu): %s\n", blank_cases[c], chunk,
+                         error ? error->message : "(read)");
+              g_free (where);
+            }
+          g_free (got);
+          g_clear_error (&error);
+          g_free (doc);
+          g_free (blanks);
+        }
+  /* two runs of the limit around a separator are two runs */
+  char *two = g_strdup_printf ("[1%s,%s2]", "                ", "                ");
+  char *got_two = read_with (two, 5, 16, &error);
+  CU_ASSERT_PTR_NOT_NULL (got_two);
+  g_free (got_two);
+  g_free (two);
+  g_clear_error (&error);
+  /* unpaired surrogate escapes, whatever the chunks (the scanner keeps its
+   * state between them) */
+  for (gsize chunk = 1; chunk <= 16; chunk++)
+    {
+      CU_ASSERT_PTR_NULL (read_with ("[\"x\", \"ab\\ud800\\u0041\"]", chunk, 0, &error));
+      CU_ASSERT_TRUE (error && g_str_has_prefix (error->message, "t.json:1:7: [1]: a string that "
+                                                 "is not valid text"));
+      g_clear_error (&error);
+      char *ok_pair = read_with ("[\"\\\\\\ud83d\\ude00\\\\ud800\"]", chunk, 0, &error);
+      CU_ASSERT_PTR_NOT_NULL (ok_pair);
+      g_free (ok_pair);
+      g_clear_error (&error);
+    }
+
   /* depth: exactly the limit is fine, one more is not */
   for (guint extra = 0; extra < 2; extra++)
     {
@@ -960,6 +1045,7 @@ register_tests (void)
     FXS_TEST (test_errors_top_level),
     FXS_TEST (test_errors_node_structure),
     FXS_TEST (test_errors_values),
+    FXS_TEST (test_errors_surrogate_escapes),
     FXS_TEST (test_errors_graph_rules),
     FXS_TEST (test_errors_meta_and_attributes),
     FXS_TEST (test_errors_split_result),

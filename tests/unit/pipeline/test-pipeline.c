@@ -465,12 +465,63 @@ test_staging (void)
   g_free (dir);
 }
 
+/* Small text files (fxsplit/text-file.h): the limit, NUL bytes, devices,
+ * and excerpts for messages. */
+static void
+test_text_files (void)
+{
+  char *dir = g_dir_make_tmp ("fxsplit-text-XXXXXX", NULL);
+  char *path = g_build_filename (dir, "t.txt", NULL);
+  char *text = NULL;
+  gsize len = 0;
+  GError *error = NULL;
+  g_file_set_contents (path, "0123456789", -1, NULL);
+  CU_ASSERT_TRUE (fxs_text_file_read (path, "a test file", 10, &text, &len, &error));
+  CU_ASSERT_EQUAL (len, 10);
+  CU_ASSERT_STRING_EQUAL (text ? text : "", "0123456789");
+  g_free (text);
+  CU_ASSERT_FALSE (fxs_text_file_read (path, "a test file", 9, &text, &len, &error));
+  CU_ASSERT_TRUE (error && g_str_has_suffix (error->message,
+                                             ": larger than the limit of 9 bytes for a test file"));
+  g_clear_error (&error);
+  g_file_set_contents (path, "ab\0cd", 5, NULL);
+  CU_ASSERT_FALSE (fxs_text_file_read (path, "a test file", 100, &text, &len, &error));
+  CU_ASSERT_TRUE (error && strstr (error->message, "not a text file (it holds NUL bytes)"));
+  g_clear_error (&error);
+  CU_ASSERT_FALSE (fxs_text_file_read ("/dev/null", "a test file", 100, &text, &len, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_IO) && error
+                  && strstr (error->message, "/dev/null: cannot read: it is a character device"));
+  g_clear_error (&error);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+
+  static const struct { const char *in; gssize len; const char *out; } excerpts[] = {
+    { "plain", -1, "'plain'" },
+    { "a'b\\c\n\t\x1b[0m\x7f", -1, "'a\\'b\\\\c\\n\\t\\x1b[0m\\x7f'" },
+    { "caf\xc3\xa9 \xff\xc3", -1, "'caf\xc3\xa9 \\xff\\xc3'" },
+    { "\xc2\x85", -1, "'\\xc2\\x85'" },                  /* a C1 control */
+    { "0123456789012345678901234567890123456789X", -1,
+      "'0123456789012345678901234567890123456789'..." },
+    { "ab\0cd", 5, "'ab\\x00cd'" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (excerpts); i++)
+    {
+      char *got = fxs_text_excerpt (excerpts[i].in, excerpts[i].len);
+      CU_ASSERT_STRING_EQUAL (got, excerpts[i].out);
+      if (strcmp (got, excerpts[i].out) != 0)
+        fprintf (stderr, "\n  excerpt %u: %s, expected %s\n", i, got, excerpts[i].out);
+      g_free (got);
+    }
+}
+
 static void
 register_tests (void)
 {
   static const FxsTestCase files[] = {
     FXS_TEST (test_ini_syntax), FXS_TEST (test_groups_and_keys), FXS_TEST (test_plugin_options),
-    FXS_TEST (test_output_paths), { NULL, NULL },
+    FXS_TEST (test_output_paths), FXS_TEST (test_text_files), { NULL, NULL },
   };
   static const FxsTestCase runs[] = {
     FXS_TEST (test_split_failures), FXS_TEST (test_run_and_options),

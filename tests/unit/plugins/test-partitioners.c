@@ -5,12 +5,12 @@
 #include <fxsplit/fxsplit.h>
 #include <string.h>
 
-#include "../../../plugins/partitioners/balanced/contiguous.h"
-#include "../../../plugins/partitioners/balanced/cost-option.h"
-#include "../../../plugins/partitioners/capability/call-dag.h"
-#include "../../../plugins/partitioners/capability/capability-assign.h"
-#include "../../../plugins/partitioners/mincut/acyclic-cut.h"
-#include "../../../plugins/partitioners/splitpoints/split-points.h"
+#include "contiguous.h"
+#include "cost-option.h"
+#include "call-dag.h"
+#include "capability-assign.h"
+#include "acyclic-cut.h"
+#include "split-points.h"
 #include "../test-partitioners-graphs.h"
 #include "../test-util.h"
 

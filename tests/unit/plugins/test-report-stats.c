@@ -8,11 +8,11 @@
 #include "../test-partitioners-graphs.h"
 #include "../test-util.h"
 
-#include "../../../plugins/outputs/dot/dot-text.h"
-#include "../../../plugins/outputs/report/partition-stats.h"
-#include "../../../plugins/outputs/report/report-formats.h"
-#include "../../../plugins/outputs/report/units.h"
-#include "../../../plugins/partitioners/mincut/acyclic-cut.h"
+#include "dot-text.h"
+#include "partition-stats.h"
+#include "report-formats.h"
+#include "units.h"
+#include "acyclic-cut.h"
 
 /* x, w (a parameter read with get_attr) ->
  *   P0: a = relu(x)

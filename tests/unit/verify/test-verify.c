@@ -558,6 +558,7 @@ test_split_file (void)
     "   {\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\"},\n"
     "   {\"name\": \"submod_0\", \"op\": \"call_module\", \"target\": \"submod_0\", \"args\": [{\"node\": \"x\"}]},\n"
     "   {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [{\"node\": \"submod_0\"}]}],\n"
+    " \"partitions\": [{\"name\": \"0\", \"id\": 0, \"submodule\": \"submod_0\", \"dependencies\": []}],\n"
     " \"qualname_map\": {\"submod_0.a_b\": \"a.b\"}}\n";
   GError *error = NULL;
   FxsSplitFile *file = fxs_split_file_load_data (text, strlen (text), "split.json", &error);
@@ -578,8 +579,23 @@ test_split_file (void)
                                        "call_module y a.b (x,)\n"
                                        "output output output (y,)\n");
   CU_ASSERT_TRUE (fxs_split_file_verify (orig, file, NULL));
-  fxs_graph_unref (orig);
   fxs_split_file_free (file);
+
+  /* without its partitions table it is no split result (tests/integration/
+   * test_verify.py checks the table's contents) */
+  GString *no_table = g_string_new (text);
+  char *at = strstr (no_table->str, " \"partitions\"");
+  g_string_erase (no_table, at - no_table->str, strchr (at, '\n') + 1 - at);
+  file = fxs_split_file_load_data (no_table->str, no_table->len, "split.json", &error);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (file);
+  CU_ASSERT_FALSE (fxs_split_file_verify (orig, file, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_VERIFY));
+  if (error)
+    CU_ASSERT_STRING_EQUAL (error->message, "it has no \"partitions\" table: not a split result");
+  g_clear_error (&error);
+  fxs_split_file_free (file);
+  g_string_free (no_table, TRUE);
+  fxs_graph_unref (orig);
 
   const char bad[] =
     "{\"format\": \"fxsplit-graph\", \"version\": 1, \"nodes\": [\n"

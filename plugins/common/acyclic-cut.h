@@ -3,7 +3,7 @@
 #ifndef FXS_PARTS_ACYCLIC_CUT_H
 #define FXS_PARTS_ACYCLIC_CUT_H
 
-#include "../capability/call-dag.h"
+#include "call-dag.h"
 
 typedef struct {
   guint parts;         /* K >= 1 */

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../balanced/contiguous.h"
+#include "contiguous.h"
 
 /* Passes stop after this many moves without a new best prefix. */
 #define STALL_MOVES 1000

@@ -4,7 +4,7 @@
 #define FXS_PARTS_CAPABILITY_ASSIGN_H
 
 #include "call-dag.h"
-#include "../splitpoints/node-selector.h"
+#include "node-selector.h"
 
 typedef enum {
   CAPABILITY_IDS_ORDER,            /* all partitions numbered in dependency order */

@@ -5,7 +5,9 @@
 
 #include <string.h>
 
-#include "../dot/dot-text.h"
+#include "units.h"
+#include "dot-text.h"
+#include "partition-view.h"
 
 static void
 append_escaped (GString *out, const char *text)
@@ -78,7 +80,7 @@ append_svg (GString *out, const char *svg)
 
 void
 report_append_html (GString *out, const FxsSplitResult *result, const PartitionStats *stats,
-                    const char *svg, const char *missing)
+                    const char *svg, const char *missing, guint per_box)
 {
   GString *title = g_string_new (NULL);
   g_string_append_printf (title, "fxsplit report: %u partition%s", stats->n,
@@ -105,6 +107,19 @@ report_append_html (GString *out, const FxsSplitResult *result, const PartitionS
     }
   g_string_append (out, "</ul>\n<h2>Partitions</h2>\n<figure>\n");
   g_ptr_array_unref (summary);
+  if (svg && per_box > 1)
+    {
+      GString *note = g_string_new ("The picture is reduced: each box stands for ");
+      units_append_count (note, per_box);
+      g_string_append (note, " consecutive partitions (in call order) of the ");
+      units_append_count (note, stats->n);
+      g_string_append_printf (note, ", so that it has at most %d boxes; the table above lists "
+                              "every partition.", PARTITION_VIEW_MAX_BOXES);
+      g_string_append (out, "<p class=\"reduced\">");
+      append_escaped (out, note->str);
+      g_string_append (out, "</p>\n");
+      g_string_free (note, TRUE);
+    }
   if (svg)
     append_svg (out, svg);
   else

@@ -16,8 +16,11 @@ void report_append_csv (GString *out, const FxsSplitResult *result,
 
 /* A self-contained HTML page: the table, the summary and the partition
  * picture.  @svg is Graphviz's SVG of it (the <svg> element onwards is
- * embedded), or NULL; then @missing says why there is no picture. */
+ * embedded), or NULL; then @missing says why there is no picture.  A box
+ * of the picture stands for @per_box consecutive partitions (above 1, the
+ * page says that the picture is reduced). */
 void report_append_html (GString *out, const FxsSplitResult *result,
-                         const PartitionStats *stats, const char *svg, const char *missing);
+                         const PartitionStats *stats, const char *svg, const char *missing,
+                         guint per_box);
 
 #endif

@@ -8,11 +8,23 @@
 
 #include <fxsplit/split.h>
 
-#include "../report/partition-stats.h"
+#include "partition-stats.h"
 
-/* Appends the whole digraph. */
+/* Appends the whole digraph, a box per partition. */
 void partition_view_append (GString *out, const FxsSplitResult *result,
                             const PartitionStats *stats);
+
+/* Boxes a bounded picture draws at most: Graphviz copes with a few hundred
+ * (900,000 boxes made it crash after 52 s and 6.3 GB), and so do readers. */
+#define PARTITION_VIEW_MAX_BOXES 200
+
+/* The same with at most @max_boxes boxes (and edges between at most as
+ * many pairs of them): beyond, each box stands for that many consecutive
+ * partitions (in call order), with their nodes and cost summed, and the
+ * arrows sum the bytes passed between them.  Returns how many partitions
+ * a box stands for (1: the whole picture). */
+guint partition_view_append_at_most (GString *out, const FxsSplitResult *result,
+                                     const PartitionStats *stats, guint max_boxes);
 
 /* "12 nodes, flops 1.82 GFLOP (23.1%)": partition @index's size and cost,
  * for labels. */

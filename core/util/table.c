@@ -1,0 +1,120 @@
+/* The open-addressing table of table.h: its one grow function. */
+#include "table.h"
+
+#include <string.h>
+
+#define MIN_CAPACITY 16
+
+/* The slot of an empty table: every search stops at it. */
+static const guint8 empty_slot[FXS_TABLE_MAX_ENTRY];
+
+void
+fxs_table_init (FxsTable *t, gsize entry_size)
+{
+  g_assert (entry_size >= sizeof (FxsTableHead) && entry_size <= FXS_TABLE_MAX_ENTRY);
+  t->slots = (guint8 *) empty_slot;
+  t->entry_size = entry_size;
+  t->mask = 0;
+  t->used = 0;
+}
+
+void
+fxs_table_clear (FxsTable *t)
+{
+  if (t->slots != empty_slot)
+    g_free (t->slots);
+  fxs_table_init (t, t->entry_size);
+}
+
+void
+fxs_table_reset (FxsTable *t)
+{
+  if (t->slots == empty_slot)
+    return;
+  /* a table much bigger than what it held goes: wiping it each time would
+   * cost its size, not its use */
+  if (t->mask + 1 > 8 * MAX (t->used, MIN_CAPACITY))
+    fxs_table_clear (t);
+  else
+    {
+      memset (t->slots, 0, (t->mask + 1) * t->entry_size);
+      t->used = 0;
+    }
+}
+
+static gpointer
+empty_slot_for (const FxsTable *t, guint32 hash)
+{
+  gsize i = fxs_table_start (t, hash);
+  while (((const FxsTableHead *) fxs_table_at (t, i))->tag)
+    i = fxs_table_step (t, i);
+  return fxs_table_at (t, i);
+}
+
+void
+fxs_table_reserve (FxsTable *t, gsize n)
+{
+  gsize cap = MIN_CAPACITY;
+  while (cap < 2 * n)
+    cap *= 2;
+  if (t->slots != empty_slot && cap <= t->mask + 1)
+    return;
+  guint8 *old = t->slots;
+  gsize old_cap = old == empty_slot ? 0 : t->mask + 1;
+  t->slots = g_malloc0 (cap * t->entry_size);
+  t->mask = cap - 1;
+  for (gsize i = 0; i < old_cap; i++)
+    {
+      const FxsTableHead *e = (const FxsTableHead *) (old + i * t->entry_size);
+      if (!e->tag)
+        continue;
+      memcpy (empty_slot_for (t, e->hash), e, t->entry_size);
+    }
+  if (old != empty_slot)
+    g_free (old);
+}
+
+gpointer
+fxs_table_add (FxsTable *t, guint32 hash)
+{
+  fxs_table_room (t);
+  FxsTableHead *e = empty_slot_for (t, hash);
+  e->hash = hash;
+  t->used++;
+  return e;
+}
+
+guint32
+fxs_name_hash (const char *s, gsize len)
+{
+  /* eight bytes at a time, multiply-xorshift mixed */
+  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  guint64 h = len * k;
+  for (; len >= 8; s += 8, len -= 8)
+    {
+      guint64 w;
+      memcpy (&w, s, 8);
+      h = (h ^ w) * k;
+      h ^= h >> 29;
+    }
+  /* the last 0-7 bytes as memcpy into a zeroed word would put them, with
+   * loads of fixed size (a memcpy of variable length is a call) */
+  guint64 w = 0;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  if (len >= 4)
+    {
+      guint32 lo, hi;
+      memcpy (&lo, s, 4);
+      memcpy (&hi, s + len - 4, 4);
+      w = lo | ((guint64) hi << (8 * (len - 4)));   /* the overlap agrees */
+    }
+  else if (len > 0)
+    w = (guint64) (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
+        | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
+#else
+  memcpy (&w, s, len);
+#endif
+  h = (h ^ w) * k;
+  h ^= h >> 32;
+  return (guint32) h;
+}

@@ -1,0 +1,105 @@
+/* The one hash table of the core that is not a GHashTable: open addressing
+ * with linear probing, at most half full, entries stored in the slots.
+ *
+ * Why it exists: the engine (core/split/) and the loader look names up a
+ * few times per node at 10^5-10^7 nodes.  A GHashTable needs NUL-terminated
+ * keys of its own (the loader has the file's bytes, the namespace bases
+ * without NUL), calls hash and equality through pointers, and has no
+ * equality with context (the verifier's value numbers).  This table keeps
+ * the caller's entries (a FxsTableHead, then the caller's fields) in one
+ * flat array and the caller compares inline.  Measured: inserting 10^6
+ * node names ("add_123") and looking each up three times, 232-353 ns per
+ * operation against GHashTable's 302-592 (10^5: 100 against 113), on a
+ * shared 2-core machine.
+ *
+ * Every entry starts with a FxsTableHead; @tag 0 marks an empty slot, so
+ * callers store something non-zero there (an index + 1, a length + 1).
+ * A search:
+ *
+ *   fxs_table_room (t);                       (only when it may insert)
+ *   for (gsize i = fxs_table_start (t, hash);; i = fxs_table_step (t, i))
+ *     {
+ *       Entry *e = fxs_table_at (t, i);
+ *       if (!e->head.tag)          -> absent; fill *e, then fxs_table_added (t)
+ *       if (e->head.hash == hash && ...) -> found
+ *     }
+ *
+ * or fxs_table_add() for an entry known to be absent.  Entry pointers stay
+ * valid until the next fxs_table_room(), fxs_table_add() or reset. */
+#ifndef FXS_TABLE_H
+#define FXS_TABLE_H
+
+#include <glib.h>
+
+typedef struct {
+  guint32 hash;
+  guint32 tag;       /* 0: empty slot */
+} FxsTableHead;
+
+typedef struct {
+  guint8 *slots;     /* a shared empty slot until the first fxs_table_room() */
+  gsize entry_size;  /* sizeof the caller's entry, FxsTableHead first */
+  gsize mask;        /* capacity - 1; capacity is a power of two */
+  gsize used;
+} FxsTable;
+
+/* The largest entry a table takes. */
+#define FXS_TABLE_MAX_ENTRY 32
+
+void fxs_table_init (FxsTable *t, gsize entry_size);
+/* Frees the slots; the table is empty and usable again. */
+void fxs_table_clear (FxsTable *t);
+/* Empties the table, in time proportional to what it held. */
+void fxs_table_reset (FxsTable *t);
+/* Room for @n entries in all, at most half full. */
+void fxs_table_reserve (FxsTable *t, gsize n);
+
+/* Room for one more entry. */
+static inline void
+fxs_table_room (FxsTable *t)
+{
+  if (G_UNLIKELY (2 * (t->used + 1) > t->mask + 1))
+    fxs_table_reserve (t, t->used + 1);
+}
+
+static inline gsize
+fxs_table_start (const FxsTable *t, guint32 hash)
+{
+  return hash & t->mask;
+}
+
+static inline gsize
+fxs_table_step (const FxsTable *t, gsize i)
+{
+  return (i + 1) & t->mask;
+}
+
+static inline gpointer
+fxs_table_at (const FxsTable *t, gsize i)
+{
+  return t->slots + i * t->entry_size;
+}
+
+/* Starts fetching the slot of @hash into the cache, for a search that
+ * comes a little later (a big table is far bigger than the cache). */
+static inline void
+fxs_table_prefetch (const FxsTable *t, guint32 hash)
+{
+  __builtin_prefetch (fxs_table_at (t, fxs_table_start (t, hash)));
+}
+
+/* Counts the entry just stored in an empty slot. */
+static inline void
+fxs_table_added (FxsTable *t)
+{
+  t->used++;
+}
+
+/* A new entry for @hash, known to be absent: room is made, its head.hash
+ * set and it is counted; the caller sets head.tag and its fields. */
+gpointer fxs_table_add (FxsTable *t, guint32 hash);
+
+/* A fast hash of @len bytes (names, keys of the tables above). */
+guint32 fxs_name_hash (const char *s, gsize len);
+
+#endif

@@ -7,6 +7,7 @@
 #include <fxsplit/io.h>
 #include <string.h>
 #include "model/graph-private.h"
+#include "model/loaded-split.h"
 #include "json-reader.h"
 
 /* The node metadata converted so far, by the JSON it came from, for one
@@ -22,28 +23,6 @@ typedef struct {
   gint64 pos;
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
-
-/* One entry of a split result's partitions table, as the file has it. */
-typedef struct {
-  char *name;
-  gint64 id;
-  char *submodule;
-  GPtrArray *dependencies;  /* char*: partition names */
-  GPtrArray *dependents;    /* char* */
-  gint64 pos;               /* of the entry in the file */
-} FxsLoadPartition;
-
-/* What fxs_load_split() returns: the top-level graph, every submodule's
- * graph with its name (in file order), the partitions table and the
- * qualname map. */
-typedef struct FxsLoadSplit {
-  FxsGraph *top;
-  GPtrArray *names;        /* char* */
-  GPtrArray *submodules;   /* FxsGraph*, one reference each */
-  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
-  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
-  gboolean has_partitions; /* the file has a "partitions" member */
-} FxsLoadSplit;
 
 G_GNUC_INTERNAL void fxs_load_partition_free (gpointer partition);
 

@@ -21,32 +21,6 @@ is_identifier (const char *s, gsize len)
   return TRUE;
 }
 
-void
-fxs_json_append_quoted (GString *out, const char *s, gsize len)
-{
-  const gsize max_chars = 80;
-  gsize chars = 0;
-  g_string_append_c (out, '"');
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = (guchar) s[i];
-      if ((c & 0xc0) != 0x80 && chars++ == max_chars)
-        {
-          g_string_append (out, "...");
-          break;
-        }
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
-}
-
 static void
 append_segment (GString *out, const char *key, gsize key_len, guint64 index)
 {

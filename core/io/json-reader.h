@@ -20,6 +20,7 @@
 
 #include <glib.h>
 #include <fxsplit/error.h>
+#include "util/text-escape.h"
 
 /* Objects and arrays nested deeper than this are an error. */
 #define FXS_JSON_MAX_DEPTH 512
@@ -143,9 +144,5 @@ void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out,
 
 /* The value of member @key of object @obj, or NULL. */
 const FxsJson *fxs_json_member (const FxsJson *obj, const char *key);
-
-/* Appends @s (@len bytes) quoted for a one-line message: control characters
- * escaped, at most 80 characters kept. */
-void fxs_json_append_quoted (GString *out, const char *s, gsize len);
 
 #endif

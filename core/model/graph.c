@@ -1,6 +1,5 @@
 /* The graph model: graphs, nodes, attributes and their metadata. */
 #include "graph-private.h"
-#include "split/names.h"
 
 #include <string.h>
 #ifdef G_OS_UNIX

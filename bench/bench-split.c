@@ -440,8 +440,6 @@ out:
 int
 main (int argc, char **argv)
 {
-  /* as the fxsplit command does */
-  fxs_memory_tune_for_big_graphs ();
   BenchConfig cfg = { 0 };
   GError *error = NULL;
   if (!parse_config (&argc, &argv, &cfg, &error))

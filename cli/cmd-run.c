@@ -44,8 +44,8 @@ cli_cmd_run (int argc, char **argv)
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override a pipeline setting (repeatable)", "GROUP.KEY=VALUE" },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &threads,
-      "Most threads for loading, splitting (as [split] threads) and writing json "
-      "(default 0: as many as processors)", "N" },
+      "Most threads for building the split's graphs (as [split] threads; "
+      "default 0: as many as processors)", "N" },
     { NULL },
   };
   GOptionContext *context = g_option_context_new ("PIPELINE.ini - run a split pipeline");

@@ -158,7 +158,7 @@ cli_cmd_split (int argc, char **argv)
     { "tuple-return", 0, 0, G_OPTION_ARG_NONE, &a.tuple_return,
       "Submodules always return a tuple", NULL },
     { "threads", 't', 0, G_OPTION_ARG_STRING, &a.threads,
-      "Most threads for loading, splitting and writing json (default 0: as many as "
+      "Most threads for building the split's graphs (default 0: as many as "
       "processors)", "N" },
     { "submodule", 0, 0, G_OPTION_ARG_STRING, &a.submodule,
       "Split submodule NAME of GRAPH.json (a split result) instead of its top level",

@@ -34,7 +34,6 @@ print_usage (FILE *out)
 int
 main (int argc, char **argv)
 {
-  fxs_memory_tune_for_big_graphs ();
   cli_signals_install ();
   setlocale (LC_ALL, "");
   if (argc < 2)

@@ -330,18 +330,17 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
   return TRUE;
 }
 
-/* The same, or the node metadata of a recent node with equal JSON. */
+/* The same, or the node metadata of an earlier node with equal JSON. */
 static gboolean
 convert_meta_once (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out,
                    const FxsJsonPath *path)
 {
   FxsMetaMemo *memo = c->loader->metas;
-  guint64 text_id = fxs_json_reader_repeat_id (c->reader);
-  if (fxs_meta_memo_find (memo, obj, text_id, out))
+  if (fxs_meta_memo_find (memo, obj, out))
     return TRUE;
   if (!convert_meta (c, obj, out, path))
     return FALSE;
-  fxs_meta_memo_add (memo, obj, text_id, *out);
+  fxs_meta_memo_add (memo, obj, *out);
   return TRUE;
 }
 
@@ -592,17 +591,6 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   if (build && fxs_graph_name_position (c->graph, FALSE, item->key, item->key_len, name_hash)
                  != G_MAXUINT32)
     return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
-  FxsLoader *l = c->loader;
-  guint64 text_id = build ? fxs_json_reader_repeat_id (c->reader) : 0;
-  for (guint i = 0; text_id && i < G_N_ELEMENTS (l->attr_seen); i++)
-    if (l->attr_seen[i].text_id == text_id)
-      {
-        /* the same text as one converted lately: the same contents */
-        fxs_graph_append_attr_unchecked (c->graph, item->key, l->attr_seen[i].kind,
-                                         l->attr_seen[i].class_name, l->attr_seen[i].tensor);
-        fxs_graph_name_added (c->graph, FALSE, name_hash);
-        return TRUE;
-      }
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
@@ -648,10 +636,5 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   const char *class_name = cls ? fxs_load_share (c, cls) : NULL;
   fxs_graph_append_attr_unchecked (c->graph, item->key, k, class_name, t);
   fxs_graph_name_added (c->graph, FALSE, name_hash);
-  if (text_id)
-    {
-      l->attr_seen[l->attr_seen_next] = (FxsLoadAttrSeen) { text_id, k, class_name, t };
-      l->attr_seen_next = (l->attr_seen_next + 1) % G_N_ELEMENTS (l->attr_seen);
-    }
   return TRUE;
 }

@@ -7,19 +7,12 @@
 #include <fxsplit/io.h>
 #include <string.h>
 #include "model/graph-private.h"
+#include "model/loaded-split.h"
 #include "json-reader.h"
 
-/* The node metadata converted last and the JSON it came from, for one
+/* The node metadata converted so far, by the JSON it came from, for one
  * graph at a time (its FxsNodeMeta live in that graph): graph-load-meta.c. */
 typedef struct FxsMetaMemo FxsMetaMemo;
-
-/* An attribute's contents, as converted from a text (FxsLoader.attr_seen). */
-typedef struct {
-  guint64 text_id;          /* 0: an empty entry */
-  FxsAttrKind kind;
-  const char *class_name;
-  const FxsTensorMeta *tensor;
-} FxsLoadAttrSeen;
 
 /* The first reference to a node that is not (yet) defined.  Reported when
  * the node list ends, or earlier when a node of that name turns up, so the
@@ -30,28 +23,6 @@ typedef struct {
   gint64 pos;
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
-
-/* One entry of a split result's partitions table, as the file has it. */
-typedef struct {
-  char *name;
-  gint64 id;
-  char *submodule;
-  GPtrArray *dependencies;  /* char*: partition names */
-  GPtrArray *dependents;    /* char* */
-  gint64 pos;               /* of the entry in the file */
-} FxsLoadPartition;
-
-/* What fxs_load_split() returns: the top-level graph, every submodule's
- * graph with its name (in file order), the partitions table and the
- * qualname map. */
-typedef struct FxsLoadSplit {
-  FxsGraph *top;
-  GPtrArray *names;        /* char* */
-  GPtrArray *submodules;   /* FxsGraph*, one reference each */
-  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
-  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
-  gboolean has_partitions; /* the file has a "partitions" member */
-} FxsLoadSplit;
 
 G_GNUC_INTERNAL void fxs_load_partition_free (gpointer partition);
 
@@ -122,12 +93,8 @@ typedef struct {
    * neighbours alternate between them */
   const FxsTensorMeta *recent_tensors[64];
   GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
-  FxsMetaMemo *metas;           /* whole node metadata converted lately, with its JSON */
+  FxsMetaMemo *metas;           /* whole node metadata by its JSON */
   struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
-  /* attribute contents converted lately, by the identifier of their text
-   * (fxs_json_reader_repeat_id(); the fast path gives one) */
-  FxsLoadAttrSeen attr_seen[8];
-  guint attr_seen_next;
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;
@@ -252,23 +219,20 @@ G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsVa
 G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind,
                                          FxsValue *out, const FxsJsonPath *path);
 
-/* ---- metadata met lately (graph-load-meta.c) ------------------------------ */
+/* ---- metadata by content (graph-load-meta.c) ------------------------------ */
 
 G_GNUC_INTERNAL FxsMetaMemo *fxs_meta_memo_new (void);
 G_GNUC_INTERNAL void         fxs_meta_memo_free (FxsMetaMemo *m);
 /* Forgets every entry (another graph is being built). */
 G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
-/* TRUE, with *@meta, when JSON equal to @json was converted lately.
- * @text_id: the reader's identifier of @json's text
- * (fxs_json_reader_repeat_id()), or 0: with one, only entries of the same
- * text are looked at (no tree compared). */
+/* TRUE, with *@meta, when JSON equal to @json was converted before in the
+ * same graph. */
 G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
-                                                 guint64 text_id, const FxsNodeMeta **meta);
-/* Keeps @meta as the conversion of @json (with its text's @text_id, or
- * else a copy of @json) in place of the oldest entry, unless @json refers
- * to a node. */
+                                                 const FxsNodeMeta **meta);
+/* Keeps @meta as the conversion of @json (a copy of it), unless @json
+ * refers to a node. */
 G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
-                                                guint64 text_id, const FxsNodeMeta *meta);
+                                                const FxsNodeMeta *meta);
 
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 

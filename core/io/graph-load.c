@@ -321,7 +321,6 @@ forget_graph_caches (FxsLoader *l)
   fxs_meta_memo_clear (l->metas);
   memset (l->recent_tensors, 0, sizeof l->recent_tensors);
   memset (l->recent_single, 0, sizeof l->recent_single);
-  memset (l->attr_seen, 0, sizeof l->attr_seen);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -510,11 +509,10 @@ input_size (const char *path, gsize length)
 }
 
 /* One reading of the input by a new loader, the file at @path or else
- * @data: with @fast, the fast path (NULL when it gave up, with nothing
- * reported); else the general path. */
+ * @data. */
 static FxsGraph *
-load_once (const char *path, const char *data, gsize length, gboolean fast,
-           const char *display_name, const char *want, FxsLoadSplit *all, GError **error)
+load (const char *path, const char *data, gsize length, const char *display_name,
+      const char *want, FxsLoadSplit *all, GError **error)
 {
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
@@ -535,16 +533,8 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
   l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
   l->metas = fxs_meta_memo_new ();
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
-  /* neighbouring nodes mostly have equal metadata (FxsMetaMemo), */
-  fxs_json_reader_set_repeating_member (reader, TAG_NODES | TAG_BUILD, "meta");
-  /* and attributes of the same kind, class and shape are common */
-  fxs_json_reader_set_repeating_items (reader, TAG_ATTRS | TAG_BUILD);
-  gboolean windowed = fxs_json_reader_get_fast_path () == FXS_JSON_FAST_WINDOWED;
-  gboolean ok = fast ? (path       ? fxs_json_reader_parse_fast_file (reader, path)
-                        : windowed ? fxs_json_reader_parse_fast_windowed (reader, data, length)
-                                   : fxs_json_reader_parse_fast (reader, data, length))
-               : path ? fxs_json_reader_parse_file (reader, path, error)
-               : fxs_json_reader_parse_data (reader, data, length, error);
+  gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
+                     : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
@@ -567,34 +557,6 @@ load_once (const char *path, const char *data, gsize length, gboolean fast,
     {
       fxs_graph_unref (graph);
       return NULL;
-    }
-  return graph;
-}
-
-static void
-clear_parts (FxsLoadSplit *all)
-{
-  g_ptr_array_set_size (all->names, 0);
-  g_ptr_array_set_size (all->submodules, 0);
-  g_ptr_array_set_size (all->qualnames, 0);
-  g_ptr_array_set_size (all->partitions, 0);
-  all->has_partitions = FALSE;
-}
-
-/* The fast path first (json-reader.h); where it gives up, the general path
- * reads the input again and reports what is wrong. */
-static FxsGraph *
-load (const char *path, const char *data, gsize length, const char *display_name,
-      const char *want, FxsLoadSplit *all, GError **error)
-{
-  if (fxs_json_reader_get_fast_path () == FXS_JSON_FAST_NEVER)
-    return load_once (path, data, length, FALSE, display_name, want, all, error);
-  FxsGraph *graph = load_once (path, data, length, TRUE, display_name, want, all, NULL);
-  if (!graph)
-    {
-      if (all)
-        clear_parts (all);
-      graph = load_once (path, data, length, FALSE, display_name, want, all, error);
     }
   return graph;
 }

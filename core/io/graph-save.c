@@ -229,13 +229,8 @@ write_node (FxsJsonWriter *w, const FxsNode *node)
       fxs_json_write_literal (w, ", \"type\": ");
       fxs_json_write_cstring (w, node->type_expr);
     }
-  /* neighbouring nodes mostly share their metadata (graph-load-meta.c) */
-  if (node->meta && !fxs_json_writer_recall (w, node->meta))
-    {
-      FxsJsonMark start = fxs_json_writer_mark (w);
-      write_meta (w, node->meta);
-      fxs_json_writer_memorize (w, node->meta, start);
-    }
+  if (node->meta)
+    write_meta (w, node->meta);
   fxs_json_write_literal (w, "}");
 }
 
@@ -273,12 +268,6 @@ fxs_graph_write_header (FxsJsonWriter *w)
   fxs_json_write_raw (w, version);
 }
 
-guint64
-fxs_graph_write_n_units (const FxsGraph *graph)
-{
-  return (guint64) graph->attrs->len + graph->nodes->len;
-}
-
 void
 fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
 {
@@ -286,8 +275,6 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
   fxs_json_write_literal (w, "\"attributes\": {");
   for (guint i = 0; i < graph->attrs->len; i++)
     {
-      if (!fxs_json_writer_unit (w))
-        continue;
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
       fxs_json_write_raw (w, indent);
       write_attr (w, graph->attrs->pdata[i]);
@@ -302,8 +289,6 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
   fxs_json_write_literal (w, "\"nodes\": [");
   for (guint i = 0; i < graph->nodes->len; i++)
     {
-      if (!fxs_json_writer_unit (w))
-        continue;
       fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
       fxs_json_write_raw (w, indent);
       write_node (w, graph->nodes->pdata[i]);

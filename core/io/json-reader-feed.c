@@ -1,7 +1,6 @@
 /* Feeding yajl (json-reader-private.h): chunks, token positions, and what
  * stopped it. */
 #include "json-reader-private.h"
-#include "util/bulk.h"
 
 #include <errno.h>
 #include <string.h>
@@ -268,9 +267,7 @@ fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize leng
 {
   char *buf = NULL;
   if (fd >= 0)
-    /* bulk memory: whole huge pages (one page fault, not 256), reused by
-     * the next load in the process */
-    buf = fxs_bulk_alloc_uninit (chunk);
+    buf = g_malloc (chunk);
   gboolean ok = TRUE;
   gsize off = 0;
   while (ok)
@@ -289,8 +286,8 @@ fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize leng
         {
           if (want != chunk)
             {
-              fxs_bulk_free (buf);
-              buf = fxs_bulk_alloc_uninit (want);
+              g_free (buf);
+              buf = g_malloc (want);
               chunk = want;
             }
           got = read (fd, buf, chunk);
@@ -311,6 +308,6 @@ fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize leng
         }
       ok = fxs_json_feeder_feed (f, bytes, (gsize) got);
     }
-  fxs_bulk_free (buf);
+  g_free (buf);
   return ok;
 }

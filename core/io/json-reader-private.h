@@ -1,8 +1,7 @@
 /* The JSON reader's parts (json-reader.h): feeding yajl and keeping its
  * tokens' positions (json-reader-feed.c), turning tokens into streamed and
- * collected values (json-reader.c), running the first on a thread of its
- * own (json-reader-thread.c), and the fast path, which reads a whole input
- * into the same collected values without yajl (json-reader-fast.c). */
+ * collected values (json-reader.c), and placing errors
+ * (json-reader-errors.c). */
 #ifndef FXS_JSON_READER_PRIVATE_H
 #define FXS_JSON_READER_PRIVATE_H
 
@@ -81,7 +80,7 @@ gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
 gboolean fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length,
                                    gsize chunk, int *read_errno);
 
-/* ---- the reader's state (json-reader.c, json-reader-fast.c) ------------- */
+/* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 
 /* Scratch memory for one collected tree at a time.  Blocks are kept across
  * resets, so a steady stream of similar trees allocates nothing after the
@@ -104,7 +103,6 @@ typedef struct {
 } FxsJsonScratch;
 
 gpointer fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size);
-void     fxs_json_scratch_reset (FxsJsonScratch *s);
 
 /* Called for every token of a collected value: the common case inline. */
 static inline gpointer
@@ -141,7 +139,7 @@ struct FxsJsonReader {
   char *name;
   FxsJsonHandler handler;
   gpointer user_data;
-  FxsJsonFeeder feed;       /* used by the feeding thread while it runs */
+  FxsJsonFeeder feed;
   gsize max_string;
   gsize chunk_size;
 
@@ -153,17 +151,6 @@ struct FxsJsonReader {
   gsize pending_alloc;
   FxsJsonScratch scratch;
 
-  /* fxs_json_reader_set_repeating_member() */
-  int repeat_tag;
-  char *repeat_key;         /* NULL: none */
-  gsize repeat_key_len;
-  gboolean repeat_items;    /* fxs_json_reader_set_repeating_items() */
-  int repeat_items_tag;
-  guint64 repeat_id;        /* fxs_json_reader_repeat_id() */
-  guint64 repeat_ids;       /* given so far */
-
-  gboolean threaded;        /* fxs_json_reader_set_threaded() */
-  gboolean threaded_set;
   gboolean in_item;         /* inside begin()/value(): paths include the item */
 
   /* the input, for turning offsets into lines */
@@ -221,78 +208,12 @@ fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean 
   *flags = zero ? FXS_JSON_HAS_NUL : 0;
   return copy;
 }
-/* ---- values that repeat (json-reader-repeats.c) --------------------------- */
 
-/* The last few values of the repeating member (as
- * fxs_json_reader_set_repeating_member() says), text and tree. */
-#define FXS_JSON_REPEATS 8
-
-typedef struct {
-  char *text;               /* one block with the tree, kept for the next */
-  gsize size;               /* the block's */
-  gsize len;
-  guint64 tail;             /* its last 8 bytes */
-  guint64 id;               /* fxs_json_reader_repeat_id() */
-  const FxsJson *tree;
-  guint depth;              /* containers nested in it, itself included */
-} FxsJsonRepeat;
-
-typedef struct {
-  FxsJsonRepeat seen[FXS_JSON_REPEATS];
-  guint next;               /* the entry to replace */
-  guint last;               /* the entry found or added last */
-  guint pinned;             /* found for the value being collected: kept */
-} FxsJsonRepeats;
-
-#define FXS_JSON_REPEAT_NONE G_MAXUINT
-
-void fxs_json_repeats_clear (FxsJsonRepeats *reps);
-/* The tree of a value whose text starts @p (@avail bytes on), of at most
- * @depth_room nested containers; *@len: its text's length.  NULL when none
- * is.  The entry is pinned (kept by fxs_json_repeats_add()) until
- * reps->pinned is reset. */
-const FxsJson *fxs_json_repeats_find (FxsJsonRepeats *reps, const char *p, gsize avail,
-                                      guint depth_room, gsize *len, guint64 *id);
-/* @tree, read from @len bytes of @text, in place of the oldest entry (small
- * containers only: else FALSE), with identifier @id. */
-gboolean fxs_json_repeats_add (FxsJsonRepeats *reps, const char *text, gsize len,
-                               const FxsJson *tree, guint64 id);
-
-/* Whether @len bytes are UTF-8 as RFC 3629 has it (NUL allowed). */
-gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
-/* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's
- * keys, made on first use (free with g_hash_table_unref()): FALSE when it
- * is there already. */
-gboolean fxs_json_key_set_add (GHashTable **set, const char *key, gsize len);
-/* The first key of @n members (key, value, key, ...) that repeats an
- * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
-const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
-
-/* ---- tokens (json-reader.c) --------------------------------------------- */
-
-/* What the reader does with each token at @pos: 0 stops (after an error is
- * recorded, or the consumer's callback said stop). */
-int fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos);
-int fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b);
-int fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type,
-                                  const char *s, gsize len);
-int fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len);
-int fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type);
-/* A string or key at @pos with an unpaired surrogate escape: fails. */
-int fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos);
-int fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos);
+/* Where errors are and what they say (json-reader-errors.c): paths,
+ * the first error recorded, and LINE:COLUMN found by rescanning the input. */
 /* Records why @feeder stopped (a syntax error or the string limit). */
 void fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder);
-
-/* ---- on a thread of its own (json-reader-thread.c) ------------------------ */
-
-/* Reads @fd (when >= 0) or @data (@length bytes) in chunks of @chunk_size,
- * with yajl on another thread, and hands its tokens to the reader functions
- * above on this one; @feeder is the reader's, used by the other thread until
- * this returns.  FALSE on the first problem, recorded in the reader (or an
- * I/O error: *@read_errno). */
-gboolean fxs_json_reader_parse_threaded (FxsJsonReader *r, FxsJsonFeeder *feeder, int fd,
-                                         const char *data, gsize length, gsize chunk_size,
-                                         int *read_errno);
+/* Sets @error from the recorded error, located. */
+void fxs_json_reader_report (FxsJsonReader *r, GError **error);
 
 #endif

@@ -1,8 +1,6 @@
 /* A streaming JSON reader: yajl events turned into streamed containers and
  * small collected trees (see json-reader.h). */
 #include "json-reader-private.h"
-#include "util/bulk.h"
-#include "util/threads-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include <sys/stat.h>
 
 #define CHUNK_SIZE (1u << 20)
+
+static gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
+/* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's
+ * keys, made on first use (free with g_hash_table_unref()): FALSE when it
+ * is there already. */
+static gboolean fxs_json_key_set_add (GHashTable **set, const char *key, gsize len);
+/* The first key of @n members (key, value, key, ...) that repeats an
+ * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
+static const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
 
 /* ---- scratch memory: one collected tree at a time ------------------------ */
 
@@ -61,7 +67,7 @@ free_blocks (FxsJsonScratchBlock *b)
     }
 }
 
-void
+static void
 fxs_json_scratch_reset (FxsJsonScratch *s)
 {
   free_blocks (s->big);
@@ -104,7 +110,7 @@ key_blob_equal (gconstpointer a, gconstpointer b)
   return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
 }
 
-gboolean
+static gboolean
 fxs_json_key_set_add (GHashTable **set, const char *key, gsize len)
 {
   if (!*set)
@@ -136,31 +142,6 @@ fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
 }
 
 void
-fxs_json_reader_set_repeating_member (FxsJsonReader *reader, int parent_tag, const char *key)
-{
-  g_return_if_fail (!key || !reader->repeat_items || reader->repeat_items_tag != parent_tag);
-  g_free (reader->repeat_key);
-  reader->repeat_tag = parent_tag;
-  reader->repeat_key = g_strdup (key);
-  reader->repeat_key_len = key ? strlen (key) : 0;
-}
-
-void
-fxs_json_reader_set_repeating_items (FxsJsonReader *reader, int tag)
-{
-  /* one identifier per item */
-  g_return_if_fail (!reader->repeat_key || reader->repeat_tag != tag);
-  reader->repeat_items = TRUE;
-  reader->repeat_items_tag = tag;
-}
-
-guint64
-fxs_json_reader_repeat_id (FxsJsonReader *reader)
-{
-  return reader->repeat_id;
-}
-
-void
 fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
 {
   reader->chunk_size = MAX (size, 1);
@@ -179,166 +160,12 @@ fxs_json_reader_free (FxsJsonReader *reader)
         g_hash_table_unref (reader->frames[i].keys);
     }
   fxs_json_feeder_clear (&reader->feed);
-  g_free (reader->repeat_key);
   g_free (reader->pending);
   scratch_free (&reader->scratch);
   if (reader->error_message)
     g_string_free (reader->error_message, TRUE);
   g_free (reader->name);
   g_free (reader);
-}
-
-/* ---- paths ----------------------------------------------------------------- */
-
-static gboolean
-is_identifier (const char *s, gsize len)
-{
-  if (len == 0 || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
-    return FALSE;
-  for (gsize i = 1; i < len; i++)
-    if (!(g_ascii_isalnum (s[i]) || s[i] == '_'))
-      return FALSE;
-  return TRUE;
-}
-
-void
-fxs_json_append_quoted (GString *out, const char *s, gsize len)
-{
-  const gsize max_chars = 80;
-  gsize chars = 0;
-  g_string_append_c (out, '"');
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = (guchar) s[i];
-      if ((c & 0xc0) != 0x80 && chars++ == max_chars)
-        {
-          g_string_append (out, "...");
-          break;
-        }
-      if (c == '"' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-append_segment (GString *out, const char *key, gsize key_len, guint64 index)
-{
-  if (!key)
-    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", index);
-  else if (is_identifier (key, key_len))
-    {
-      if (out->len > 0)
-        g_string_append_c (out, '.');
-      g_string_append_len (out, key, key_len);
-    }
-  else
-    {
-      g_string_append_c (out, '[');
-      fxs_json_append_quoted (out, key, key_len);
-      g_string_append_c (out, ']');
-    }
-}
-
-static void
-append_inner (GString *out, const FxsJsonPath *p)
-{
-  if (!p)
-    return;
-  append_inner (out, p->parent);
-  append_segment (out, p->key, p->key_len, p->index);
-}
-
-/* The place of the child being read in the top frame. */
-static void
-append_current_child (FxsJsonReader *r, GString *out)
-{
-  const FxsJsonFrame *f = &r->frames[r->depth - 1];
-  if (f->streamed)
-    {
-      if (f->type == FXS_JSON_OBJECT)
-        append_segment (out, f->key->str, f->key->len, 0);
-      else
-        append_segment (out, NULL, 0, f->count);
-    }
-  else if (f->type == FXS_JSON_ARRAY)
-    append_segment (out, NULL, 0, r->n_pending - f->start);
-  else if ((r->n_pending - f->start) % 2 == 1)
-    {
-      const FxsJson *key = &r->pending[r->n_pending - 1];
-      append_segment (out, key->u.s, key->n, 0);
-    }
-}
-
-static void
-append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
-{
-  for (guint i = 1; i < r->depth; i++)
-    append_segment (out, r->frames[i].seg_key, r->frames[i].seg_key_len, r->frames[i].seg_index);
-  if (r->in_item && r->depth > 0)
-    append_current_child (r, out);
-  append_inner (out, inner);
-}
-
-static void
-fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
-         const FxsJsonPath *inner, const char *format, va_list args)
-{
-  if (r->failed)
-    return;
-  r->failed = TRUE;
-  r->error_code = code;
-  r->error_pos = pos;
-  r->error_pos_exact = exact;
-  r->error_message = g_string_new (NULL);
-  append_path (r, r->error_message, inner);
-  if (r->error_message->len > 0)
-    g_string_append (r->error_message, ": ");
-  g_string_append_vprintf (r->error_message, format, args);
-}
-
-void
-fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                      const FxsJsonPath *inner, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  fail_at (reader, code, pos, FALSE, inner, format, args);
-  va_end (args);
-}
-
-void
-fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                              const char *message)
-{
-  if (reader->failed)
-    return;
-  reader->failed = TRUE;
-  reader->error_code = code;
-  reader->error_pos = pos;
-  reader->error_pos_exact = FALSE;
-  reader->error_message = g_string_new (message);
-}
-
-void
-fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonPath *inner)
-{
-  append_path (reader, out, inner);
-}
-
-static void G_GNUC_PRINTF (4, 5)
-fail_exact (FxsJsonReader *r, FxsErrorCode code, gint64 pos, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  fail_at (r, code, pos, TRUE, NULL, format, args);
-  va_end (args);
 }
 
 const FxsJson *
@@ -465,7 +292,7 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 /* yajl's UTF-8 check lets overlong forms, surrogates and code points past
  * U+10FFFF through (found by tests/hostile); RFC 3629 does not.  NUL is
  * fine (a string may hold \u0000). */
-gboolean
+static gboolean
 fxs_json_is_strict_utf8 (const guchar *s, gsize len)
 {
   for (gsize i = 0; i < len;)
@@ -524,7 +351,7 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
   return FALSE;
 }
 
-int
+static int
 fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
 {
   r->in_item = TRUE;
@@ -534,7 +361,7 @@ fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
   return 0;
 }
 
-int
+static int
 fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
                               gsize len)
 {
@@ -564,7 +391,7 @@ fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, co
   return on_scalar (r, v);
 }
 
-int
+static int
 fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos)
 {
   FxsJson tmp, *v = scalar_slot (r, &tmp);
@@ -573,7 +400,7 @@ fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos)
   return on_scalar (r, v);
 }
 
-int
+static int
 fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b)
 {
   FxsJson tmp, *v = scalar_slot (r, &tmp);
@@ -618,7 +445,7 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
   return f;
 }
 
-int
+static int
 fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
 {
   if (r->depth == FXS_JSON_MAX_DEPTH)
@@ -655,7 +482,7 @@ fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
   return 1;
 }
 
-int
+static int
 fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len)
 {
   FxsJsonFrame *f = &r->frames[r->depth - 1];
@@ -695,7 +522,7 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
 }
 
 /* The first key of @obj's members that repeats an earlier one, or NULL. */
-const FxsJson *
+static const FxsJson *
 fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
 {
   if (n <= 16)
@@ -773,7 +600,7 @@ end_collected (FxsJsonReader *r)
   return 1;
 }
 
-int
+static int
 fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
 {
   FxsJsonFrame *f = &r->frames[r->depth - 1];
@@ -788,7 +615,7 @@ fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
   return 1;
 }
 
-/* ---- yajl's tokens, on this thread -------------------------------------------- */
+/* ---- yajl's tokens -------------------------------------------------------- */
 
 static int
 cb_null (void *ctx)
@@ -865,182 +692,25 @@ static const yajl_callbacks callbacks = {
   .yajl_end_array = cb_end,
 };
 
-void
-fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
-{
-  if (feeder->status == FXS_JSON_FEED_LIMIT)
-    fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
-                          "a string or number longer than the limit of %" G_GSIZE_FORMAT
-                          " bytes", r->max_string);
-  else if (feeder->status == FXS_JSON_FEED_BLANK_LIMIT)
-    /* at the run's first blank (the locator would skip the blanks) */
-    fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos,
-                "a run of blanks longer than the limit of %" G_GSIZE_FORMAT " bytes",
-                r->max_string);
-  else if (feeder->status == FXS_JSON_FEED_SYNTAX)
-    {
-      r->depth = 0; /* the location says where; a path would be half-built */
-      fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos, "%s", feeder->error_message);
-    }
-}
-
-/* ---- locating errors ----------------------------------------------------- */
-
-typedef struct {
-  guint64 line, column;
-  gint64 offset;
-  gboolean skipping;        /* past the target: skipping blanks and separators */
-  gint64 target;
-} Locator;
-
-/* Advances over @len bytes; TRUE when the location is found. */
-static gboolean
-locate_block (Locator *l, const char *bytes, gsize len)
-{
-  for (gsize i = 0; i < len; i++, l->offset++)
-    {
-      guchar c = (guchar) bytes[i];
-      if (l->offset >= l->target)
-        {
-          if (!l->skipping || !(c == ' ' || c == '\t' || c == '\r' || c == '\n'
-                                || c == ',' || c == ':'))
-            return TRUE;
-        }
-      if (c == '\n')
-        {
-          l->line++;
-          l->column = 1;
-        }
-      else if ((c & 0xc0) != 0x80)
-        l->column++;
-    }
-  return FALSE;
-}
-
-static gboolean
-locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *column)
-{
-  Locator l = { 1, 1, 0, skip, pos };
-  if (r->data)
-    locate_block (&l, r->data, (gsize) r->feed.total);
-  else if (r->fd >= 0)
-    {
-      char *buf = g_malloc (64 * 1024);
-      gint64 offset = 0;
-      gboolean done = FALSE;
-      while (!done && offset < r->feed.total)
-        {
-          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->feed.total - offset);
-          ssize_t got = pread (r->fd, buf, want, offset);
-          if (got < 0 && errno == EINTR)
-            continue;
-          if (got <= 0)
-            {
-              g_free (buf);
-              return FALSE;
-            }
-          done = locate_block (&l, buf, (gsize) got);
-          offset += got;
-        }
-      g_free (buf);
-    }
-  else
-    return FALSE;
-  *line = l.line;
-  *column = l.column;
-  return TRUE;
-}
-
-static void
-report (FxsJsonReader *r, GError **error)
-{
-  guint64 line, column;
-  if (!r->failed)
-    {
-      /* a consumer callback stopped without saying why */
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);
-      return;
-    }
-  if (locate (r, r->error_pos, !r->error_pos_exact, &line, &column))
-    g_set_error (error, FXS_ERROR, r->error_code, "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
-                 ": %s", r->name, line, column, r->error_message->str);
-  else
-    /* a pipe cannot be read again: the offset is where the previous token
-     * ended, a few blanks or separators before the one meant */
-    g_set_error (error, FXS_ERROR, r->error_code, "%s: near byte %" G_GINT64_FORMAT ": %s",
-                 r->name, r->error_pos, r->error_message->str);
-}
-
 /* ---- entry points ---------------------------------------------------------- */
 
-/* Inputs from this size on are parsed on two threads (yajl on one, the
- * consumer on the other) where there are two cores: yajl is about half of
- * loading a graph. */
-#define THREADED_FROM ((gsize) 4 << 20)
-
-void
-fxs_json_reader_set_threaded (FxsJsonReader *reader, gboolean threaded)
-{
-  reader->threaded = threaded;
-  reader->threaded_set = TRUE;
-}
-
-static gint threading = FXS_JSON_THREADS_AUTO;
-
-void
-fxs_json_reader_set_threading (FxsJsonThreading mode)
-{
-  g_atomic_int_set (&threading, (gint) mode);
-}
-
-static gboolean
-use_thread (const FxsJsonReader *r, gsize length)
-{
-  if (r->threaded_set)
-    return r->threaded;
-  switch ((FxsJsonThreading) g_atomic_int_get (&threading))
-    {
-    case FXS_JSON_THREADS_NEVER:
-      return FALSE;
-    case FXS_JSON_THREADS_ALWAYS:
-      return TRUE;
-    default:
-      return length >= THREADED_FROM && fxs_threads_available () >= 2;
-    }
-}
-
-/* Feeds @data, or what @fd reads, to yajl on this thread. */
-static gboolean
-parse_here (FxsJsonReader *r, int fd, const char *data, gsize length, int *read_errno)
-{
-  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size, read_errno);
-  if (!ok && !*read_errno)
-    fxs_json_reader_feed_failed (r, &r->feed);
-  return ok;
-}
-
+/* Feeds @data, or what @fd reads when it is >= 0, to yajl. */
 static gboolean
 parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
 {
   g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
   int read_errno = 0;
-  gboolean ok;
-  if (use_thread (r, length))
-    {
-      r->feed.max_string = r->max_string;
-      ok = fxs_json_reader_parse_threaded (r, &r->feed, fd, data, length, r->chunk_size,
-                                           &read_errno);
-    }
-  else
-    {
-      fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
-      ok = parse_here (r, fd, data, length, &read_errno);
-    }
+  fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
+  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size,
+                                          &read_errno);
   if (read_errno)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
                  g_strerror (read_errno));
   else if (!ok)
-    report (r, error);
+    {
+      fxs_json_reader_feed_failed (r, &r->feed);
+      fxs_json_reader_report (r, error);
+    }
   return ok;
 }
 
@@ -1065,9 +735,7 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
       return FALSE;
     }
   reader->fd = fd;
-  struct stat st;
-  gsize size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? (gsize) st.st_size : 0;
-  gboolean ok = parse (reader, fd, NULL, size, error);
+  gboolean ok = parse (reader, fd, NULL, 0, error);
   close (fd);
   reader->fd = -1;
   return ok;

@@ -45,9 +45,6 @@ drain (FxsJsonWriter *w)
 gboolean
 fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  w->rooms++;
-  if (w->pieces)
-    return fxs_json_pieces_room (w, len);
   drain (w);
   if (len <= w->cap)
     return TRUE;
@@ -59,32 +56,6 @@ fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
   else
     g_string_append_len (w->string, bytes, (gssize) len);
   return FALSE;
-}
-
-gboolean
-fxs_json_writer_recall (FxsJsonWriter *w, gconstpointer key)
-{
-  for (guint i = 0; i < FXS_JSON_MEMO_ENTRIES; i++)
-    if (w->memo[i].key == key)
-      {
-        fxs_json_write_bytes (w, w->memo[i].text, w->memo[i].len);
-        return TRUE;
-      }
-  return FALSE;
-}
-
-void
-fxs_json_writer_memorize (FxsJsonWriter *w, gconstpointer key, FxsJsonMark start)
-{
-  /* kept when it is whole in the buffer: no room was made while it was written */
-  gsize len = w->len - start.len;
-  if (w->rooms != start.rooms || len > FXS_JSON_MEMO_TEXT)
-    return;
-  FxsJsonMemoEntry *e = &w->memo[w->memo_next];
-  w->memo_next = (w->memo_next + 1) % FXS_JSON_MEMO_ENTRIES;
-  e->key = key;
-  e->len = (guint32) len;
-  memcpy (e->text, w->buf + start.len, len);
 }
 
 void

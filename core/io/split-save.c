@@ -5,7 +5,6 @@
 #include <fxsplit/io.h>
 #include "util/atomic-file.h"
 #include "json-writer.h"
-#include "util/threads-private.h"
 
 typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
 typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
@@ -58,18 +57,6 @@ write_partition (FxsJsonWriter *w, const FxsPartition *p)
   fxs_json_write_literal (w, "}");
 }
 
-/* The units write_split_result() writes (json-writer.h). */
-static guint64
-count_units (const FxsSplitResult *result)
-{
-  guint n = fxs_split_result_n_partitions (result);
-  guint64 units = fxs_graph_write_n_units (fxs_split_result_top (result)) + n
-                  + fxs_split_result_n_qualnames (result);
-  for (guint i = 0; i < n; i++)
-    units += fxs_graph_write_n_units (fxs_partition_graph (fxs_split_result_partition (result, i)));
-  return units;
-}
-
 static void
 write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
 {
@@ -91,8 +78,6 @@ write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
   fxs_json_write_raw (w, n ? "\n  ],\n  \"partitions\": [" : "],\n  \"partitions\": [");
   for (guint i = 0; i < n; i++)
     {
-      if (!fxs_json_writer_unit (w))
-        continue;
       fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
       write_partition (w, fxs_split_result_partition (result, i));
     }
@@ -100,8 +85,6 @@ write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
   guint nq = fxs_split_result_n_qualnames (result);
   for (guint i = 0; i < nq; i++)
     {
-      if (!fxs_json_writer_unit (w))
-        continue;
       const char *new_name, *old_name;
       fxs_split_result_qualname (result, i, &new_name, &old_name);
       fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
@@ -112,36 +95,13 @@ write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
   fxs_json_write_raw (w, nq ? "\n  }\n}\n" : "}\n}\n");
 }
 
-static void
-emit_split_result (FxsJsonWriter *w, gconstpointer result)
-{
-  write_split_result (w, result);
-}
-
-void
-fxs_split_result_write_pieces (const FxsSplitResult *result, FxsJsonWriter *w,
-                               guint n_threads, guint64 piece_units)
-{
-  fxs_json_write_pieces (w, emit_split_result, result, count_units (result), n_threads,
-                         piece_units);
-}
-
-/* Big results are serialized on up to 4 threads, as fxs_get_max_threads()
- * allows (json-pieces.c): most of `fxsplit split`'s writing time. */
-static void
-write_split_result_fast (FxsJsonWriter *w, const FxsSplitResult *result)
-{
-  fxs_split_result_write_pieces (result, w, MIN (fxs_threads_available (), FXS_JSON_MAX_THREADS),
-                                 FXS_JSON_PIECE_UNITS);
-}
-
 void
 fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
 {
   g_return_if_fail (result != NULL && out != NULL);
   FxsJsonWriter w;
   fxs_json_writer_init_string (&w, out);
-  write_split_result_fast (&w, result);
+  write_split_result (&w, result);
   fxs_json_writer_finish (&w);
 }
 
@@ -151,7 +111,7 @@ fxs_split_result_write_json (const FxsSplitResult *result, FILE *out)
   g_return_if_fail (result != NULL && out != NULL);
   FxsJsonWriter w;
   fxs_json_writer_init_file (&w, out);
-  write_split_result_fast (&w, result);
+  write_split_result (&w, result);
   fxs_json_writer_finish (&w);
 }
 

@@ -6,7 +6,6 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/error.h>
 #include "util/arena.h"
-#include "util/bulk.h"
 #include "util/table.h"
 
 struct FxsValue {
@@ -63,8 +62,7 @@ typedef struct FxsBulkBlock FxsBulkBlock;
 
 /* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
  * but the storage may be the caller's (fxs_items_use_storage): the engine
- * puts its graphs' arrays in bulk memory, where a warm split touches no
- * fresh pages and a first one takes them as huge pages. */
+ * puts its graphs' arrays in blocks of its own (fxs_graph_alloc_bulk). */
 typedef struct {
   gpointer *pdata;
   guint len;
@@ -149,7 +147,7 @@ const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
 
-/* fxs_bulk_alloc() memory that lives as long as @graph. */
+/* g_malloc() memory that lives as long as @graph. */
 gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
 
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */

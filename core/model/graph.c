@@ -1,6 +1,5 @@
 /* The graph model: graphs, nodes, attributes and their metadata. */
 #include "graph-private.h"
-#include "split/names.h"
 
 #include <string.h>
 #ifdef G_OS_UNIX
@@ -60,7 +59,7 @@ struct FxsBulkBlock {
 gpointer
 fxs_graph_alloc_bulk (FxsGraph *graph, gsize size)
 {
-  FxsBulkBlock *block = fxs_bulk_alloc_uninit (sizeof (FxsBulkBlock) + size);
+  FxsBulkBlock *block = g_malloc (sizeof (FxsBulkBlock) + size);
   block->next = graph->bulk;
   graph->bulk = block;
   return block + 1;
@@ -72,7 +71,7 @@ free_bulk (FxsGraph *graph)
   while (graph->bulk)
     {
       FxsBulkBlock *next = graph->bulk->next;
-      fxs_bulk_free (graph->bulk);
+      g_free (graph->bulk);
       graph->bulk = next;
     }
 }

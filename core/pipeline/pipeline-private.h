@@ -9,7 +9,6 @@
 
 #include "host/context.h"
 #include "host/options.h"
-#include "util/bulk.h"
 
 /* One key = value, with where it came from. */
 typedef struct {
@@ -44,7 +43,6 @@ struct FxsPipeline {
   FxsGraph *graph;
   FxsSplitResult *result;
   gboolean written;
-  FxsBulkPrefault *prefault;   /* from the load to the end of the split */
 
   FxsProgressFunc progress;
   gpointer progress_data;

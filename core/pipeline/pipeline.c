@@ -45,7 +45,6 @@ fxs_pipeline_free (FxsPipeline *pipeline)
   /* The result and the graph first (a plugin's fini only frees its own
    * state), then the instances (running fini), and the registry last: it
    * unloads the plugins' code. */
-  fxs_bulk_prefault_stop (pipeline->prefault);
   if (pipeline->result)
     fxs_split_result_free (pipeline->result);
   if (pipeline->graph)

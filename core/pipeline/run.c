@@ -1,6 +1,5 @@
 /* Running a pipeline: prepare, load the graph, split, write. */
 #include "pipeline-private.h"
-#include "util/bulk.h"
 #include "util/threads-private.h"
 
 #include <glib/gstdio.h>
@@ -25,24 +24,6 @@ fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
   return TRUE;
 }
 
-/* Inputs from this size on have their memory faulted in on a spare core
- * while they load. */
-#define PREFAULT_MIN_INPUT ((gsize) 4 << 20)
-
-/* Loading a big graph and splitting it take about twice the file's size of
- * fresh memory, mostly in bulk blocks of 2-8 MiB (most of a cold run's time
- * on a virtual machine): a spare core, if any, faults it in while the graph
- * loads and is split. */
-static FxsBulkPrefault *
-prefault_for (const char *input)
-{
-  GStatBuf st;
-  if (fxs_threads_available () < 2 || g_stat (input, &st) != 0 || !S_ISREG (st.st_mode)
-      || (guint64) st.st_size < PREFAULT_MIN_INPUT)
-    return NULL;
-  return fxs_bulk_prefault_start (2 * (gsize) st.st_size);
-}
-
 gboolean
 fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error)
 {
@@ -51,11 +32,7 @@ fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error)
     return TRUE;
   g_return_val_if_fail (pipeline->prepared, FALSE);
   fxs_pipeline_progress (pipeline, "loading", 0, 0);
-  if (!pipeline->prefault)
-    pipeline->prefault = prefault_for (pipeline->input);
   pipeline->graph = fxs_graph_load_file (pipeline->input, error);
-  if (!pipeline->graph)
-    g_clear_pointer (&pipeline->prefault, fxs_bulk_prefault_stop);
   return pipeline->graph != NULL;
 }
 
@@ -131,9 +108,7 @@ gboolean
 fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
 {
   g_return_val_if_fail (pipeline != NULL && pipeline->prepared && pipeline->graph, FALSE);
-  gboolean ok = split_graph (pipeline, error);
-  g_clear_pointer (&pipeline->prefault, fxs_bulk_prefault_stop);
-  return ok;
+  return split_graph (pipeline, error);
 }
 
 gboolean

@@ -8,11 +8,10 @@
  * original alive.  Only argument values that refer to nodes are rebuilt.
  *
  * Memory: in big splits the new nodes, argument lists, names and attribute
- * entries of all the graphs go to bulk blocks (huge pages, see
- * fxs_bulk_alloc) of one extra graph that every produced graph keeps
- * alive: a first split mostly pays for touching fresh memory, and 4 KiB
- * page faults cost far more than 2 MiB ones on virtual machines.  The
- * partition graphs themselves stay small (tests/hostile, 10^7 partitions). */
+ * entries of all the graphs go to big blocks of one extra graph that every
+ * produced graph keeps alive (a few malloc calls instead of one arena per
+ * partition).  The partition graphs themselves stay small (tests/hostile,
+ * 10^7 partitions). */
 #include "builder.h"
 #include "names.h"
 
@@ -779,8 +778,8 @@ fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
   *b = (Builder) {
     .plan = plan,
     .orig = orig,
-    .env = fxs_bulk_alloc_uninit ((n ? n : 1) * sizeof (FxsNode *)),
-    .env_owner = fxs_bulk_alloc_uninit (env_owner_size),
+    .env = g_malloc ((n ? n : 1) * sizeof (FxsNode *)),
+    .env_owner = g_malloc (env_owner_size),
     .candidate = g_string_new (NULL),
     .bulk_chunk = bulk_chunk,
   };
@@ -796,8 +795,8 @@ void
 fxs_builder_free (FxsBuilder *b)
 {
   fxs_namespace_free (b->ns);
-  fxs_bulk_free (b->env);
-  fxs_bulk_free (b->env_owner);
+  g_free (b->env);
+  g_free (b->env_owner);
   if (b->bulk)
     fxs_graph_unref (b->bulk);
   g_string_free (b->candidate, TRUE);

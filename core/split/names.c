@@ -300,7 +300,7 @@ typedef struct {
   gboolean plain_taken;
 } Base;
 
-/* 256 KiB: big enough to be bulk memory of its own (pooled, see bulk.h) */
+/* 256 KiB: one block of bases */
 #define BASE_CHUNK 8192
 
 /* bases: head.tag is the base index + 1 */
@@ -396,7 +396,7 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   for (guint32 i = 0; i < ns->n_base_chunks; i++)
-    fxs_bulk_free (ns->base_chunks[i]);
+    g_free (ns->base_chunks[i]);
   g_free (ns->base_chunks);
   if (ns->base_names)
     g_string_chunk_free (ns->base_names);
@@ -460,7 +460,7 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
   if (index / BASE_CHUNK == ns->n_base_chunks)
     {
       ns->base_chunks = g_renew (Base *, ns->base_chunks, ns->n_base_chunks + 1);
-      ns->base_chunks[ns->n_base_chunks++] = fxs_bulk_alloc_uninit (BASE_CHUNK * sizeof (Base));
+      ns->base_chunks[ns->n_base_chunks++] = g_malloc (BASE_CHUNK * sizeof (Base));
     }
   *base_at (ns, index) = b;
   ((FxsTableHead *) fxs_table_add (&ns->bases, hash))->tag = index + 1;

@@ -3,18 +3,14 @@
 
 #include <string.h>
 
-/* The engine's per-node and per-partition arrays are bulk memory
- * (fxs_bulk_alloc): pooled when freed, so that a process that splits again
- * touches no fresh pages, and taken as huge pages when big. */
-
 void
 fxs_pairs_grow (FxsPairs *pairs)
 {
   gsize cap = pairs->cap ? 2 * pairs->cap : 256;
-  guint32 *data = fxs_bulk_alloc_uninit (2 * cap * sizeof (guint32));
+  guint32 *data = g_malloc (2 * cap * sizeof (guint32));
   if (pairs->len)
     memcpy (data, pairs->data, 2 * pairs->len * sizeof (guint32));
-  fxs_bulk_free (pairs->data);
+  g_free (pairs->data);
   pairs->data = data;
   pairs->cap = cap;
 }
@@ -22,7 +18,7 @@ fxs_pairs_grow (FxsPairs *pairs)
 void
 fxs_pairs_clear (FxsPairs *pairs)
 {
-  g_clear_pointer (&pairs->data, fxs_bulk_free);
+  g_clear_pointer (&pairs->data, g_free);
   pairs->len = pairs->cap = 0;
 }
 
@@ -33,9 +29,9 @@ csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
 {
   for (guint g = 0; g < n_groups; g++)
     csr->offsets[g + 1] += csr->offsets[g];
-  guint32 *fill = fxs_bulk_alloc_uninit ((n_groups + 1) * sizeof (guint32));
+  guint32 *fill = g_malloc ((n_groups + 1) * sizeof (guint32));
   memcpy (fill, csr->offsets, (n_groups + 1) * sizeof (guint32));
-  csr->items = fxs_bulk_alloc_uninit ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1)
+  csr->items = g_malloc ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1)
                                       * sizeof (guint32));
   return fill;
 }
@@ -45,20 +41,20 @@ void
 fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
 {
   const guint32 *pair = pairs->data;
-  csr->offsets = fxs_bulk_alloc ((n_groups + 1) * sizeof (guint32));
+  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
   for (gsize i = 0; i < pairs->len; i++)
     csr->offsets[pair[2 * i] + 1]++;
   guint32 *fill = csr_offsets_from_counts (csr, n_groups);
   for (gsize i = 0; i < pairs->len; i++)
     csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
-  fxs_bulk_free (fill);
+  g_free (fill);
 }
 
 void
 fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
                           guint32 none)
 {
-  csr->offsets = fxs_bulk_alloc ((n_groups + 1) * sizeof (guint32));
+  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
   for (guint i = 0; i < n; i++)
     if (group_of[i] != none)
       csr->offsets[group_of[i] + 1]++;
@@ -66,14 +62,14 @@ fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, 
   for (guint i = 0; i < n; i++)
     if (group_of[i] != none)
       csr->items[fill[group_of[i]]++] = i;
-  fxs_bulk_free (fill);
+  g_free (fill);
 }
 
 void
 fxs_csr_clear (FxsCsr *csr)
 {
-  g_clear_pointer (&csr->offsets, fxs_bulk_free);
-  g_clear_pointer (&csr->items, fxs_bulk_free);
+  g_clear_pointer (&csr->offsets, g_free);
+  g_clear_pointer (&csr->items, g_free);
 }
 
 FxsSplitResult *
@@ -94,7 +90,7 @@ fxs_split_result_free (FxsSplitResult *result)
     fxs_graph_unref (result->partitions[i].graph);
   g_free (result->partitions);
   g_free (result->by_dense);
-  fxs_bulk_free (result->part_of);
+  g_free (result->part_of);
   fxs_csr_clear (&result->nodes);
   fxs_csr_clear (&result->inputs);
   fxs_csr_clear (&result->outputs);
@@ -104,7 +100,7 @@ fxs_split_result_free (FxsSplitResult *result)
   if (result->qualname_index)
     g_hash_table_unref (result->qualname_index);
   g_string_chunk_free (result->strings);
-  fxs_bulk_free (result->qualname_block);
+  g_free (result->qualname_block);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
   g_free (result);

@@ -87,7 +87,7 @@ struct FxsSplitResult {
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
-  gpointer qualname_block;      /* fxs_bulk_alloc memory: the map's array and its new names */
+  gpointer qualname_block;      /* g_malloc memory: the map's array and its new names */
 };
 
 /* What the analysis hands to the graph builder besides the result. */

@@ -569,9 +569,9 @@ record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
 static void
 uses_init (Analysis *a)
 {
-  a->first_input_part = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->first_input_part = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
-  a->is_output = fxs_bulk_alloc (a->n ? a->n : 1);
+  a->is_output = g_malloc0 (a->n ? a->n : 1);
   partitions_room (a, 64);
 }
 
@@ -864,10 +864,10 @@ analysis_init (Analysis *a, FxsGraph *graph)
   a->g = graph;
   a->n = fxs_graph_n_nodes (graph);
   a->r = fxs_split_result_new (graph);
-  a->r->part_of = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->r->part_of = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   a->attr_of = fxs_graph_target_attrs (graph);
   /* room for every node: pages of it never used are never touched */
-  a->call_modules = fxs_bulk_alloc_uninit ((a->n ? a->n : 1) * sizeof (guint32));
+  a->call_modules = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
@@ -889,10 +889,10 @@ analysis_clear (Analysis *a)
   fxs_pairs_clear (&a->output_pairs);
   fxs_pairs_clear (&a->dependent_pairs);
   g_array_free (a->dep_edges, TRUE);
-  fxs_bulk_free (a->call_modules);
+  g_free (a->call_modules);
   fxs_id_set_clear (&a->input_seen);
-  fxs_bulk_free (a->first_input_part);
-  fxs_bulk_free (a->is_output);
+  g_free (a->first_input_part);
+  g_free (a->is_output);
   g_free (a->last_dependent);
   g_free (a->last_dependency);
   fxs_id_set_clear (&a->dependent_seen);
@@ -970,7 +970,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   fxs_split_options_free (defaults);
 
   ok = fxs_split_build_finish (build, ok ? result : NULL, ok ? error : NULL) && ok;
-  fxs_bulk_free (plan.call_modules);
+  g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
   if (!ok)

@@ -14,11 +14,10 @@
  * need nothing of the analysis, then finishes that graph once the analysis
  * is done; the others wait for it. */
 #include "builder.h"
-#include "util/bulk.h"
 #include "util/threads-private.h"
 
-/* Bulk blocks: whole huge pages */
-#define BULK_MIN FXS_BULK_HUGE_PAGE
+/* The blocks of a big split's nodes (fxs_graph_alloc_bulk) */
+#define BULK_CHUNK ((gsize) 2 << 20)
 
 /* Fewer nodes than this are built on the calling thread alone: starting a
  * thread costs more than it saves there. */
@@ -172,15 +171,11 @@ fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan)
   job->threads = build_threads (plan->threads, n);
   job->early_top = job->threads > 1 && !plan->keep_original_order;
   /* a node and its arguments take about 128 bytes; from 256 KiB on they
-   * go to bulk blocks of one huge page, a series per worker: pooled, they
-   * are reused by the next split, where malloc'd arena blocks would go
-   * back to the kernel (glibc trims its heap) and be faulted in again, 4
-   * KiB at a time (at 10^4 nodes 6 ms of a 7 ms split); and they are the
-   * size a prefaulter pools (bulk.h) */
+   * go to big blocks, a series per worker, instead of one arena per
+   * partition graph */
   gsize estimate = (gsize) n * 128;
-  if (estimate >= BULK_MIN / 8)
-    /* whole huge pages: fxs_graph_alloc_bulk adds two 16-byte headers */
-    job->bulk_chunk = BULK_MIN - 32;
+  if (estimate >= BULK_CHUNK / 8)
+    job->bulk_chunk = BULK_CHUNK;
   job->workers = g_new0 (GThread *, job->threads);
   job->args = g_new0 (Worker, job->threads);
   for (guint t = 0; t < job->threads; t++)
@@ -199,7 +194,7 @@ fxs_split_build_finish (FxsSplitBuild *job, FxsSplitResult *result, GError **err
       guint P = result->n_partitions;
       guint n_inputs = result->inputs.offsets[P];
       job->r = result;
-      job->passed_inputs = fxs_bulk_alloc_uninit ((n_inputs ? n_inputs : 1) * sizeof (guint32));
+      job->passed_inputs = g_malloc ((n_inputs ? n_inputs : 1) * sizeof (guint32));
       job->n_sched = job->early_top ? P + 1 : P + 2;
       job->state = BUILD_BUILDING;
     }
@@ -216,11 +211,11 @@ fxs_split_build_finish (FxsSplitBuild *job, FxsSplitResult *result, GError **err
     g_propagate_error (error, job->error);
   if (ok)
     {
-      fxs_bulk_free (result->inputs.items);
+      g_free (result->inputs.items);
       result->inputs.items = job->passed_inputs;
     }
   else
-    fxs_bulk_free (job->passed_inputs);
+    g_free (job->passed_inputs);
   g_free (job->args);
   g_free (job->workers);
   g_mutex_clear (&job->lock);

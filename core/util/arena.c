@@ -1,5 +1,4 @@
 #include "arena.h"
-#include "bulk.h"
 
 #include <string.h>
 
@@ -8,11 +7,10 @@
  * graph per partition, most of them a few nodes, and 10^7 partitions with
  * a 64 KiB block each would not fit in memory (tests/hostile). */
 #define FIRST_BLOCK_SIZE 256
-/* A big graph (this much arena memory) takes whole huge pages at a time:
- * loading 10^6 nodes took 60,000 page faults (a quarter of its time; a
- * page fault is dear in a virtual machine), and the last block wastes at
- * most a third. */
-#define HUGE_AFTER (2 * FXS_BULK_HUGE_PAGE)
+/* A big graph (this much arena memory, or expected) takes blocks of
+ * BIG_BLOCK_SIZE: fewer blocks, and the last one wastes at most a third. */
+#define BIG_BLOCK_SIZE ((gsize) 2 << 20)
+#define HUGE_AFTER (2 * BIG_BLOCK_SIZE)
 
 struct FxsArenaBlock {
   FxsArenaBlock *next;
@@ -34,7 +32,7 @@ fxs_arena_clear (FxsArena *arena)
   while (b)
     {
       FxsArenaBlock *next = b->next;
-      fxs_bulk_free (b);
+      g_free (b);
       b = next;
     }
   fxs_arena_init (arena);
@@ -56,12 +54,12 @@ arena_grow (FxsArena *arena, gsize size)
   gboolean big = size > BLOCK_SIZE / 4;
   gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
   if (arena->total >= HUGE_AFTER || arena->expected >= HUGE_AFTER)
-    next = FXS_BULK_HUGE_PAGE - FXS_BULK_HEADER - sizeof (FxsArenaBlock);
+    next = BIG_BLOCK_SIZE - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);
   /* not zeroed here: each object is as it is handed out, while it is in
    * the cache anyway, and strings need not be */
   gsize total = sizeof (FxsArenaBlock) + block;
-  FxsArenaBlock *b = fxs_bulk_alloc_uninit (total);
+  FxsArenaBlock *b = g_malloc (total);
   b->size = block;
   arena->total += block;
   char *data = (char *) (b + 1);

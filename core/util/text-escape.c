@@ -3,6 +3,7 @@
  * line break fakes a line of its own, so such characters are shown, never
  * sent; a message of megabytes is cut. */
 #include <fxsplit/error.h>
+#include "text-escape.h"
 
 #include <string.h>
 
@@ -77,4 +78,30 @@ fxs_text_escape (const char *text, gsize max_bytes)
   if (*p)
     g_string_append_printf (out, " ... (%" G_GSIZE_FORMAT " bytes cut)", strlen (p));
   return g_string_free (out, FALSE);
+}
+
+void
+fxs_json_append_quoted (GString *out, const char *s, gsize len)
+{
+  const gsize max_chars = 80;
+  gsize chars = 0;
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) s[i];
+      if ((c & 0xc0) != 0x80 && chars++ == max_chars)
+        {
+          g_string_append (out, "...");
+          break;
+        }
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  g_string_append_c (out, '"');
 }

@@ -9,7 +9,7 @@
  * the other way round.  Linear in the size of the table and of the
  * top-level graph. */
 #include "verify-private.h"
-#include "io/graph-load-private.h"
+#include "model/loaded-split.h"
 
 #include <string.h>
 

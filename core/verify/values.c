@@ -3,7 +3,7 @@
  * read in its submodule), hashed and compared structurally, and described
  * for messages. */
 #include "verify-private.h"
-#include "io/json-reader.h"
+#include "util/text-escape.h"
 
 #include <math.h>
 #include <string.h>

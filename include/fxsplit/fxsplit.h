@@ -8,7 +8,6 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/io.h>
 #include <fxsplit/split.h>
-#include <fxsplit/memory.h>
 #include <fxsplit/verify.h>
 #include <fxsplit/cost.h>
 #include <fxsplit/text-file.h>

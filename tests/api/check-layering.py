@@ -25,12 +25,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z]+)/', re.M)
 # Arrows against the direction that the branches of issue 17 remove (the
 # other side of the change is in files this branch leaves alone); each
 # entry names why.  Delete an entry when its arrow is gone.
-PENDING = {
-    ("model", "split"): "model/graph.c hashes names with split/names.c's "
-                        "fxs_name_hash (the one-hash-table change moves it to core/util/)",
-    ("verify", "io"): "verify/values.c quotes text with io/json-reader.c's "
-                      "fxs_json_append_quoted (a text helper for core/util/)",
-}
+PENDING = {}
 
 
 def layers(root):

@@ -5,30 +5,23 @@
  * loads is written back and must load again and write the same text
  * (load(save(g)) == g, docs/graph-format.md).  The whole-file mode checks
  * everything the top-level mode does and builds the submodules too, so a
- * file it accepts must load in the top-level mode.  Loading goes the fast
- * way first (core/io/json-reader-fast.c); the general path alone must give
- * the same graph or the same error, and so must the fast path reading the
- * input through a small window, as it reads files. */
+ * file it accepts must load in the top-level mode.  Loading the input a
+ * second time gives the same graph or the same error (no state of one load
+ * leaks into the next). */
 #include <stdint.h>
 #include <string.h>
 
 #include "fuzz-util.h"
-#include "io/json-reader.h"
 
-/* Loading the input again another way (@mode, through a window of @window
- * bytes for FXS_JSON_FAST_WINDOWED) gives what the first loading gave
- * (@graph or @error): the same graph or the same error.  @how names the
- * way in a failure. */
+/* Loading the input again gives what the first loading gave (@graph or
+ * @error): the same graph or the same error.  @how names the way in a
+ * failure. */
 static void
 check_same_load (const uint8_t *data, size_t size, const FxsGraph *graph, const GError *error,
-                 FxsJsonFastPath mode, gsize window, const char *how)
+                 const char *how)
 {
-  fxs_json_reader_set_fast_path (mode);
-  fxs_json_reader_set_fast_window (window);
   GError *again_error = NULL;
   FxsGraph *again = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &again_error);
-  fxs_json_reader_set_fast_window (0);
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
   char what[160];
   if (!again != !graph)
     {
@@ -66,11 +59,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_clear_error (&error);
   FxsGraph *graph = fxs_graph_load_data ((const char *) data, size, "fuzz.json", &error);
   fuzz_check_outcome (graph != NULL, error);
-  check_same_load (data, size, graph, error, FXS_JSON_FAST_NEVER, 0, "the general path alone");
-  /* through a small window, as a file is read: its size from the input,
-   * so that the window's edges fall everywhere */
-  check_same_load (data, size, graph, error, FXS_JSON_FAST_WINDOWED,
-                   1 + (size ? data[size / 2] % 64 : 0), "read through a window");
+  check_same_load (data, size, graph, error, "loaded again");
   if (file && !graph)
     fuzz_fail ("a whole split result loads, its top-level graph alone does not", error->message);
   fxs_split_file_free (file);

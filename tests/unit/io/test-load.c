@@ -1,8 +1,6 @@
 /* Unit tests of graph file loading: every error a user can cause (code,
  * location, message), the values and metadata read, split results, large
- * inputs read in chunks, and the streaming reader's limits; each through
- * the general path (on one thread and on two) and with the fast path
- * first (test-load-fast.c compares the two). */
+ * inputs read in chunks, and the streaming reader's limits. */
 #include <fxsplit/fxsplit.h>
 #include <glib/gstdio.h>
 #include <errno.h>
@@ -218,12 +216,13 @@ test_errors_surrogate_escapes (void)
     { HEAD "\"x-a\": {@\"k\\udfff\": 1}, \"nodes\": []}", FXS_ERROR_PARSE,
       "[\"x-a\"]: a string that is not valid text" },
     { HEAD "@\"x-\\ud800\": 1, \"nodes\": []}", FXS_ERROR_PARSE, "surrogate escape" },
-    /* a run of blanks longer than the limit, between two tokens, at the
-     * end, at the start (at the run's first blank) */
+    /* an escaped backslash, then an escape of its own */
+    { NODES (CALL ("[@\"\\\\\\ud800\"]")), FXS_ERROR_PARSE, "surrogate escape" },
   };
   run_error_cases (cases, G_N_ELEMENTS (cases));
   /* pairs, and a backslash escaped before a 'u', are fine */
-  FxsGraph *g = load_ok (NODES (CALL ("[\"\\ud83d\\ude00\", \"\\uD800\\uDC00\", \"\\\\ud800\"]") ",\n" OUT));
+  FxsGraph *g = load_ok (NODES (CALL ("[\"\\ud83d\\ude00\", \"\\uD800\\uDC00\", \"\\\\ud800\", "
+                                      "\"\\uD83D\\uDE00\\uDBFF\\uDFFF\"]") ",\n" OUT));
   CU_ASSERT_PTR_NOT_NULL (g);
   fxs_graph_unref (g);
 }
@@ -1038,41 +1037,6 @@ test_reader_limits (void)
     }
 }
 
-/* The general path alone, on this thread */
-static int
-read_here (void)
-{
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
-  fxs_json_reader_set_threading (FXS_JSON_THREADS_NEVER);
-  return 0;
-}
-
-/* The general path alone, yajl on a thread of its own */
-static int
-read_threaded (void)
-{
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_NEVER);
-  fxs_json_reader_set_threading (FXS_JSON_THREADS_ALWAYS);
-  return 0;
-}
-
-/* The fast path first, then the general one where it gives up */
-static int
-read_fast (void)
-{
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
-  fxs_json_reader_set_threading (FXS_JSON_THREADS_NEVER);
-  return 0;
-}
-
-static int
-read_auto (void)
-{
-  fxs_json_reader_set_fast_path (FXS_JSON_FAST_AUTO);
-  fxs_json_reader_set_threading (FXS_JSON_THREADS_AUTO);
-  return 0;
-}
-
 static void
 register_tests (void)
 {
@@ -1105,17 +1069,9 @@ register_tests (void)
     FXS_TEST (test_reader_limits),
     { NULL, NULL },
   };
-  fxs_test_add_suite_with ("load errors", read_here, read_auto, errors);
-  fxs_test_add_suite_with ("loading", read_here, read_auto, loading);
-  fxs_test_add_suite_with ("streaming reader", read_here, read_auto, reader);
-  /* the same with yajl on a thread of its own, as for big inputs */
-  fxs_test_add_suite_with ("load errors, threaded", read_threaded, read_auto, errors);
-  fxs_test_add_suite_with ("loading, threaded", read_threaded, read_auto, loading);
-  fxs_test_add_suite_with ("streaming reader, threaded", read_threaded, read_auto, reader);
-  /* the fast path first, as loaders do by default: every error is still
-   * the general path's, every graph the same */
-  fxs_test_add_suite_with ("load errors, fast path first", read_fast, read_auto, errors);
-  fxs_test_add_suite_with ("loading, fast path first", read_fast, read_auto, loading);
+  fxs_test_add_suite ("load errors", errors);
+  fxs_test_add_suite ("loading", loading);
+  fxs_test_add_suite ("streaming reader", reader);
 }
 
 FXS_TEST_MAIN (register_tests)

@@ -1,0 +1,247 @@
+/* The JSON reader's errors (json-reader-private.h): the path of the item
+ * being read, the first error recorded, and its LINE:COLUMN, found only
+ * when it is reported by rescanning the input. */
+#include "json-reader-private.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- paths ----------------------------------------------------------------- */
+
+static gboolean
+is_identifier (const char *s, gsize len)
+{
+  if (len == 0 || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
+    return FALSE;
+  for (gsize i = 1; i < len; i++)
+    if (!(g_ascii_isalnum (s[i]) || s[i] == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+append_segment (GString *out, const char *key, gsize key_len, guint64 index)
+{
+  if (!key)
+    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", index);
+  else if (is_identifier (key, key_len))
+    {
+      if (out->len > 0)
+        g_string_append_c (out, '.');
+      g_string_append_len (out, key, key_len);
+    }
+  else
+    {
+      g_string_append_c (out, '[');
+      fxs_json_append_quoted (out, key, key_len);
+      g_string_append_c (out, ']');
+    }
+}
+
+static void
+append_inner (GString *out, const FxsJsonPath *p)
+{
+  if (!p)
+    return;
+  append_inner (out, p->parent);
+  append_segment (out, p->key, p->key_len, p->index);
+}
+
+/* The place of the child being read in the top frame. */
+static void
+append_current_child (FxsJsonReader *r, GString *out)
+{
+  const FxsJsonFrame *f = &r->frames[r->depth - 1];
+  if (f->streamed)
+    {
+      if (f->type == FXS_JSON_OBJECT)
+        append_segment (out, f->key->str, f->key->len, 0);
+      else
+        append_segment (out, NULL, 0, f->count);
+    }
+  else if (f->type == FXS_JSON_ARRAY)
+    append_segment (out, NULL, 0, r->n_pending - f->start);
+  else if ((r->n_pending - f->start) % 2 == 1)
+    {
+      const FxsJson *key = &r->pending[r->n_pending - 1];
+      append_segment (out, key->u.s, key->n, 0);
+    }
+}
+
+static void
+append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
+{
+  for (guint i = 1; i < r->depth; i++)
+    append_segment (out, r->frames[i].seg_key, r->frames[i].seg_key_len, r->frames[i].seg_index);
+  if (r->in_item && r->depth > 0)
+    append_current_child (r, out);
+  append_inner (out, inner);
+}
+
+/* Records the first error only: FALSE when one is recorded already. */
+static gboolean
+start_error (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact)
+{
+  if (r->failed)
+    return FALSE;
+  r->failed = TRUE;
+  r->error_code = code;
+  r->error_pos = pos;
+  r->error_pos_exact = exact;
+  return TRUE;
+}
+
+static void
+fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
+         const FxsJsonPath *inner, const char *format, va_list args)
+{
+  if (!start_error (r, code, pos, exact))
+    return;
+  r->error_message = g_string_new (NULL);
+  append_path (r, r->error_message, inner);
+  if (r->error_message->len > 0)
+    g_string_append (r->error_message, ": ");
+  g_string_append_vprintf (r->error_message, format, args);
+}
+
+void
+fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                      const FxsJsonPath *inner, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (reader, code, pos, FALSE, inner, format, args);
+  va_end (args);
+}
+
+void
+fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                              const char *message)
+{
+  if (start_error (reader, code, pos, FALSE))
+    reader->error_message = g_string_new (message);
+}
+
+void
+fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonPath *inner)
+{
+  append_path (reader, out, inner);
+}
+
+static void G_GNUC_PRINTF (4, 5)
+fail_exact (FxsJsonReader *r, FxsErrorCode code, gint64 pos, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fail_at (r, code, pos, TRUE, NULL, format, args);
+  va_end (args);
+}
+
+void
+fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
+{
+  if (feeder->status == FXS_JSON_FEED_LIMIT)
+    fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
+                          "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                          " bytes", r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_BLANK_LIMIT)
+    /* at the run's first blank (the locator would skip the blanks) */
+    fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos,
+                "a run of blanks longer than the limit of %" G_GSIZE_FORMAT " bytes",
+                r->max_string);
+  else if (feeder->status == FXS_JSON_FEED_SYNTAX)
+    {
+      r->depth = 0; /* the location says where; a path would be half-built */
+      fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos, "%s", feeder->error_message);
+    }
+}
+
+/* ---- locating errors ----------------------------------------------------- */
+
+typedef struct {
+  guint64 line, column;
+  gint64 offset;
+  gboolean skipping;        /* past the target: skipping blanks and separators */
+  gint64 target;
+} Locator;
+
+/* Advances over @len bytes; TRUE when the location is found. */
+static gboolean
+locate_block (Locator *l, const char *bytes, gsize len)
+{
+  for (gsize i = 0; i < len; i++, l->offset++)
+    {
+      guchar c = (guchar) bytes[i];
+      if (l->offset >= l->target)
+        {
+          if (!l->skipping || !(c == ' ' || c == '\t' || c == '\r' || c == '\n'
+                                || c == ',' || c == ':'))
+            return TRUE;
+        }
+      if (c == '\n')
+        {
+          l->line++;
+          l->column = 1;
+        }
+      else if ((c & 0xc0) != 0x80)
+        l->column++;
+    }
+  return FALSE;
+}
+
+static gboolean
+locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *column)
+{
+  Locator l = { 1, 1, 0, skip, pos };
+  if (r->data)
+    locate_block (&l, r->data, (gsize) r->feed.total);
+  else if (r->fd >= 0)
+    {
+      char *buf = g_malloc (64 * 1024);
+      gint64 offset = 0;
+      gboolean done = FALSE;
+      while (!done && offset < r->feed.total)
+        {
+          gsize want = (gsize) MIN ((gint64) 64 * 1024, r->feed.total - offset);
+          ssize_t got = pread (r->fd, buf, want, offset);
+          if (got < 0 && errno == EINTR)
+            continue;
+          if (got <= 0)
+            {
+              g_free (buf);
+              return FALSE;
+            }
+          done = locate_block (&l, buf, (gsize) got);
+          offset += got;
+        }
+      g_free (buf);
+    }
+  else
+    return FALSE;
+  *line = l.line;
+  *column = l.column;
+  return TRUE;
+}
+
+void
+fxs_json_reader_report (FxsJsonReader *r, GError **error)
+{
+  guint64 line, column;
+  if (!r->failed)
+    {
+      /* a consumer callback stopped without saying why */
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);
+      return;
+    }
+  if (locate (r, r->error_pos, !r->error_pos_exact, &line, &column))
+    g_set_error (error, FXS_ERROR, r->error_code, "%s:%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT
+                 ": %s", r->name, line, column, r->error_message->str);
+  else
+    /* a pipe cannot be read again: the offset is where the previous token
+     * ended, a few blanks or separators before the one meant */
+    g_set_error (error, FXS_ERROR, r->error_code, "%s: near byte %" G_GINT64_FORMAT ": %s",
+                 r->name, r->error_pos, r->error_message->str);
+}
+

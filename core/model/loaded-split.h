@@ -1,0 +1,30 @@
+/* A split result file as loaded: its graphs, partitions table and
+ * qualname map (filled by io/, checked by verify/). */
+#ifndef FXS_LOADED_SPLIT_H
+#define FXS_LOADED_SPLIT_H
+
+#include <fxsplit/graph.h>
+
+/* One entry of a split result's partitions table, as the file has it. */
+typedef struct {
+  char *name;
+  gint64 id;
+  char *submodule;
+  GPtrArray *dependencies;  /* char*: partition names */
+  GPtrArray *dependents;    /* char* */
+  gint64 pos;               /* of the entry in the file */
+} FxsLoadPartition;
+
+/* What fxs_load_split() returns: the top-level graph, every submodule's
+ * graph with its name (in file order), the partitions table and the
+ * qualname map. */
+typedef struct FxsLoadSplit {
+  FxsGraph *top;
+  GPtrArray *names;        /* char* */
+  GPtrArray *submodules;   /* FxsGraph*, one reference each */
+  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
+  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
+  gboolean has_partitions; /* the file has a "partitions" member */
+} FxsLoadSplit;
+
+#endif

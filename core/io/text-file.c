@@ -2,6 +2,7 @@
  * excerpts of their contents for messages (fxsplit/text-file.h). */
 #include <fxsplit/text-file.h>
 #include <fxsplit/error.h>
+#include "util/file-kind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,31 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What a file that is neither regular nor a pipe is, for messages. */
-static const char *
-kind_of (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a directory";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISSOCK (mode))
-    return "a socket";
-  return NULL;
-}
-
 /* TRUE for a regular file or a pipe. */
 static gboolean
 check_kind (const char *path, const char *what, mode_t mode, GError **error)
 {
   if (S_ISREG (mode) || S_ISFIFO (mode))
     return TRUE;
-  const char *kind = kind_of (mode);
   g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
                "%s: cannot read: it is %s, not a regular file or a pipe (expected %s)", path,
-               kind ? kind : "a special file", what);
+               fxs_file_kind (mode), what);
   return FALSE;
 }
 

@@ -1,6 +1,7 @@
 /* Atomic file replacement: temp file in the same directory, then rename
  * (the commit is in atomic-commit.c). */
 #include "atomic-file-private.h"
+#include "file-kind.h"
 #include <fxsplit/error.h>
 #include <fxsplit/io.h>
 
@@ -66,22 +67,6 @@ fxs_io_remove_temporaries (void)
     }
 }
 
-static const char *
-kind_of (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a directory";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISFIFO (mode))
-    return "a FIFO";
-  if (S_ISSOCK (mode))
-    return "a socket";
-  return "not a regular file";
-}
-
 /* Whether an lstat() result may be replaced; NULL or why not. */
 static char *
 stat_problem (const struct stat *st)
@@ -94,7 +79,7 @@ stat_problem (const struct stat *st)
                      "give the path of its target)");
   if (!S_ISREG (st->st_mode))
     {
-      const char *kind = kind_of (st->st_mode);
+      const char *kind = fxs_file_kind (st->st_mode);
       return S_ISDIR (st->st_mode) ? g_strdup_printf ("is %s", kind)
                                    : g_strdup_printf ("is %s, not a regular file", kind);
     }

@@ -19,10 +19,10 @@ fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *
   ctx->log = log;
   ctx->log_data = log_data;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
-  ctx->who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
-  for (char *c = ctx->who; *c; c++)
-    if ((guchar) *c < 0x20 || *c == 0x7f)
-      *c = '?';
+  /* Escaped now: a crash handler prints it as it is. */
+  char *who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
+  ctx->who = fxs_text_escape (who, 600);
+  g_free (who);
   return ctx;
 }
 

@@ -46,10 +46,22 @@ G_BEGIN_DECLS
 typedef gboolean (*FxsPartitionerPrepareFunc) (FxsPluginContext *ctx, gpointer state,
                                                const FxsGraph *graph, GError **error);
 
+/* Names partition @partition, one of the ids this instance's split_callback
+ * returned (ABI 1.1).  The host calls it once per distinct id, after the
+ * last split_callback and before fini.  Return a short UTF-8 text without
+ * control characters (at most FXS_PARTITION_LABEL_MAX bytes, e.g.
+ * "supported", "backend=cpu", "stage 2"), owned by the plugin and valid
+ * until fini, or NULL to leave the partition unlabelled.  Anything else
+ * stops the run with an error naming the plugin and the partition. */
+typedef const char *(*FxsPartitionerLabelFunc) (gpointer state, gint64 partition);
+
+#define FXS_PARTITION_LABEL_MAX 128
+
 typedef struct {
   FxsPluginInfo plugin;              /* start with FXS_PARTITIONER_ABI */
   FxsPartitionerPrepareFunc prepare; /* optional */
-  gpointer reserved[8];              /* zero */
+  FxsPartitionerLabelFunc label;     /* optional; ABI 1.1 (was reserved[0]) */
+  gpointer reserved[7];              /* zero */
 } FxsPartitionerDescriptor;
 
 /* The first four fields of a partitioner's FxsPluginInfo, as a designated

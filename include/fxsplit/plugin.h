@@ -21,7 +21,7 @@
 G_BEGIN_DECLS
 
 #define FXS_PLUGIN_ABI_MAJOR 1
-#define FXS_PLUGIN_ABI_MINOR 0
+#define FXS_PLUGIN_ABI_MINOR 1
 
 /* Marks the symbols a plugin exports to the host, so that plugins built
  * with -fvisibility=hidden still export them. */

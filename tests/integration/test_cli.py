@@ -10,7 +10,7 @@ class TestCommandLine(FxsplitTestCase):
     def test_version(self):
         r = fxsplit("--version")
         self.assert_ok(r)
-        self.assertRegex(r.stdout, r"^fxsplit \d+\.\d+\.\d+ \(plugin ABI 1\.0, graph format 1\)\n$")
+        self.assertRegex(r.stdout, r"^fxsplit \d+\.\d+\.\d+ \(plugin ABI 1\.1, graph format 1\)\n$")
 
     def test_help(self):
         r = fxsplit("--help")
@@ -60,7 +60,7 @@ class TestCommandLine(FxsplitTestCase):
         r = fxsplit("plugins", "map")
         self.assert_ok(r)
         self.assertTrue(r.stdout.startswith("map 1.0 (partitioner): "))
-        self.assertIn("built for plugin ABI 1.0", r.stdout)
+        self.assertIn("built for plugin ABI 1.1", r.stdout)
         self.assertIn("    default (int, unset by default): ", r.stdout)
         by_path = fxsplit("plugins", os.path.join(TEST_PLUGINS, "halves.so"))
         self.assert_ok(by_path)

@@ -27,7 +27,7 @@ class TestBadPlugins(FxsplitTestCase):
 
     def test_other_abi_major(self):
         self.assert_fails(self.split("abi-major"), 3, "abi-major.so: built for plugin ABI 2.0, "
-                                                      "host is 1.0")
+                                                      "host is 1.1")
 
     def test_not_a_shared_object(self):
         fake = self.write("fake.so", "#!/bin/sh\necho not a plugin\n")

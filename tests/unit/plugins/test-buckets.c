@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buckets.h"
+#include "units.h"
 #include "../graph-builders.h"
 #include "../test-partitioners-graphs.h"
 #include "../test-util.h"
@@ -148,10 +149,37 @@ test_no_parameters_and_empty (void)
   fxs_graph_unref (g);
 }
 
+/* The sizes of the cap options (and of balanced's capacity). */
+static void
+test_sizes (void)
+{
+  static const struct { const char *text; gint64 bytes; } good[] = {
+    { "0", 0 }, { "4096", 4096 }, { " 512 B ", 512 }, { "1.5kB", 1500 }, { "25MiB", 25 << 20 },
+    { "16 GiB", G_GINT64_CONSTANT (16) << 30 }, { "2TB", G_GINT64_CONSTANT (2000000000000) },
+    { "1TiB", G_GINT64_CONSTANT (1) << 40 }, { "0.5B", 0 }, { ".5KiB", 512 }, { "10MB", 10000000 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      gint64 bytes = -1;
+      CU_ASSERT_TRUE (units_parse_bytes (good[i].text, &bytes));
+      CU_ASSERT_EQUAL (bytes, good[i].bytes);
+    }
+  static const char *const bad[] = { "", " ", "-1", "+1", "1e3", "0x10", "inf", "nan", "1 XB",
+                                     "1mib", "MiB", "1..5", "1,5", "1 MiB B", "4194305TiB" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gint64 bytes = -1;
+      CU_ASSERT_FALSE (units_parse_bytes (bad[i], &bytes));
+    }
+  gint64 bytes;
+  CU_ASSERT_FALSE (units_parse_bytes (NULL, &bytes));
+}
+
 static void
 register_tests (void)
 {
   static const FxsTestCase cases[] = {
+    FXS_TEST (test_sizes),
     FXS_TEST (test_caps),
     FXS_TEST (test_shared_parameter_counted_once),
     FXS_TEST (test_grows_until_used_outside),

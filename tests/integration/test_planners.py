@@ -83,6 +83,25 @@ class PlannersTest(FxsplitTestCase):
                                 "value and the values it reads), more than the largest capacity 2.0 MiB")
         self.assertEqual(self.files(), [])
 
+    def test_limits(self):
+        # A chain of 20,001 relus: too many call nodes to plan with sending.
+        nodes = [{"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {}}]
+        for i in range(20001):
+            nodes.append({"name": f"r{i}", "op": "call_function", "target": "torch.relu",
+                          "args": [{"node": nodes[-1]["name"]}], "kwargs": {}})
+        nodes.append({"name": "output", "op": "output", "target": "output",
+                      "args": [{"node": nodes[-1]["name"]}], "kwargs": {}})
+        graph = self.write("chain.json", json.dumps({"format": "fxsplit-graph", "version": 1,
+                                                     "nodes": nodes}))
+        r = fxsplit("split", graph, "-p", "balanced", "-o", "stages=2", "-o", "bandwidth=1",
+                    "-O", f"json:{self.path('out.json')}")
+        self.assert_fails(r, 3, "balanced: bandwidth: the plan with sending times takes time quadratic "
+                                "in the call nodes: this graph has 20001 call nodes for 2 stages")
+        r, _ = self.split("balanced", "stages=65537", "bandwidth=1")
+        self.assert_fails(r, 1, "balanced: stages: at most 65536 with capacity, speed or bandwidth, "
+                                "got 65537")
+        self.assertEqual(self.files(), ["chain.json"])
+
     def test_list_lengths_in_a_pipeline(self):
         self.write("p.ini", f"[graph]\ninput = {RESNET18}\n\n[partitioner]\nplugin = balanced\n"
                             "stages = 3\nspeed = 1, 1, 0.5\ncapacity = 16GiB, 8GiB\n\n"

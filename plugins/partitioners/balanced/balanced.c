@@ -20,7 +20,7 @@ typedef struct {
 
 static const FxsOptionSpec balanced_options[] = {
   { .key = "stages", .type = FXS_OPTION_INT, .flags = FXS_OPTION_REQUIRED,
-    .help = "number of pipeline stages K >= 1 (fewer when the graph has fewer call nodes)" },
+    .help = "number of pipeline stages K >= 1 (fewer when the graph has fewer call nodes; with capacity, speed or bandwidth a stage may stay empty, and partition k is stage k)" },
   COST_OPTION_SPEC,
   CONSTRAINTS_OPTION_SPECS,
   { NULL },
@@ -102,7 +102,8 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
     FXS_PARTITIONER_ABI,
     .name = "balanced",
     .version = "1.0",
-    .description = "K contiguous pipeline stages minimizing the most expensive stage's cost",
+    .description = "K contiguous pipeline stages minimizing the most expensive stage's cost;"
+                   " with capacity, speed or bandwidth, stages on devices: each fits, the slowest is fastest",
     .options = balanced_options,
     .init = balanced_init,
     .fini = balanced_fini,

@@ -249,9 +249,10 @@ constraints_plan (FxsPluginContext *ctx, const Constraints *c, const FxsGraph *g
                            || (guint64) c->k * (n + 1) > STAGE_PLAN_MAX_SENDING_PAIRS))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
-                   "bandwidth: planning with sending times takes time quadratic in the call nodes: at most %u"
-                   " call nodes and %u stages x call nodes, this graph has %u call nodes for %u stages",
-                   STAGE_PLAN_MAX_SENDING_ELEMENTS, STAGE_PLAN_MAX_SENDING_PAIRS, n, c->k);
+                   "bandwidth: the plan with sending times takes time quadratic in the call nodes: this graph"
+                   " has %u call nodes for %u stages, at most %u call nodes and %u stage x call node pairs"
+                   " are planned (drop bandwidth, or plan a coarser graph)",
+                   n, c->k, STAGE_PLAN_MAX_SENDING_ELEMENTS, STAGE_PLAN_MAX_SENDING_PAIRS);
       built_clear (&b);
       return FALSE;
     }

@@ -15,7 +15,7 @@ typedef struct {
 
 #define CONSTRAINTS_OPTION_SPECS                                                                 \
   { .key = "capacity", .type = FXS_OPTION_STRING,                                                 \
-    .help = "memory per stage, one size per stage (16GiB, 16GiB, 8GiB): a stage holds its parameters, the values it produces and the values it reads from earlier stages" }, \
+    .help = "memory per stage, one size per stage (16GiB, 16GiB, 8GiB; B, kB, MB, GB, KiB, MiB, GiB, ...): a stage holds its nodes' parameters, the values they produce and the values they read from earlier stages and graph inputs" }, \
   { .key = "speed", .type = FXS_OPTION_STRING,                                                    \
     .help = "relative speed per stage, one positive number per stage (1, 1, 0.5): a stage's time is its cost / speed" }, \
   { .key = "bandwidth", .type = FXS_OPTION_FLOAT,                                                 \

@@ -121,6 +121,21 @@ def human(b):
     return f"{v:.1f} {units[u]}"
 
 
+def check(graph_path, options, expected, workdir):
+    """fxsplit's bucket count and what differs from @expected."""
+    try:
+        count, sizes, parts = fxsplit_buckets(graph_path, options, workdir)
+    except RuntimeError as e:
+        return "-", [str(e)]
+    problems = []
+    if [nodes for _, nodes in expected if nodes] != parts:
+        problems.append("the partitions differ from DDPOptimizer's buckets")
+    want = ", ".join(human(s) for s, _ in expected)
+    if count != len(expected) or sizes != want:
+        problems.append(f"logged {count} buckets ({sizes}), DDPOptimizer has {len(expected)} ({want})")
+    return count, problems
+
+
 CASES = [
     ([], 25 * MIB, MIB),
     (["bucket_bytes_cap=5MiB"], 5 * MIB, MIB),
@@ -146,19 +161,9 @@ def main():
             fxsplit_torch.export(gm, None, graph_path)
             for options, cap, first_cap in CASES:
                 expected = ddp_buckets(gm, cap, first_cap)
-                problems = []
-                try:
-                    count, sizes, parts = fxsplit_buckets(graph_path, options, workdir)
-                    if [nodes for _, nodes in expected if nodes] != parts:
-                        problems.append("the partitions differ from DDPOptimizer's buckets")
-                    if count != len(expected) or sizes != ", ".join(human(s) for s, _ in expected):
-                        problems.append(f"logged {count} buckets ({sizes}), DDPOptimizer has "
-                                        f"{len(expected)} ({', '.join(human(s) for s, _ in expected)})")
-                except RuntimeError as e:
-                    count, problems = "-", [str(e)]
+                count, problems = check(graph_path, options, expected, workdir)
                 print(f"{name:10} {' '.join(options) or '(defaults)':42} {len(expected):>11} {count:>7}")
-                for p in problems:
-                    print(f"  FAIL: {p}")
+                print("".join(f"  FAIL: {p}\n" for p in problems), end="")
                 failures += bool(problems)
     print(f"{failures} failed")
     return 1 if failures else 0

@@ -57,27 +57,29 @@ check (const FxsGraph *g, gint64 cap, gint64 first_cap, guint n_expected, const 
   g_free (got);
 }
 
-/* x -> relu -> l1 -> l2 -> l3 -> output, weights 64, 128, 256 bytes. */
+/* x [-> relu] -> l1 -> l2 -> l3, weights 64, 128, 256 bytes; the output
+ * returns l3's value, or l2's when not @returns_last (l3's then has no
+ * user). */
 static FxsGraph *
-chain (void)
+chain (gboolean relu, gboolean returns_last)
 {
   FxsGraph *g = fxs_graph_new ();
   linear (g, "l1", 4);
   linear (g, "l2", 8);
   linear (g, "l3", 16);
   FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
-  FxsNode *r = tp_call (g, FXS_OP_CALL_FUNCTION, "relu", "torch.relu", x, NULL);
+  FxsNode *r = relu ? tp_call (g, FXS_OP_CALL_FUNCTION, "relu", "torch.relu", x, NULL) : x;
   FxsNode *a = tp_call (g, FXS_OP_CALL_MODULE, "l1", "l1", r, NULL);
   FxsNode *b = tp_call (g, FXS_OP_CALL_MODULE, "l2", "l2", a, NULL);
   FxsNode *c = tp_call (g, FXS_OP_CALL_MODULE, "l3", "l3", b, NULL);
-  tp_output (g, c);
+  tp_output (g, returns_last ? c : b);
   return g;
 }
 
 static void
 test_caps (void)
 {
-  FxsGraph *g = chain ();
+  FxsGraph *g = chain (TRUE, TRUE);
   /* Everything fits one bucket. */
   check (g, 1 << 20, 1 << 20, 1, "relu=0 l1=0 l2=0 l3=0", "448");
   /* The first bucket closes at 256 (l3), the next at 192 (l2 + l1). */
@@ -123,15 +125,7 @@ test_grows_until_used_outside (void)
   /* l3's result is used by nobody (the output returns l2's): its bucket
    * is full after l3 but has no external output, so l2 joins it; then
    * the bucket is used by the output and closes. */
-  FxsGraph *g = fxs_graph_new ();
-  linear (g, "l1", 4);
-  linear (g, "l2", 8);
-  linear (g, "l3", 16);
-  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
-  FxsNode *a = tp_call (g, FXS_OP_CALL_MODULE, "l1", "l1", x, NULL);
-  FxsNode *b = tp_call (g, FXS_OP_CALL_MODULE, "l2", "l2", a, NULL);
-  tp_call (g, FXS_OP_CALL_MODULE, "l3", "l3", b, NULL);
-  tp_output (g, b);
+  FxsGraph *g = chain (FALSE, FALSE);
   check (g, 1, 1, 2, "l1=0 l2=1 l3=1", "64,384");
   fxs_graph_unref (g);
 }

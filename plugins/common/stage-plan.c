@@ -246,7 +246,10 @@ dynamic (Scan *sc, const StageDevices *d, double upper, guint32 *stage_of)
       cur = t;
     }
   double best = prev[n];
-  for (guint k = k_stages, e = n; k-- > 0;)
+  /* Only a finite bottleneck has a chain of choices back to the start
+   * (times that overflow to infinity tell no plan apart): then the
+   * bisection's plan, already in @stage_of, stays. */
+  for (guint k = k_stages, e = n; best < INFINITY && k-- > 0;)
     {
       guint s = from[(gsize) k * (n + 1) + e];
       for (guint i = s; i < e; i++)
@@ -256,7 +259,7 @@ dynamic (Scan *sc, const StageDevices *d, double upper, guint32 *stage_of)
   g_free (prev);
   g_free (cur);
   g_free (from);
-  return best;
+  return best < INFINITY ? best : upper;
 }
 
 gboolean

@@ -1,6 +1,8 @@
 /* Human-readable numbers (see units.h). */
 #include "units.h"
 
+#include <string.h>
+
 void
 units_append_bytes (GString *out, gint64 bytes)
 {
@@ -81,4 +83,47 @@ units_append_share (GString *out, gint64 part, gint64 total)
     g_string_append_c (out, '-');
   else
     g_string_append_printf (out, "%.1f%%", 100.0 * (double) part / (double) total);
+}
+
+gboolean
+units_parse_bytes (const char *text, gint64 *bytes)
+{
+  static const struct { const char *name; double factor; } units[] = {
+    { "", 1 }, { "B", 1 },
+    { "kB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+    { "TiB", 1099511627776.0 },
+  };
+  if (!text)
+    return FALSE;
+  while (g_ascii_isspace (*text))
+    text++;
+  /* Digits and one point only: no sign, exponent, hex, inf or nan. */
+  const char *p = text;
+  gboolean digits = FALSE;
+  while (g_ascii_isdigit (*p))
+    p++, digits = TRUE;
+  if (*p == '.')
+    for (p++; g_ascii_isdigit (*p); p++)
+      digits = TRUE;
+  if (!digits)
+    return FALSE;
+  char *number = g_strndup (text, (gsize) (p - text));
+  double value = g_ascii_strtod (number, NULL);
+  g_free (number);
+  while (g_ascii_isspace (*p))
+    p++;
+  gsize len = strlen (p);
+  while (len > 0 && g_ascii_isspace (p[len - 1]))
+    len--;
+  for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+    if (strlen (units[u].name) == len && strncmp (p, units[u].name, len) == 0)
+      {
+        double b = value * units[u].factor;
+        if (!(b <= 4611686018427387904.0))  /* 2^62 */
+          return FALSE;
+        *bytes = (gint64) b;
+        return TRUE;
+      }
+  return FALSE;
 }

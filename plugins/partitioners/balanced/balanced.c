@@ -2,23 +2,27 @@
  * whose most expensive stage (the pipeline's bottleneck) is as cheap as
  * possible for the chosen cost.  Stages are contiguous over the call nodes,
  * so every dependency goes from a stage to the same or a later one and the
- * split never has a cycle. */
+ * split never has a cycle.  With capacity, speed or bandwidth set, the
+ * stages are devices: constraints.c plans them. */
 #include <fxsplit/partitioner.h>
 
+#include "constraints.h"
 #include "contiguous.h"
 #include "cost-option.h"
 
 typedef struct {
   FxsCostKind cost;
   guint stages;
+  Constraints *constraints;  /* NULL: none of capacity, speed, bandwidth set */
   gint64 *ids;      /* per node index of the prepared graph */
   guint n_nodes;
 } Balanced;
 
 static const FxsOptionSpec balanced_options[] = {
   { .key = "stages", .type = FXS_OPTION_INT, .flags = FXS_OPTION_REQUIRED,
-    .help = "number of pipeline stages K >= 1 (fewer when the graph has fewer call nodes)" },
+    .help = "number of pipeline stages K >= 1 (fewer when the graph has fewer call nodes; with capacity, speed or bandwidth a stage may stay empty, and partition k is stage k)" },
   COST_OPTION_SPEC,
+  CONSTRAINTS_OPTION_SPECS,
   { NULL },
 };
 
@@ -35,9 +39,17 @@ balanced_init (FxsPluginContext *ctx, gpointer *state, GError **error)
   FxsCostKind cost;
   if (!cost_option_parse (fxs_plugin_option_string (ctx, "cost"), &cost, error))
     return FALSE;
+  GError *local = NULL;
+  Constraints *constraints = constraints_new (ctx, (guint) stages, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
   Balanced *b = g_new0 (Balanced, 1);
   b->cost = cost;
   b->stages = (guint) stages;
+  b->constraints = constraints;
   *state = b;
   return TRUE;
 }
@@ -46,6 +58,7 @@ static void
 balanced_fini (gpointer state)
 {
   Balanced *b = state;
+  constraints_free (b->constraints);
   g_free (b->ids);
   g_free (b);
 }
@@ -53,8 +66,14 @@ balanced_fini (gpointer state)
 static gboolean
 balanced_prepare (FxsPluginContext *ctx, gpointer state, const FxsGraph *graph, GError **error)
 {
-  (void) error;
   Balanced *b = state;
+  if (b->constraints)
+    {
+      g_free (b->ids);
+      b->n_nodes = fxs_graph_n_nodes (graph);
+      b->ids = g_new0 (gint64, b->n_nodes ? b->n_nodes : 1);
+      return constraints_plan (ctx, b->constraints, graph, b->cost, b->ids, error);
+    }
   guint n_calls;
   guint32 *call_index;
   gint64 *costs = cost_option_call_costs (ctx, graph, b->cost, &n_calls, &call_index);
@@ -83,7 +102,8 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
     FXS_PARTITIONER_ABI,
     .name = "balanced",
     .version = "1.0",
-    .description = "K contiguous pipeline stages minimizing the most expensive stage's cost",
+    .description = "K contiguous pipeline stages minimizing the most expensive stage's cost;"
+                   " with capacity, speed or bandwidth, stages on devices: each fits, the slowest is fastest",
     .options = balanced_options,
     .init = balanced_init,
     .fini = balanced_fini,

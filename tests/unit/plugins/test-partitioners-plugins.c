@@ -73,7 +73,8 @@ static void
 test_descriptors (void)
 {
   static const struct { const char *name; const char *keys; } plugins[] = {
-    { "balanced", "stages cost" },
+    { "balanced", "stages cost capacity speed bandwidth" },
+    { "buckets", "bucket_bytes_cap first_bucket_cap" },
     { "splitpoints", "begin_at end_after pipe_split allow_unmatched" },
     { "capability", "allow deny min_size getitem_with_producer ids" },
     { "mincut", "parts cost tolerance passes seed" },
@@ -111,6 +112,30 @@ test_option_errors (void)
                     "balanced: cost: unknown cost kind 'time' "
                     "(valid: nodes, param_bytes, output_bytes, flops)");
   assert_run_fails ("balanced", NULL, FXS_ERROR_OPTION, "stages");
+  const char *caps[] = { "stages=3", "capacity=1GiB, 2GiB", NULL };
+  assert_run_fails ("balanced", caps, FXS_ERROR_OPTION,
+                    "balanced: capacity: 2 values for 3 stages (give one per stage)");
+  const char *badcap[] = { "stages=2", "capacity=1GiB, 1XB", NULL };
+  assert_run_fails ("balanced", badcap, FXS_ERROR_OPTION, "balanced: capacity: value 2 '1XB' is not a size");
+  const char *speed[] = { "stages=2", "speed=1,0", NULL };
+  assert_run_fails ("balanced", speed, FXS_ERROR_OPTION,
+                    "balanced: speed: value 2 '0' is not a positive number");
+  const char *speeds[] = { "stages=1", "speed=1,2", NULL };
+  assert_run_fails ("balanced", speeds, FXS_ERROR_OPTION, "balanced: speed: 2 values for 1 stage (give");
+  const char *bw[] = { "stages=2", "bandwidth=-1", NULL };
+  assert_run_fails ("balanced", bw, FXS_ERROR_OPTION, "balanced: bandwidth: must be a positive number, got -1");
+  /* The random DAG's first call node reads a 128-byte graph input. */
+  const char *tiny[] = { "stages=2", "capacity=1B, 100B", NULL };
+  assert_run_fails ("balanced", tiny, FXS_ERROR_PLUGIN_FAILED,
+                    "balanced: capacity: call node 'n0' alone needs ");
+
+  const char *badsize[] = { "bucket_bytes_cap=25XB", NULL };
+  assert_run_fails ("buckets", badsize, FXS_ERROR_OPTION, "buckets: bucket_bytes_cap: '25XB' is not a size (");
+  const char *negative[] = { "first_bucket_cap=-1", NULL };
+  assert_run_fails ("buckets", negative, FXS_ERROR_OPTION, "buckets: first_bucket_cap: '-1' is not a size");
+  const char *first[] = { "bucket_bytes_cap=1MiB", "first_bucket_cap=2MiB", NULL };
+  assert_run_fails ("buckets", first, FXS_ERROR_OPTION,
+                    "buckets: first_bucket_cap: 2097152 bytes is more than bucket_bytes_cap (1048576 bytes)");
 
   const char *kind[] = { "begin_at=name:a op:relu", NULL };
   assert_run_fails ("splitpoints", kind, FXS_ERROR_OPTION,

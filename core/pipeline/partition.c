@@ -107,27 +107,18 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
     return FALSE;
   gint64 *piece = g_new (gint64, n);
   gboolean ok = TRUE;
-  /* the submodule holds a copy of each of the partition's nodes under its
-   * name, in the same order, and maybe copies of global-state nodes of
-   * other partitions, which the plugin is not asked about */
+  /* the submodule holds copies of the partition's nodes in a row, in their
+   * order, besides copies of global-state nodes of other partitions, which
+   * the plugin is not asked about */
   for (guint i = 0; i < n && ok; i++)
     {
-      const FxsNode *orig = fxs_partition_node (part, i);
-      const FxsNode *node = fxs_graph_lookup_node (sub, fxs_node_name (orig));
+      const FxsNode *node = fxs_graph_node (sub, part->first_node + i);
       GError *local = NULL;
       piece[i] = FXS_PARTITION_ID_UNSET;  /* as the engine does: tells a missing id */
-      if (!node || fxs_node_op (node) != fxs_node_op (orig))
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                       "[%s] cannot refine partition %s: %s has no node '%s'", ctx->label,
-                       fxs_partition_name (part), fxs_partition_submod_name (part),
-                       fxs_node_name (orig));
-          ok = FALSE;
-        }
-      else if (!call_partitioner (node, run, &piece[i], &local))
+      if (!call_partitioner (node, run, &piece[i], &local))
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "node '%s': %s",
-                       fxs_node_name (node), local->message);
+                       fxs_node_name (fxs_partition_node (part, i)), local->message);
           g_error_free (local);
           ok = FALSE;
         }

@@ -70,6 +70,7 @@ struct FxsPartition {
   const char *submod_name;
   FxsGraph *graph;
   guint n_inputs;           /* inputs kept after module get_attrs are dropped */
+  guint first_node;         /* graph's copy of the partition's first node: they follow in order */
   const char *label;        /* the partitioner's name for it (in strings), or NULL */
 };
 

@@ -8,7 +8,16 @@ enum { N_COLUMNS = 10, FIRST_NUMBER_COLUMN = 2 };
 gboolean
 report_table_column_is_number (guint column)
 {
-  return column >= FIRST_NUMBER_COLUMN;
+  return column >= FIRST_NUMBER_COLUMN && column < N_COLUMNS;  /* a label column is text */
+}
+
+gboolean
+report_has_labels (const FxsSplitResult *result)
+{
+  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
+    if (fxs_partition_label (fxs_split_result_partition (result, i)))
+      return TRUE;
+  return FALSE;
 }
 
 static char *
@@ -47,21 +56,24 @@ ReportTable *
 report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
 {
   ReportTable *t = g_new0 (ReportTable, 1);
-  t->n_columns = N_COLUMNS;
+  gboolean labels = report_has_labels (result);
+  t->n_columns = N_COLUMNS + labels;
   t->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  char **header = g_new0 (char *, N_COLUMNS + 1);
+  char **header = g_new0 (char *, N_COLUMNS + 2);
   const char *const names[N_COLUMNS] = { "partition", "submodule", "nodes", "inputs",
                                          "outputs", NULL, "share", "received", "sent",
                                          "graph inputs" };
   for (guint c = 0; c < N_COLUMNS; c++)
     header[c] = names[c] ? g_strdup (names[c])
                          : g_strdup_printf ("cost (%s)", fxs_cost_kind_to_string (stats->kind));
+  if (labels)
+    header[N_COLUMNS] = g_strdup ("label");
   g_ptr_array_add (t->rows, header);
   for (guint i = 0; i < stats->n; i++)
     {
       const FxsPartition *p = fxs_split_result_partition (result, i);
       const PartitionStat *st = &stats->parts[i];
-      char **row = g_new0 (char *, N_COLUMNS + 1);
+      char **row = g_new0 (char *, N_COLUMNS + 2);
       row[0] = g_strdup (fxs_partition_name (p));
       row[1] = g_strdup (fxs_partition_submod_name (p));
       row[2] = count_cell (fxs_partition_n_nodes (p));
@@ -72,9 +84,11 @@ report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
       row[7] = bytes_cell (st->received);
       row[8] = bytes_cell (st->sent);
       row[9] = bytes_cell (st->graph_inputs);
+      if (labels)
+        row[N_COLUMNS] = g_strdup (fxs_partition_label (p) ? fxs_partition_label (p) : "");
       g_ptr_array_add (t->rows, row);
     }
-  char **total = g_new0 (char *, N_COLUMNS + 1);
+  char **total = g_new0 (char *, N_COLUMNS + 2);
   total[0] = g_strdup ("total");
   total[1] = g_strdup ("");
   total[2] = count_cell ((gint64) stats->n_nodes);
@@ -85,6 +99,8 @@ report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
   total[7] = bytes_cell (stats->cut_bytes);
   total[8] = bytes_cell (stats->cut_bytes);
   total[9] = bytes_cell (stats->graph_input_bytes);
+  if (labels)
+    total[N_COLUMNS] = g_strdup ("");
   g_ptr_array_add (t->rows, total);
   return t;
 }

@@ -14,6 +14,9 @@ typedef struct {
 
 ReportTable *report_table_new (const FxsSplitResult *result, const PartitionStats *stats);
 void         report_table_free (ReportTable *table);
+/* Whether any partition has a label: then the table and the CSV end with
+ * a "label" column. */
+gboolean     report_has_labels (const FxsSplitResult *result);
 /* Columns of numbers, aligned right. */
 gboolean     report_table_column_is_number (guint column);
 

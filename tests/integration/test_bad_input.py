@@ -27,7 +27,7 @@ class TestBadPlugins(FxsplitTestCase):
 
     def test_other_abi_major(self):
         self.assert_fails(self.split("abi-major"), 3, "abi-major.so: built for plugin ABI 2.0, "
-                                                      "host is 1.0")
+                                                      "host is 1.1")
 
     def test_not_a_shared_object(self):
         fake = self.write("fake.so", "#!/bin/sh\necho not a plugin\n")
@@ -95,7 +95,7 @@ class TestBadPipelines(FxsplitTestCase):
         ini, r = self.run_ini(f"[graph]\ninput = {DOCSTRING}\n\n[partitioner]\nplugin = modulo\n"
                               "[outptu json]\nplugin = json\n")
         self.assert_fails(r, 1, f"{ini}:6: unknown group [outptu json] (valid: [graph], [split], "
-                                "[partitioner], [output NAME])")
+                                "[partitioner], [partitioner NAME], [output NAME])")
 
     def test_unknown_key(self):
         ini, r = self.run_ini(f"[graph]\ninput = {DOCSTRING}\n[split]\ntuple_retrun = true\n")

@@ -159,9 +159,9 @@ test_broken_plugins (void)
   assert_load_fails ("no-callback", FXS_ERROR_PLUGIN_INVALID, no_callback);
   const char *no_descriptor[] = { "no-descriptor.so", "no fxsplit descriptor", NULL };
   assert_load_fails ("no-descriptor", FXS_ERROR_PLUGIN_INVALID, no_descriptor);
-  const char *major[] = { "abi-major.so", "built for plugin ABI 2.0, host is 1.0", NULL };
+  const char *major[] = { "abi-major.so", "built for plugin ABI 2.0, host is 1.1", NULL };
   assert_load_fails ("abi-major", FXS_ERROR_PLUGIN_ABI, major);
-  const char *minor[] = { "abi-minor.so", "built for plugin ABI 1.1", "newer fxsplit", NULL };
+  const char *minor[] = { "abi-minor.so", "built for plugin ABI 1.2", "newer fxsplit", NULL };
   assert_load_fails ("abi-minor", FXS_ERROR_PLUGIN_ABI, minor);
   const char *needs[] = { "needs-lib.so", "libfxstest-missing.so.1",
                           "cannot open shared object file", NULL };

@@ -19,6 +19,10 @@ class TestCapability(FxsplitTestCase):
         with open(self.path("out.json"), encoding="utf-8") as f:
             return [p["nodes"] for p in json.load(f)["partitions"]]
 
+    def labels(self):
+        with open(self.path("out.json"), encoding="utf-8") as f:
+            return [p.get("label") for p in json.load(f)["partitions"]]
+
     def test_backends_in_priority_order(self):
         # relu and add run on both; gpu comes first and takes them
         r = self.split("backends=gpu: class:Conv2d class:BatchNorm2d function:relu function:add, "
@@ -31,6 +35,11 @@ class TestCapability(FxsplitTestCase):
             ["stem_0", "stem_1"], ["stem_2"],
             ["block_conv1", "block_bn1", "relu", "block_conv2", "block_bn2", "add", "relu_1"],
             ["pool", "flatten"], ["fc1"], ["relu_2"], ["fc2"]])
+        self.assertEqual(self.labels(), ["gpu", "cpu", "gpu", "unsupported", "cpu", "gpu", "cpu"])
+
+    def test_one_backend_labels(self):
+        self.assert_ok(self.split("allow=class:Linear"))
+        self.assertEqual(self.labels(), ["unsupported", "supported", "unsupported", "supported"])
 
     def test_dtype_conditions(self):
         self.assert_ok(self.split("allow=class:Conv2d@float16|bfloat16", verbose=True))

@@ -30,12 +30,17 @@ class TestMapTags(FxsplitTestCase):
         with open(self.path("out.json"), encoding="utf-8") as f:
             return [(p["id"], p["nodes"]) for p in json.load(f)["partitions"]]
 
+    def labels(self):
+        with open(self.path("out.json"), encoding="utf-8") as f:
+            return [p.get("label") for p in json.load(f)["partitions"]]
+
     ABC = dict(zip(CALLS, ["a", "a", "b", "b", "c", "c"]))
 
     def test_first_appearance_order(self):
         self.assert_ok(self.split(self.ABC))
         self.assertEqual(self.partitions(), [(0, ["add", "linear"]), (1, ["clamp", "linear_1"]),
                                              (2, ["clamp_1", "add_1"])])
+        self.assertEqual(self.labels(), ["a", "b", "c"])
 
     def test_tags_option_gives_the_ids(self):
         r = self.split(self.ABC, "tags=c, a b")
@@ -44,6 +49,11 @@ class TestMapTags(FxsplitTestCase):
         # ids follow `tags`; the calls stay in dependency order
         self.assertEqual(self.partitions(), [(1, ["add", "linear"]), (2, ["clamp", "linear_1"]),
                                              (0, ["clamp_1", "add_1"])])
+        self.assertEqual(self.labels(), ["a", "b", "c"])
+
+    def test_integer_ids_have_no_labels(self):
+        self.assert_ok(self.split(dict(zip(CALLS, [0, 0, 1, 1, 2, 2]))))
+        self.assertEqual(self.labels(), [None, None, None])
 
     def test_tag_no_node_has_is_a_warning(self):
         r = self.split(self.ABC, "tags=a b c unused")

@@ -120,6 +120,18 @@ add_line (GPtrArray *lines, GString *line)
   g_ptr_array_add (lines, g_string_free (line, FALSE));
 }
 
+void
+report_append_mean_cost (GString *out, const PartitionStats *stats)
+{
+  if (stats->n == 0)
+    g_string_append (out, "-");
+  /* A mean of node counts is seldom whole; the other kinds are large. */
+  else if (stats->kind == FXS_COST_NODES)
+    g_string_append_printf (out, "%.1f", (double) stats->total_cost / stats->n);
+  else
+    units_append_cost (out, stats->kind, (stats->total_cost + stats->n / 2) / stats->n);
+}
+
 static void
 add_balance (GPtrArray *lines, const PartitionStats *stats, const FxsSplitResult *result)
 {
@@ -139,11 +151,7 @@ add_balance (GPtrArray *lines, const PartitionStats *stats, const FxsSplitResult
                           fxs_partition_submod_name (fxs_split_result_partition (result, biggest)));
   units_append_cost (l, stats->kind, stats->max_cost);
   g_string_append (l, "; the mean ");
-  /* A mean of node counts is seldom whole; the other kinds are large. */
-  if (stats->kind == FXS_COST_NODES)
-    g_string_append_printf (l, "%.1f", (double) stats->total_cost / stats->n);
-  else
-    units_append_cost (l, stats->kind, (stats->total_cost + stats->n / 2) / stats->n);
+  report_append_mean_cost (l, stats);
   g_string_append_c (l, ')');
   add_line (lines, l);
 }

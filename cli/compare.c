@@ -41,14 +41,6 @@ column_is_number (guint column)
   return column != COL_SPEC;
 }
 
-static char *
-cost_text (FxsCostKind kind, gint64 cost)
-{
-  GString *s = g_string_new (NULL);
-  units_append_cost (s, kind, cost);
-  return g_string_free (s, FALSE);
-}
-
 /* The slowest stage's time, cost / speed with the spec's `speed` option
  * (one relative speed per partition in call order), or "-" without one. */
 static char *
@@ -104,18 +96,14 @@ cells_of (const CompareSpec *spec, const FxsSplitResult *result, const Partition
   char **c = g_new0 (char *, N_COLUMNS + 1);
   GString *s = g_string_new (NULL);
   c[COL_SPEC] = g_strdup (spec->text);
-  units_append_count (s, stats->n);
-  c[COL_PARTS] = g_strdup (s->str);
-  g_string_truncate (s, 0);
-  units_append_bytes (s, stats->cut_bytes);
-  c[COL_CUT] = g_strdup (s->str);
-  g_string_truncate (s, 0);
+  c[COL_PARTS] = report_cell_count (stats->n);
+  c[COL_CUT] = report_cell_bytes (stats->cut_bytes);
   report_append_mean_cost (s, stats);
   c[COL_MEAN] = g_string_free (s, FALSE);
-  c[COL_MAX] = cost_text (stats->kind, stats->max_cost);
+  c[COL_MAX] = report_cell_cost (stats->kind, stats->max_cost);
   c[COL_BALANCE] = stats->total_cost > 0
                    ? g_strdup_printf ("%.3f", partition_stats_balance (stats)) : g_strdup ("-");
-  c[COL_CRITICAL] = cost_text (stats->kind, stats->critical_cost);
+  c[COL_CRITICAL] = report_cell_cost (stats->kind, stats->critical_cost);
   c[COL_BOTTLENECK] = bottleneck_text (spec, result, stats);
   c[COL_TIME] = g_strdup_printf ("%.1f ms", seconds * 1e3);
   return c;

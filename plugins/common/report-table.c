@@ -20,24 +20,24 @@ report_has_labels (const FxsSplitResult *result)
   return FALSE;
 }
 
-static char *
-count_cell (gint64 n)
+char *
+report_cell_count (gint64 n)
 {
   GString *s = g_string_new (NULL);
   units_append_count (s, n);
   return g_string_free (s, FALSE);
 }
 
-static char *
-bytes_cell (gint64 bytes)
+char *
+report_cell_bytes (gint64 bytes)
 {
   GString *s = g_string_new (NULL);
   units_append_bytes (s, bytes);
   return g_string_free (s, FALSE);
 }
 
-static char *
-cost_cell (FxsCostKind kind, gint64 cost)
+char *
+report_cell_cost (FxsCostKind kind, gint64 cost)
 {
   GString *s = g_string_new (NULL);
   units_append_cost (s, kind, cost);
@@ -76,14 +76,14 @@ report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
       char **row = g_new0 (char *, N_COLUMNS + 2);
       row[0] = g_strdup (fxs_partition_name (p));
       row[1] = g_strdup (fxs_partition_submod_name (p));
-      row[2] = count_cell (fxs_partition_n_nodes (p));
-      row[3] = count_cell (fxs_partition_n_inputs (p));
-      row[4] = count_cell (fxs_partition_n_outputs (p));
-      row[5] = cost_cell (stats->kind, st->cost);
+      row[2] = report_cell_count (fxs_partition_n_nodes (p));
+      row[3] = report_cell_count (fxs_partition_n_inputs (p));
+      row[4] = report_cell_count (fxs_partition_n_outputs (p));
+      row[5] = report_cell_cost (stats->kind, st->cost);
       row[6] = share_cell (st->cost, stats->total_cost);
-      row[7] = bytes_cell (st->received);
-      row[8] = bytes_cell (st->sent);
-      row[9] = bytes_cell (st->graph_inputs);
+      row[7] = report_cell_bytes (st->received);
+      row[8] = report_cell_bytes (st->sent);
+      row[9] = report_cell_bytes (st->graph_inputs);
       if (labels)
         row[N_COLUMNS] = g_strdup (fxs_partition_label (p) ? fxs_partition_label (p) : "");
       g_ptr_array_add (t->rows, row);
@@ -91,14 +91,14 @@ report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
   char **total = g_new0 (char *, N_COLUMNS + 2);
   total[0] = g_strdup ("total");
   total[1] = g_strdup ("");
-  total[2] = count_cell ((gint64) stats->n_nodes);
-  total[3] = count_cell ((gint64) stats->n_inputs);
-  total[4] = count_cell ((gint64) stats->n_outputs);
-  total[5] = cost_cell (stats->kind, stats->total_cost);
+  total[2] = report_cell_count ((gint64) stats->n_nodes);
+  total[3] = report_cell_count ((gint64) stats->n_inputs);
+  total[4] = report_cell_count ((gint64) stats->n_outputs);
+  total[5] = report_cell_cost (stats->kind, stats->total_cost);
   total[6] = share_cell (stats->total_cost, stats->total_cost);
-  total[7] = bytes_cell (stats->cut_bytes);
-  total[8] = bytes_cell (stats->cut_bytes);
-  total[9] = bytes_cell (stats->graph_input_bytes);
+  total[7] = report_cell_bytes (stats->cut_bytes);
+  total[8] = report_cell_bytes (stats->cut_bytes);
+  total[9] = report_cell_bytes (stats->graph_input_bytes);
   if (labels)
     total[N_COLUMNS] = g_strdup ("");
   g_ptr_array_add (t->rows, total);

@@ -20,6 +20,12 @@ gboolean     report_has_labels (const FxsSplitResult *result);
 /* Columns of numbers, aligned right. */
 gboolean     report_table_column_is_number (guint column);
 
+/* Cells as the report prints them (units.h), to free with g_free:
+ * "1,234", "96.0 KiB", a cost of @kind. */
+char *report_cell_count (gint64 n);
+char *report_cell_bytes (gint64 bytes);
+char *report_cell_cost (FxsCostKind kind, gint64 cost);
+
 /* The mean cost of a partition as the summary's balance line gives it
  * ("5.0" nodes, "1.82 GFLOP"); "-" without partitions. */
 void report_append_mean_cost (GString *out, const PartitionStats *stats);

@@ -74,6 +74,10 @@ class TestCapability(FxsplitTestCase):
             ("backends=unsupported: function:relu", "backends: 'unsupported' is the label of the "
                                                      "other partitions, not a backend name"),
             ("backends= ", "backends: names no backend"),
+            ("backends=gpu: function:relu class: Conv2d", "backends: 'class:' is a selector kind, not a "
+                                            "backend name (write class:GLOB without a blank)"),
+            ("backends=" + "g" * 129 + ": function:relu", "backends: a backend name is longer "
+                                                           "than the 128 bytes of a label"),
             ("backends=gpu: op:relu", "backends: gpu: unknown selector kind 'op' in 'op:relu'"),
             ("backends=gpu:function:relu", "backends: 'gpu:function:relu' comes before the first "
                                            "backend name"),

@@ -117,7 +117,23 @@ parse_backends (CapabilityPlugin *p, const char *text, GError **error)
         }
       if (!name)
         break;
-      if (ok && strcmp (name, "unsupported") == 0)
+      static const char *const kinds[] = { "name", "function", "method", "class", "module",
+                                           NULL };
+      if (ok && g_strv_contains (kinds, name))
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                       "backends: '%s:' is a selector kind, not a backend name (write %s:GLOB "
+                       "without a blank)", name, name);
+          ok = FALSE;
+        }
+      else if (ok && strlen (name) > FXS_PARTITION_LABEL_MAX)
+        {
+          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                       "backends: a backend name is longer than the %d bytes of a label",
+                       FXS_PARTITION_LABEL_MAX);
+          ok = FALSE;
+        }
+      else if (ok && strcmp (name, "unsupported") == 0)
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
                        "backends: 'unsupported' is the label of the other partitions, "

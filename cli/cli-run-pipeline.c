@@ -119,6 +119,24 @@ report_steps (FxsPipeline *pipeline, const StepMark at[5])
 }
 
 CliExit
+cli_split_pipeline (FxsPipeline *pipeline, const CliCommon *common, GError **error)
+{
+  CliProgress *progress = cli_progress_new (FALSE);
+  LogSink sink = { common, progress };
+  fxs_pipeline_set_log_func (pipeline, log_line, &sink);
+  CliExit code = CLI_EXIT_OK;
+  if (!fxs_pipeline_prepare (pipeline, error))
+    code = prepare_exit (*error);
+  else if (!fxs_pipeline_load_graph (pipeline, error))
+    code = CLI_EXIT_GRAPH;
+  else if (!fxs_pipeline_split (pipeline, error))
+    code = split_exit (*error);
+  fxs_pipeline_set_log_func (pipeline, NULL, NULL);
+  cli_progress_free (progress);
+  return code;
+}
+
+CliExit
 cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common)
 {
   gboolean show_progress = !common->quiet && isatty (STDERR_FILENO);

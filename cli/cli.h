@@ -63,6 +63,10 @@ void cli_set_threads (FxsPipeline *pipeline, const char *threads);
  * write), with progress on a terminal, log lines by verbosity, and one
  * line per output on success.  Returns the exit code. */
 CliExit cli_run_pipeline (FxsPipeline *pipeline, const CliCommon *common);
+/* Only prepares, loads and splits (no outputs, no progress line), with log
+ * lines by verbosity; CLI_EXIT_OK, or the step's exit code with @error set
+ * (not printed). */
+CliExit cli_split_pipeline (FxsPipeline *pipeline, const CliCommon *common, GError **error);
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int cli_cmd_run (int argc, char **argv);
@@ -70,5 +74,6 @@ int cli_cmd_split (int argc, char **argv);
 int cli_cmd_plugins (int argc, char **argv);
 int cli_cmd_inspect (int argc, char **argv);
 int cli_cmd_verify (int argc, char **argv);
+int cli_cmd_compare (int argc, char **argv);
 
 #endif

@@ -5,8 +5,8 @@
 #include <string.h>
 
 typedef struct {
-  char *partitioner;
-  char **options;          /* --option KEY=VALUE */
+  GPtrArray *chain;        /* per --partitioner: GPtrArray* of its NAME, then its --option KEY=VALUEs */
+  GPtrArray *early;        /* --options before the first --partitioner: the first one's */
   char **outputs;          /* --output NAME[:PATH] */
   char **output_options;   /* --output-option NAME.KEY=VALUE */
   gboolean keep_original_order;
@@ -21,8 +21,8 @@ typedef struct {
 static void
 split_args_clear (SplitArgs *a)
 {
-  g_free (a->partitioner);
-  g_strfreev (a->options);
+  g_ptr_array_unref (a->chain);
+  g_ptr_array_unref (a->early);
   g_strfreev (a->outputs);
   g_strfreev (a->output_options);
   g_free (a->partition_affix);
@@ -43,6 +43,86 @@ split_assignment (const char *flag, const char *text, char **key, const char **v
   *key = g_strndup (text, eq - text);
   *value = eq + 1;
   return TRUE;
+}
+
+/* --partitioner and --option in command-line order: an --option belongs to
+ * the --partitioner before it (GOption hands callbacks only the main
+ * group's data, which is CliCommon's). */
+static SplitArgs *parsing;
+
+static gboolean
+add_partitioner (const char *flag, const char *value, gpointer data, GError **error)
+{
+  (void) flag, (void) data, (void) error;
+  GPtrArray *level = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (level, g_strdup (value));
+  g_ptr_array_add (parsing->chain, level);
+  return TRUE;
+}
+
+static gboolean
+add_option (const char *flag, const char *value, gpointer data, GError **error)
+{
+  (void) flag, (void) data, (void) error;
+  GPtrArray *chain = parsing->chain;
+  g_ptr_array_add (chain->len ? g_ptr_array_index (chain, chain->len - 1) : parsing->early,
+                   g_strdup (value));
+  return TRUE;
+}
+
+/* The group of the @k-th --partitioner: [partitioner], then [partitioner
+ * NAME] after the plugin (NAME-2, ... when it comes again). */
+static char *
+partitioner_group (GPtrArray *groups, const char *plugin)
+{
+  if (!groups->len)
+    return g_strdup ("partitioner");
+  char *base = g_path_get_basename (plugin);
+  if (g_str_has_suffix (base, ".so"))
+    base[strlen (base) - 3] = '\0';
+  char *group = g_strdup_printf ("partitioner %s", base);
+  for (guint n = 2; g_ptr_array_find_with_equal_func (groups, group, g_str_equal, NULL); n++)
+    {
+      g_free (group);
+      group = g_strdup_printf ("partitioner %s-%u", base, n);
+    }
+  g_free (base);
+  return group;
+}
+
+/* Sets the --option KEY=VALUEs @list[@from..] in @group. */
+static gboolean
+set_options (FxsPipeline *pipeline, const char *group, const GPtrArray *list, guint from)
+{
+  for (guint i = from; i < list->len; i++)
+    {
+      char *key;
+      const char *value;
+      if (!split_assignment ("--option", list->pdata[i], &key, &value))
+        return FALSE;
+      char *origin = g_strdup_printf ("--option %s", key);
+      fxs_pipeline_set (pipeline, group, key, value, origin);
+      g_free (origin);
+      g_free (key);
+    }
+  return TRUE;
+}
+
+static gboolean
+add_partitioners (FxsPipeline *pipeline, const SplitArgs *a)
+{
+  GPtrArray *groups = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = TRUE;
+  for (guint k = 0; k < a->chain->len && ok; k++)
+    {
+      GPtrArray *level = a->chain->pdata[k];
+      char *group = partitioner_group (groups, level->pdata[0]);
+      fxs_pipeline_set (pipeline, group, "plugin", level->pdata[0], "--partitioner");
+      ok = (k || set_options (pipeline, group, a->early, 0)) && set_options (pipeline, group, level, 1);
+      g_ptr_array_add (groups, group);
+    }
+  g_ptr_array_unref (groups);
+  return ok;
 }
 
 static gboolean
@@ -102,18 +182,8 @@ static gboolean
 build_pipeline (FxsPipeline *pipeline, const char *graph, const SplitArgs *a)
 {
   fxs_pipeline_set (pipeline, "graph", "input", graph, NULL);
-  fxs_pipeline_set (pipeline, "partitioner", "plugin", a->partitioner, "--partitioner");
-  for (char **o = a->options; o && *o; o++)
-    {
-      char *key;
-      const char *value;
-      if (!split_assignment ("--option", *o, &key, &value))
-        return FALSE;
-      char *origin = g_strdup_printf ("--option %s", key);
-      fxs_pipeline_set (pipeline, "partitioner", key, value, origin);
-      g_free (origin);
-      g_free (key);
-    }
+  if (!add_partitioners (pipeline, a))
+    return FALSE;
   const struct { const char *key; gboolean on; const char *value; } flags[] = {
     { "keep_original_order", a->keep_original_order, "true" },
     { "keep_original_node_name", a->keep_original_node_name, "true" },
@@ -137,12 +207,15 @@ int
 cli_cmd_split (int argc, char **argv)
 {
   CliCommon common = { 0 };
-  SplitArgs a = { 0 };
+  SplitArgs a = { .chain = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref),
+                  .early = g_ptr_array_new_with_free_func (g_free) };
+  parsing = &a;
   const GOptionEntry entries[] = {
-    { "partitioner", 'p', 0, G_OPTION_ARG_STRING, &a.partitioner,
-      "The partitioner plugin (module name or path to a .so)", "NAME" },
-    { "option", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &a.options,
-      "Set a partitioner option (repeatable)", "KEY=VALUE" },
+    { "partitioner", 'p', 0, G_OPTION_ARG_CALLBACK, (gpointer) add_partitioner,
+      "The partitioner plugin (module name or path to a .so); again: a chain, each "
+      "refining the partitions of the one before", "NAME" },
+    { "option", 'o', 0, G_OPTION_ARG_CALLBACK, (gpointer) add_option,
+      "Set an option of the --partitioner before it (repeatable)", "KEY=VALUE" },
     { "output", 'O', 0, G_OPTION_ARG_STRING_ARRAY, &a.outputs,
       "Write the result with output plugin NAME to PATH (repeatable)", "NAME[:PATH]" },
     { "output-option", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.output_options,
@@ -182,7 +255,7 @@ cli_cmd_split (int argc, char **argv)
                 argc - 1);
       goto out;
     }
-  if (!a.partitioner)
+  if (!a.chain->len)
     {
       cli_fail (CLI_EXIT_USAGE, "split: --partitioner NAME is required (see fxsplit plugins)");
       goto out;

@@ -15,6 +15,7 @@ static const struct {
   { "plugins", cli_cmd_plugins, "list plugins and their options: fxsplit plugins [NAME]" },
   { "inspect", cli_cmd_inspect, "summarize a graph file: fxsplit inspect GRAPH.json" },
   { "verify", cli_cmd_verify, "check a split against its original: fxsplit verify ORIGINAL.json SPLIT.json" },
+  { "compare", cli_cmd_compare, "compare partitioners on one graph: fxsplit compare GRAPH.json -p NAME[:KEY=VALUE,...]..." },
 };
 
 static void
@@ -64,6 +65,6 @@ main (int argc, char **argv)
         g_free (prgname);
         return code;
       }
-  return cli_fail (CLI_EXIT_USAGE, "unknown command '%s' (commands: run, split, plugins, inspect, verify; "
+  return cli_fail (CLI_EXIT_USAGE, "unknown command '%s' (commands: run, split, plugins, inspect, verify, compare; "
                    "see fxsplit --help)", command);
 }

@@ -91,6 +91,49 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
   return TRUE;
 }
 
+/* What is wrong with @label as a partition label, or NULL. */
+static const char *
+label_problem (const char *label)
+{
+  gsize len = strnlen (label, FXS_PARTITION_LABEL_MAX + 1);
+  if (len == 0)
+    return "it is empty (return NULL for no label)";
+  if (len > FXS_PARTITION_LABEL_MAX)
+    return "it is longer than " G_STRINGIFY (FXS_PARTITION_LABEL_MAX) " bytes";
+  if (!g_utf8_validate (label, -1, NULL))
+    return "it is not UTF-8 text";
+  for (const char *c = label; *c; c = g_utf8_next_char (c))
+    if (g_unichar_iscntrl (g_utf8_get_char (c)))
+      return "it holds a control character";
+  return NULL;
+}
+
+gboolean
+fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id, char **label,
+                                    GError **error)
+{
+  *label = NULL;
+  if (!ctx->plugin->label)
+    return TRUE;
+  fxs_plugin_context_enter (ctx, "label", NULL);
+  const char *text = ctx->plugin->label (ctx->state, id);
+  fxs_plugin_context_leave ();
+  if (!text)
+    return TRUE;
+  const char *problem = label_problem (text);
+  if (problem)
+    {
+      char *shown = fxs_text_escape (text, 60);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
+                   "%slabel of partition %" G_GINT64_FORMAT ": %s: \"%s\"", ctx->prefix, id,
+                   problem, shown);
+      g_free (shown);
+      return FALSE;
+    }
+  *label = g_strdup (text);
+  return TRUE;
+}
+
 void
 fxs_plugin_context_free (FxsPluginContext *ctx)
 {

@@ -49,6 +49,14 @@ void     fxs_plugin_context_free (FxsPluginContext *ctx);
 void     fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
                                        const char *hook, FxsErrorCode code, GError **error);
 
+/* Asks the partitioner of @ctx for the label of its partition @id: sets
+ * *@label to a copy, or to NULL (no label hook, or none for @id).  A label
+ * that is empty, not UTF-8, holds a control character or is longer than
+ * FXS_PARTITION_LABEL_MAX bytes is FXS_ERROR_PLUGIN_FAILED, one line
+ * naming the instance, the partition and what is wrong. */
+gboolean fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id,
+                                             char **label, GError **error);
+
 /* The hook running (context.c), what fxs_pipeline_running_hook()
  * reports; volatile, as a signal handler reads it.  Process-wide rather
  * than per thread: hooks run on the thread that runs the pipeline, and a

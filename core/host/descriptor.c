@@ -249,6 +249,13 @@ find_hooks (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
       if (d->prepare && !fxs_loaded_memory_code (memory, (gconstpointer) d->prepare))
         return bad_pointer (p, error, "the prepare hook (%p)", (gconstpointer) d->prepare);
       p->prepare = d->prepare;
+      /* ABI 1.0 had reserved[0] here, which is not read. */
+      if (p->info->abi_minor >= 1 && d->label)
+        {
+          if (!fxs_loaded_memory_code (memory, (gconstpointer) d->label))
+            return bad_pointer (p, error, "the label hook (%p)", (gconstpointer) d->label);
+          p->label = d->label;
+        }
       p->callback = (FxsSplitCallback) fxs_module_symbol (p->module,
                                                           FXS_PARTITIONER_CALLBACK_SYMBOL);
       if (!p->callback)

@@ -17,6 +17,7 @@ struct FxsPlugin {
   /* Hooks beyond the common header, read only as far as the descriptor's
    * recorded size reaches. */
   FxsPartitionerPrepareFunc prepare;
+  FxsPartitionerLabelFunc label;  /* ABI 1.1; NULL for 1.0 plugins */
   FxsSplitCallback callback;  /* the module's split_callback */
   FxsOutputWriteFunc write;
   /* Set when it was found by module name and hides a module of the same

@@ -86,8 +86,8 @@ static gboolean
 check_partition (FxsLoadConv *c, const FxsJson *obj)
 {
   static const char *const lists[] = { "nodes", "inputs", "outputs", "dependencies", "dependents" };
-  static const char valid[] = "\"name\", \"id\", \"submodule\", \"nodes\", \"inputs\", "
-    "\"outputs\", \"dependencies\", \"dependents\"";
+  static const char valid[] = "\"name\", \"id\", \"submodule\", \"label\", \"nodes\", "
+    "\"inputs\", \"outputs\", \"dependencies\", \"dependents\"";
   gboolean have_name = FALSE, have_id = FALSE, have_submodule = FALSE;
   for (guint i = 0; i < obj->n; i++)
     {
@@ -107,6 +107,11 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
             return FALSE;
           have_name |= key->n == 4;
           have_submodule |= key->n != 4;
+        }
+      else if (is_key (key, "label"))
+        {
+          if (!fxs_load_check_text (c, v, &p, "\"label\""))
+            return FALSE;
         }
       else if (is_key (key, "id"))
         {

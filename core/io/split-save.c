@@ -47,6 +47,11 @@ write_partition (FxsJsonWriter *w, const FxsPartition *p)
   fxs_json_write_int (w, fxs_partition_id (p));
   fxs_json_write_literal (w, ", \"submodule\": ");
   fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+  if (fxs_partition_label (p))
+    {
+      fxs_json_write_literal (w, ", \"label\": ");
+      fxs_json_write_cstring (w, fxs_partition_label (p));
+    }
   write_node_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node);
   write_node_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input);
   write_node_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define OUTPUT_GROUP_PREFIX "output "
 
 static const char *const graph_keys[] = { "input", "plugin_dir", NULL };
 static const char *const split_keys[] = {
@@ -23,13 +22,14 @@ static const char *const split_keys[] = {
  * per graph it builds, and only as many as it has work for). */
 #define MAX_SPLIT_THREADS 1024
 
-/* "output NAME" with a non-blank NAME. */
+/* "@kind NAME" with a non-blank NAME. */
 static gboolean
-is_output_group (const char *name)
+is_named_group (const char *name, const char *kind)
 {
-  if (!g_str_has_prefix (name, OUTPUT_GROUP_PREFIX))
+  gsize len = strlen (kind);
+  if (strncmp (name, kind, len) != 0 || name[len] != ' ')
     return FALSE;
-  for (const char *c = name + strlen (OUTPUT_GROUP_PREFIX); *c; c++)
+  for (const char *c = name + len; *c; c++)
     if (!g_ascii_isspace (*c))
       return TRUE;
   return FALSE;
@@ -383,7 +383,7 @@ check_output_paths (FxsPipeline *p, GError **error)
 static void
 reset (FxsPipeline *p)
 {
-  g_clear_pointer (&p->partitioner, fxs_plugin_context_free);
+  g_ptr_array_set_size (p->partitioners, 0);
   g_ptr_array_set_size (p->outputs, 0);
   g_clear_pointer (&p->input, g_free);
   if (p->split_options)
@@ -427,8 +427,9 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
   reset (p);
   if (!check_control_characters (p, error))
     return FALSE;
-  const FxsPipelineGroup *graph = NULL, *split = NULL, *partitioner = NULL;
-  GPtrArray *outputs = g_ptr_array_new ();
+  const FxsPipelineGroup *graph = NULL, *split = NULL;
+  /* the partitioner groups (the chain, in file order), then the outputs */
+  GPtrArray *plugins = g_ptr_array_new (), *outputs = g_ptr_array_new ();
   gboolean ok = TRUE;
   for (guint i = 0; i < p->groups->len && ok; i++)
     {
@@ -437,16 +438,16 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
         graph = g;
       else if (strcmp (g->name, "split") == 0)
         split = g;
-      else if (strcmp (g->name, "partitioner") == 0)
-        partitioner = g;
-      else if (is_output_group (g->name))
+      else if (strcmp (g->name, "partitioner") == 0 || is_named_group (g->name, "partitioner"))
+        g_ptr_array_add (plugins, (gpointer) g);
+      else if (is_named_group (g->name, "output"))
         g_ptr_array_add (outputs, (gpointer) g);
       else
         {
           char *prefix = origin_prefix (g->origin);
           g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
                        "%sunknown group [%s] (valid: [graph], [split], [partitioner], "
-                       "[output NAME])", prefix, g->name);
+                       "[partitioner NAME], [output NAME])", prefix, g->name);
           g_free (prefix);
           ok = FALSE;
         }
@@ -461,26 +462,26 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
                    p->file ? p->file : "", p->file ? ": " : "");
       ok = FALSE;
     }
-  if (ok && !partitioner)
+  if (ok && !plugins->len)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
                    "%s%sno [partitioner] group: a pipeline needs one (with plugin = NAME)",
                    p->file ? p->file : "", p->file ? ": " : "");
       ok = FALSE;
     }
-  if (ok)
+  guint n_partitioners = plugins->len;
+  g_ptr_array_extend_and_steal (plugins, outputs);
+  for (guint i = 0; i < plugins->len && ok; i++)
     {
-      p->partitioner = make_instance (p, partitioner, FXS_PLUGIN_PARTITIONER, error);
-      ok = p->partitioner != NULL;
-    }
-  for (guint i = 0; i < outputs->len && ok; i++)
-    {
-      FxsPluginContext *ctx = make_instance (p, outputs->pdata[i], FXS_PLUGIN_OUTPUT, error);
+      gboolean output = i >= n_partitioners;
+      FxsPluginContext *ctx = make_instance (p, plugins->pdata[i],
+                                             output ? FXS_PLUGIN_OUTPUT : FXS_PLUGIN_PARTITIONER,
+                                             error);
       if (ctx)
-        g_ptr_array_add (p->outputs, ctx);
+        g_ptr_array_add (output ? p->outputs : p->partitioners, ctx);
       ok = ctx != NULL;
     }
-  g_ptr_array_unref (outputs);
+  g_ptr_array_unref (plugins);
   if (!ok || !check_output_paths (p, error))
     return FALSE;
   fxs_pipeline_warn_output_extensions (p);

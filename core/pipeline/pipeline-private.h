@@ -37,7 +37,7 @@ struct FxsPipeline {
   gboolean prepared;
   char *input;                 /* absolute path of the graph file */
   FxsSplitOptions *split_options;
-  FxsPluginContext *partitioner;
+  GPtrArray *partitioners;     /* FxsPluginContext*: the chain, in pipeline order */
   GPtrArray *outputs;          /* FxsPluginContext*, in pipeline order */
 
   FxsGraph *graph;
@@ -67,6 +67,10 @@ void fxs_pipeline_warn_output_extensions (FxsPipeline *pipeline);
 void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line);
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,
                             guint64 total);
+
+/* Partitioning (partition.c): splits the graph with the chain of
+ * partitioners into pipeline->result. */
+gboolean fxs_pipeline_partition (FxsPipeline *pipeline, GError **error);
 
 /* Checking (pipeline-check.c): reads every group into the prepared state. */
 gboolean fxs_pipeline_check (FxsPipeline *pipeline, GError **error);

@@ -33,6 +33,7 @@ fxs_pipeline_new (FxsPluginRegistry *registry)
   p->base_dir = g_get_current_dir ();
   p->groups = g_ptr_array_new_with_free_func (group_free);
   p->group_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  p->partitioners = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_plugin_context_free);
   p->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_plugin_context_free);
   return p;
 }
@@ -50,7 +51,7 @@ fxs_pipeline_free (FxsPipeline *pipeline)
   if (pipeline->graph)
     fxs_graph_unref (pipeline->graph);
   g_ptr_array_unref (pipeline->outputs);
-  fxs_plugin_context_free (pipeline->partitioner);
+  g_ptr_array_unref (pipeline->partitioners);
   if (pipeline->split_options)
     fxs_split_options_free (pipeline->split_options);
   g_hash_table_unref (pipeline->group_by_name);

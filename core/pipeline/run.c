@@ -1,11 +1,7 @@
 /* Running a pipeline: prepare, load the graph, split, write. */
 #include "pipeline-private.h"
-#include "util/threads-private.h"
 
 #include <glib/gstdio.h>
-
-/* Progress is reported every this many nodes (a power of two). */
-#define PROGRESS_EVERY 65536
 
 gboolean
 fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
@@ -15,8 +11,9 @@ fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
     return TRUE;
   if (!fxs_pipeline_check (pipeline, error))
     return FALSE;
-  if (!fxs_plugin_context_init (pipeline->partitioner, error))
-    return FALSE;
+  for (guint i = 0; i < pipeline->partitioners->len; i++)
+    if (!fxs_plugin_context_init (pipeline->partitioners->pdata[i], error))
+      return FALSE;
   for (guint i = 0; i < pipeline->outputs->len; i++)
     if (!fxs_plugin_context_init (pipeline->outputs->pdata[i], error))
       return FALSE;
@@ -36,79 +33,11 @@ fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error)
   return pipeline->graph != NULL;
 }
 
-typedef struct {
-  FxsPipeline *pipeline;
-  FxsPluginContext *ctx;
-  guint64 done;
-  guint64 total;
-} CallbackRun;
-
-/* Calls the plugin's split_callback with its state, naming the plugin in
- * its errors (the engine adds the node's name). */
-static gboolean
-call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError **error)
-{
-  CallbackRun *run = data;
-  GError *local = NULL;
-  fxs_plugin_context_enter (run->ctx, "split_callback", node);
-  gboolean ok = run->ctx->plugin->callback (node, run->ctx->state, partition, &local);
-  fxs_plugin_context_leave ();
-  if (!ok)
-    {
-      char *line = local ? fxs_plugin_error_text (local) : g_strdup ("failed without saying why");
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "partitioner '%s': %s",
-                   fxs_plugin_name (run->ctx->plugin), line);
-      g_free (line);
-    }
-  else if (*partition == FXS_PARTITION_ID_UNSET)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK,
-                   "partitioner '%s': split_callback returned TRUE without storing a partition "
-                   "id (or stored %" G_GINT64_FORMAT ", the value reserved to tell)",
-                   fxs_plugin_name (run->ctx->plugin), (gint64) FXS_PARTITION_ID_UNSET);
-      ok = FALSE;
-    }
-  g_clear_error (&local);
-  if ((++run->done & (PROGRESS_EVERY - 1)) == 0)
-    fxs_pipeline_progress (run->pipeline, "splitting", run->done, run->total);
-  return ok;
-}
-
-static gboolean
-split_graph (FxsPipeline *pipeline, GError **error)
-{
-  g_clear_pointer (&pipeline->result, fxs_split_result_free);
-  pipeline->written = FALSE;
-  FxsPluginContext *ctx = pipeline->partitioner;
-  fxs_pipeline_progress (pipeline, "splitting", 0, 0);
-  if (ctx->plugin->prepare)
-    {
-      GError *local = NULL;
-      fxs_plugin_context_enter (ctx, "prepare", NULL);
-      gboolean ok = ctx->plugin->prepare (ctx, ctx->state, pipeline->graph, &local);
-      fxs_plugin_context_leave ();
-      if (!ok)
-        {
-          fxs_plugin_context_propagate (ctx, local, "prepare", FXS_ERROR_PLUGIN_FAILED, error);
-          return FALSE;
-        }
-      g_clear_error (&local);
-    }
-  CallbackRun run = { pipeline, ctx, 0, 0 };
-  if (pipeline->progress) /* the total is only for a progress display */
-    run.total = fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_FUNCTION)
-                + fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_METHOD)
-                + fxs_graph_count_op (pipeline->graph, FXS_OP_CALL_MODULE);
-  pipeline->result = fxs_split (pipeline->graph, call_partitioner, &run,
-                                pipeline->split_options, error);
-  return pipeline->result != NULL;
-}
-
 gboolean
 fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
 {
   g_return_val_if_fail (pipeline != NULL && pipeline->prepared && pipeline->graph, FALSE);
-  return split_graph (pipeline, error);
+  return fxs_pipeline_partition (pipeline, error);
 }
 
 gboolean

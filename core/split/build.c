@@ -573,6 +573,7 @@ build_partition (Builder *b, FxsPartition *part, GError **error)
   part->graph = b->graph;
   add_preludes (b, part);
   add_inputs (b, part);
+  part->first_node = b->graph->nodes->len;
   gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
   if (ok)
     add_partition_output (b, part);

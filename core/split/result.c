@@ -217,6 +217,20 @@ fxs_partition_submod_name (const FxsPartition *p)
   return p->submod_name;
 }
 
+const char *
+fxs_partition_label (const FxsPartition *p)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  return p->label;
+}
+
+void
+fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label)
+{
+  g_return_if_fail (index < r->n_partitions);
+  r->partitions[index].label = label ? g_string_chunk_insert (r->strings, label) : NULL;
+}
+
 const FxsGraph *
 fxs_partition_graph (const FxsPartition *p)
 {

@@ -70,6 +70,8 @@ struct FxsPartition {
   const char *submod_name;
   FxsGraph *graph;
   guint n_inputs;           /* inputs kept after module get_attrs are dropped */
+  guint first_node;         /* graph's copy of the partition's first node: they follow in order */
+  const char *label;        /* the partitioner's name for it (in strings), or NULL */
 };
 
 struct FxsSplitResult {
@@ -111,6 +113,9 @@ typedef struct {
   guint32 *call_modules;
   gsize n_call_modules;
 } FxsSplitPlan;
+
+/* Sets the label of partition @index (call order): copied, NULL for none. */
+void fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label);
 
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);

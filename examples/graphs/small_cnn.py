@@ -5,7 +5,9 @@ Regenerate the graph file (needs torch; run from the repository root):
     PYTHONPATH=python /usr/bin/python3 examples/graphs/small_cnn.py examples/graphs/small-cnn.json
 
 Each call node also gets a "stage" meta entry (0: stem, 1: residual block,
-2: head), which conf/map-meta.ini uses to partition by meta key.
+2: head), which conf/map-meta.ini uses to partition by meta key, and the
+same as a string tag "part" ("stem", "block", "head"), which
+conf/map-tags.ini uses.
 """
 import json
 import sys
@@ -40,6 +42,9 @@ class SmallCNN(nn.Module):
 BLOCK = {"block_conv1", "block_bn1", "relu", "block_conv2", "block_bn2", "add", "relu_1"}
 
 
+PARTS = ("stem", "block", "head")
+
+
 def stage_of(name):
     if name.startswith("stem"):
         return 0
@@ -55,6 +60,7 @@ def main(path):
     for node in graph["nodes"]:
         if node["op"].startswith("call_"):
             node.setdefault("meta", {})["stage"] = stage_of(node["name"])
+            node["meta"]["part"] = PARTS[node["meta"]["stage"]]
     with open(path, "w", encoding="utf-8") as f:
         json.dump(graph, f, indent=1)
         f.write("\n")

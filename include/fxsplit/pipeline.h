@@ -188,7 +188,7 @@ FXS_API const char *fxs_pipeline_output_file (const FxsPipeline *pipeline, guint
 /* Which plugin hook a pipeline of this process is running (the last one
  * entered, when pipelines run on several threads), for a crash or exit
  * handler: sets @plugin to "plugin 'NAME' (PATH)" (escaped as
- * fxs_text_escape() does, at most 600 bytes), @hook to "init", "prepare", "split_callback", "write" or
+ * fxs_text_escape() does, at most 600 bytes), @hook to "init", "prepare", "split_callback", "label", "write" or
  * "fini", and @node to the name of the node split_callback was called for
  * (raw text from the graph) or NULL.  FALSE when no hook runs.
  * Async-signal-safe. */

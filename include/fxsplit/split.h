@@ -126,6 +126,10 @@ FXS_API gint64       fxs_partition_id (const FxsPartition *p);
 FXS_API const char  *fxs_partition_name (const FxsPartition *p);
 /* "submod_3" / "submod_<affix>_3". */
 FXS_API const char  *fxs_partition_submod_name (const FxsPartition *p);
+/* What the partitioner called it ("supported", "stage 2"; a chain's
+ * levels joined with "/", docs/cli.md), or NULL: unlabelled.  UTF-8
+ * without control characters. */
+FXS_API const char  *fxs_partition_label (const FxsPartition *p);
 /* The submodule's graph; its attribute table holds its targets. */
 FXS_API const FxsGraph *fxs_partition_graph (const FxsPartition *p);
 

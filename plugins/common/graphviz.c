@@ -161,7 +161,7 @@ graphviz_render (FxsPluginContext *ctx, const char *program_path, const char *fo
   else if (failure)
     g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "%s -T%s failed (%s)%s%s",
                  program_path, format, failure, *complaint ? ": " : "", complaint);
-  else if (*complaint)
+  else if (*complaint && ctx)
     fxs_plugin_log (ctx, FXS_LOG_WARNING, "%s: %s", program_path, complaint);
   gboolean ok = ran && !failure;
   g_clear_error (&local);

@@ -13,7 +13,7 @@ char *graphviz_find (const FxsPluginContext *ctx);
 /* Runs @program_path -T@format (svg, png) on @dot and returns what it
  * printed, or NULL with FXS_ERROR_PLUGIN_FAILED naming the program and its
  * first line of complaint.  Warnings it prints on success go to @ctx's
- * log. */
+ * log (dropped when @ctx is NULL: a program's own use). */
 GBytes *graphviz_render (FxsPluginContext *ctx, const char *program_path, const char *format,
                          const GString *dot, GError **error);
 

@@ -21,6 +21,7 @@ selector_free (gpointer data)
 {
   Selector *sel = data;
   g_pattern_spec_free (sel->pattern);
+  g_strfreev (sel->dtypes);
   g_free (sel->text);
   g_free (sel);
 }
@@ -35,8 +36,44 @@ selector_list_free (SelectorList *list)
   g_free (list);
 }
 
-SelectorList *
-selector_list_parse (const char *option, const char *text, GError **error)
+/* The dtypes of the condition @cond ("float16|float32") as torch prints
+ * them ("torch.float16"), or NULL with @error. */
+static char **
+parse_dtypes (const char *option, const char *item, const char *cond, GError **error)
+{
+  if (*cond == '\0')
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s: an empty dtype in '%s'", option,
+                   item);
+      return NULL;
+    }
+  char **names = g_strsplit (cond, "|", -1);
+  for (char **n = names; *n; n++)
+    {
+      if (**n == '\0')
+        g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s: an empty dtype in '%s'", option,
+                     item);
+      else if (fxs_dtype_size (*n) == 0)
+        g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                     "%s: unknown dtype '%s' in '%s' (names as torch prints them: float32, "
+                     "float16, bfloat16, int64, bool, ...)", option, *n, item);
+      if (**n == '\0' || fxs_dtype_size (*n) == 0)
+        {
+          g_strfreev (names);
+          return NULL;
+        }
+      if (!g_str_has_prefix (*n, "torch."))
+        {
+          char *full = g_strconcat ("torch.", *n, NULL);
+          g_free (*n);
+          *n = full;
+        }
+    }
+  return names;
+}
+
+static SelectorList *
+parse_list (const char *option, const char *text, gboolean with_dtypes, GError **error)
 {
   SelectorList *list = g_new0 (SelectorList, 1);
   list->option = g_strdup (option);
@@ -47,6 +84,14 @@ selector_list_parse (const char *option, const char *text, GError **error)
       if (**w == '\0')
         continue;
       SelectorKind kind = SELECT_NAME;
+      char **dtypes = NULL;
+      char *at = with_dtypes ? strrchr (*w, '@') : NULL;
+      if (at)
+        {
+          if (!(dtypes = parse_dtypes (option, *w, at + 1, error)))
+            goto fail;
+          *at = '\0';
+        }
       const char *glob = *w;
       const char *colon = strchr (*w, ':');
       if (colon)
@@ -58,10 +103,13 @@ selector_list_parse (const char *option, const char *text, GError **error)
               break;
           if (k == G_N_ELEMENTS (kind_names))
             {
+              if (at)
+                *at = '@';
               g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
                            "%s: unknown selector kind '%.*s' in '%s' "
                            "(valid: name, function, method, class, module)",
                            option, (int) len, *w, *w);
+              g_strfreev (dtypes);
               goto fail;
             }
           kind = (SelectorKind) k;
@@ -69,14 +117,20 @@ selector_list_parse (const char *option, const char *text, GError **error)
         }
       if (*glob == '\0')
         {
+          if (at)
+            *at = '@';
           g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
                        "%s: '%s' has an empty pattern", option, *w);
+          g_strfreev (dtypes);
           goto fail;
         }
       Selector *sel = g_new0 (Selector, 1);
       sel->kind = kind;
-      sel->text = g_strdup (*w);
       sel->pattern = g_pattern_spec_new (glob);
+      sel->dtypes = dtypes;
+      if (at)
+        *at = '@';
+      sel->text = g_strdup (*w);
       g_ptr_array_add (list->items, sel);
     }
   g_strfreev (words);
@@ -86,6 +140,34 @@ fail:
   g_strfreev (words);
   selector_list_free (list);
   return NULL;
+}
+
+SelectorList *
+selector_list_parse (const char *option, const char *text, GError **error)
+{
+  return parse_list (option, text, FALSE, error);
+}
+
+SelectorList *
+selector_list_parse_dtypes (const char *option, const char *text, GError **error)
+{
+  return parse_list (option, text, TRUE, error);
+}
+
+/* Whether every tensor @node produces has one of @dtypes. */
+static gboolean
+dtypes_match (char **dtypes, const FxsNode *node)
+{
+  guint n = fxs_node_n_tensors (node);
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *dtype = fxs_tensor_dtype (fxs_node_tensor (node, i));
+      if (!dtype || !g_strv_contains ((const char *const *) dtypes, dtype))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static const char *
@@ -127,7 +209,7 @@ matches (const Selector *sel, const FxsNode *node)
 gboolean
 selector_match (Selector *sel, const FxsNode *node)
 {
-  if (!matches (sel, node))
+  if (!matches (sel, node) || (sel->dtypes && !dtypes_match (sel->dtypes, node)))
     return FALSE;
   sel->matches++;
   return TRUE;

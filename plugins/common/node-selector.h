@@ -10,6 +10,12 @@
  *                  ("torch.nn.modules.conv.Conv2d") or short ("Conv2d")
  *   module:GLOB    module paths: call_module targets, and for splitpoints
  *                  the whole region of nodes that run inside the module
+ *
+ * Lists parsed with selector_list_parse_dtypes() (capability's) may end an
+ * item with a dtype condition, "@DTYPE|DTYPE...": the item then matches
+ * only nodes whose every output tensor has one of those dtypes (named as
+ * torch prints them, with or without "torch."); a node without tensor
+ * metadata, or with an unknown dtype, does not match it.
  */
 #ifndef FXS_PARTS_NODE_SELECTOR_H
 #define FXS_PARTS_NODE_SELECTOR_H
@@ -29,6 +35,7 @@ typedef struct {
   SelectorKind kind;
   char *text;            /* the item as written, for messages */
   GPatternSpec *pattern;
+  char **dtypes;         /* "torch.float32", ...; NULL: any dtype */
   guint64 matches;       /* nodes it matched so far */
 } Selector;
 
@@ -41,6 +48,9 @@ typedef struct {
  * FXS_ERROR_OPTION: "OPTION: unknown selector kind 'x' in 'x:y' (valid: ...)"
  * or an empty pattern.  Free with selector_list_free(). */
 SelectorList *selector_list_parse (const char *option, const char *text, GError **error);
+/* The same with "@DTYPE|..." conditions allowed; an unknown dtype or an
+ * empty condition is FXS_ERROR_OPTION naming the item. */
+SelectorList *selector_list_parse_dtypes (const char *option, const char *text, GError **error);
 void          selector_list_free (SelectorList *list);
 
 /* Whether @node matches @sel; module selectors match call_module targets

@@ -50,12 +50,22 @@ append_box_line (GString *out, guint id, const char *label, guint colour, gboole
   g_string_append_printf (out, "\"%s];\n", critical ? ", penwidth=3" : "");
 }
 
+void
+partition_view_append_heading (GString *label, const FxsPartition *p)
+{
+  g_string_append_printf (label, "%s (partition %s)", fxs_partition_submod_name (p),
+                          fxs_partition_name (p));
+  if (fxs_partition_label (p))
+    g_string_append_printf (label, ": %s", fxs_partition_label (p));
+  g_string_append_c (label, '\n');
+}
+
 static void
 append_box (GString *out, const FxsSplitResult *result, const PartitionStats *stats, guint i)
 {
   const FxsPartition *p = fxs_split_result_partition (result, i);
-  GString *label = g_string_new (fxs_partition_submod_name (p));
-  g_string_append_printf (label, " (partition %s)\n", fxs_partition_name (p));
+  GString *label = g_string_new (NULL);
+  partition_view_append_heading (label, p);
   partition_view_append_summary (label, result, stats, i);
   append_box_line (out, i, label->str, i, stats->parts[i].critical);
   g_string_free (label, TRUE);

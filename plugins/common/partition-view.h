@@ -26,6 +26,9 @@ void partition_view_append (GString *out, const FxsSplitResult *result,
 guint partition_view_append_at_most (GString *out, const FxsSplitResult *result,
                                      const PartitionStats *stats, guint max_boxes);
 
+/* A partition's title line, "submod_3 (partition 3)" or, labelled,
+ * "submod_3 (partition 3): LABEL", and a line break. */
+void partition_view_append_heading (GString *label, const FxsPartition *p);
 /* "12 nodes, flops 1.82 GFLOP (23.1%)": partition @index's size and cost,
  * for labels. */
 void partition_view_append_summary (GString *out, const FxsSplitResult *result,

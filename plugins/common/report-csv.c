@@ -1,5 +1,6 @@
 /* The report as CSV, with raw numbers for spreadsheets and scripts. */
 #include "report-formats.h"
+#include "report-table.h"
 
 #include <string.h>
 
@@ -32,9 +33,11 @@ append_share (GString *out, gint64 part, gint64 total)
 void
 report_append_csv (GString *out, const FxsSplitResult *result, const PartitionStats *stats)
 {
+  gboolean labels = report_has_labels (result);
   g_string_append_printf (out, "partition,submodule,nodes,inputs,outputs,cost_%s,share,"
                           "received_bytes,sent_bytes,graph_input_bytes,output_bytes,"
-                          "critical_path\r\n", fxs_cost_kind_to_string (stats->kind));
+                          "critical_path%s\r\n", fxs_cost_kind_to_string (stats->kind),
+                          labels ? ",label" : "");
   for (guint i = 0; i < stats->n; i++)
     {
       const FxsPartition *p = fxs_split_result_partition (result, i);
@@ -47,15 +50,21 @@ report_append_csv (GString *out, const FxsSplitResult *result, const PartitionSt
                               fxs_partition_n_outputs (p), st->cost);
       append_share (out, st->cost, stats->total_cost);
       g_string_append_printf (out, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%"
-                              G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%d\r\n",
+                              G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%d",
                               st->received, st->sent, st->graph_inputs, st->to_output,
                               st->critical ? 1 : 0);
+      if (labels)
+        {
+          g_string_append_c (out, ',');
+          append_field (out, fxs_partition_label (p) ? fxs_partition_label (p) : "");
+        }
+      g_string_append (out, "\r\n");
     }
   g_string_append_printf (out, "total,,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
                           G_GUINT64_FORMAT ",%" G_GINT64_FORMAT ",",
                           stats->n_nodes, stats->n_inputs, stats->n_outputs, stats->total_cost);
   append_share (out, stats->total_cost, stats->total_cost);
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                          ",%" G_GINT64_FORMAT ",\r\n", stats->cut_bytes, stats->cut_bytes,
-                          stats->graph_input_bytes, stats->output_bytes);
+                          ",%" G_GINT64_FORMAT ",%s\r\n", stats->cut_bytes, stats->cut_bytes,
+                          stats->graph_input_bytes, stats->output_bytes, labels ? "," : "");
 }

@@ -9,15 +9,15 @@
 #include "dot-text.h"
 #include "partition-view.h"
 
-static void
-append_escaped (GString *out, const char *text)
+void
+report_html_append_escaped (GString *out, const char *text)
 {
   char *escaped = g_markup_escape_text (text, -1);
   g_string_append (out, escaped);
   g_free (escaped);
 }
 
-static const char style[] =
+const char report_html_style[] =
   "body{font-family:Helvetica,Arial,sans-serif;margin:2em;color:#222}"
   "table{border-collapse:collapse;margin:1em 0}"
   "th,td{padding:.3em .7em;border-bottom:1px solid #ddd}"
@@ -28,7 +28,9 @@ static const char style[] =
   ".swatch{display:inline-block;width:.9em;height:.9em;margin-right:.4em;"
   "border:1px solid #555;vertical-align:-.1em}"
   "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-  ".missing{color:#a00}";
+  ".missing{color:#a00}"
+  ".pictures{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}"
+  ".pictures figure{flex:1 1 20em}";
 
 /* One table row; @partition >= 0 gives it that partition's colour swatch. */
 static void
@@ -46,7 +48,7 @@ append_row (GString *out, char **row, guint n_columns, const char *tag, gint par
           dot_append_colour (out, (guint) partition, DOT_COLOUR_FILL);
           g_string_append (out, "\"></span>");
         }
-      append_escaped (out, row[c]);
+      report_html_append_escaped (out, row[c]);
       g_string_append_printf (out, "</%s>", tag);
     }
   g_string_append (out, "</tr>\n");
@@ -69,10 +71,8 @@ append_table (GString *out, const FxsSplitResult *result, const PartitionStats *
   report_table_free (table);
 }
 
-/* Graphviz's SVG from its <svg> element on: the XML declaration and
- * doctype may not stand inside HTML. */
-static void
-append_svg (GString *out, const char *svg)
+void
+report_html_append_svg (GString *out, const char *svg)
 {
   const char *start = strstr (svg, "<svg");
   g_string_append (out, start ? start : svg);
@@ -87,9 +87,9 @@ report_append_html (GString *out, const FxsSplitResult *result, const PartitionS
                           stats->n == 1 ? "" : "s");
   g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                         "<title>");
-  append_escaped (out, title->str);
-  g_string_append_printf (out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
-  append_escaped (out, title->str);
+  report_html_append_escaped (out, title->str);
+  g_string_append_printf (out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", report_html_style);
+  report_html_append_escaped (out, title->str);
   g_string_append_printf (out, "</h1>\n<p>Costs are <b>%s</b> (include/fxsplit/cost.h); bytes "
                           "count each value once per partition that takes it.  The critical "
                           "path's partitions are in bold.</p>\n",
@@ -102,7 +102,7 @@ report_append_html (GString *out, const FxsSplitResult *result, const PartitionS
   for (guint i = 0; i < summary->len; i++)
     {
       g_string_append (out, "<li>");
-      append_escaped (out, summary->pdata[i]);
+      report_html_append_escaped (out, summary->pdata[i]);
       g_string_append (out, "</li>\n");
     }
   g_string_append (out, "</ul>\n<h2>Partitions</h2>\n<figure>\n");
@@ -116,16 +116,16 @@ report_append_html (GString *out, const FxsSplitResult *result, const PartitionS
       g_string_append_printf (note, ", so that it has at most %d boxes; the table above lists "
                               "every partition.", PARTITION_VIEW_MAX_BOXES);
       g_string_append (out, "<p class=\"reduced\">");
-      append_escaped (out, note->str);
+      report_html_append_escaped (out, note->str);
       g_string_append (out, "</p>\n");
       g_string_free (note, TRUE);
     }
   if (svg)
-    append_svg (out, svg);
+    report_html_append_svg (out, svg);
   else
     {
       g_string_append (out, "<p class=\"missing\">");
-      append_escaped (out, missing);
+      report_html_append_escaped (out, missing);
       g_string_append (out, "</p>\n");
     }
   g_string_append (out, "</figure>\n</body>\n</html>\n");

@@ -8,27 +8,36 @@ enum { N_COLUMNS = 10, FIRST_NUMBER_COLUMN = 2 };
 gboolean
 report_table_column_is_number (guint column)
 {
-  return column >= FIRST_NUMBER_COLUMN;
+  return column >= FIRST_NUMBER_COLUMN && column < N_COLUMNS;  /* a label column is text */
 }
 
-static char *
-count_cell (gint64 n)
+gboolean
+report_has_labels (const FxsSplitResult *result)
+{
+  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
+    if (fxs_partition_label (fxs_split_result_partition (result, i)))
+      return TRUE;
+  return FALSE;
+}
+
+char *
+report_cell_count (gint64 n)
 {
   GString *s = g_string_new (NULL);
   units_append_count (s, n);
   return g_string_free (s, FALSE);
 }
 
-static char *
-bytes_cell (gint64 bytes)
+char *
+report_cell_bytes (gint64 bytes)
 {
   GString *s = g_string_new (NULL);
   units_append_bytes (s, bytes);
   return g_string_free (s, FALSE);
 }
 
-static char *
-cost_cell (FxsCostKind kind, gint64 cost)
+char *
+report_cell_cost (FxsCostKind kind, gint64 cost)
 {
   GString *s = g_string_new (NULL);
   units_append_cost (s, kind, cost);
@@ -47,44 +56,51 @@ ReportTable *
 report_table_new (const FxsSplitResult *result, const PartitionStats *stats)
 {
   ReportTable *t = g_new0 (ReportTable, 1);
-  t->n_columns = N_COLUMNS;
+  gboolean labels = report_has_labels (result);
+  t->n_columns = N_COLUMNS + labels;
   t->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  char **header = g_new0 (char *, N_COLUMNS + 1);
+  char **header = g_new0 (char *, N_COLUMNS + 2);
   const char *const names[N_COLUMNS] = { "partition", "submodule", "nodes", "inputs",
                                          "outputs", NULL, "share", "received", "sent",
                                          "graph inputs" };
   for (guint c = 0; c < N_COLUMNS; c++)
     header[c] = names[c] ? g_strdup (names[c])
                          : g_strdup_printf ("cost (%s)", fxs_cost_kind_to_string (stats->kind));
+  if (labels)
+    header[N_COLUMNS] = g_strdup ("label");
   g_ptr_array_add (t->rows, header);
   for (guint i = 0; i < stats->n; i++)
     {
       const FxsPartition *p = fxs_split_result_partition (result, i);
       const PartitionStat *st = &stats->parts[i];
-      char **row = g_new0 (char *, N_COLUMNS + 1);
+      char **row = g_new0 (char *, N_COLUMNS + 2);
       row[0] = g_strdup (fxs_partition_name (p));
       row[1] = g_strdup (fxs_partition_submod_name (p));
-      row[2] = count_cell (fxs_partition_n_nodes (p));
-      row[3] = count_cell (fxs_partition_n_inputs (p));
-      row[4] = count_cell (fxs_partition_n_outputs (p));
-      row[5] = cost_cell (stats->kind, st->cost);
+      row[2] = report_cell_count (fxs_partition_n_nodes (p));
+      row[3] = report_cell_count (fxs_partition_n_inputs (p));
+      row[4] = report_cell_count (fxs_partition_n_outputs (p));
+      row[5] = report_cell_cost (stats->kind, st->cost);
       row[6] = share_cell (st->cost, stats->total_cost);
-      row[7] = bytes_cell (st->received);
-      row[8] = bytes_cell (st->sent);
-      row[9] = bytes_cell (st->graph_inputs);
+      row[7] = report_cell_bytes (st->received);
+      row[8] = report_cell_bytes (st->sent);
+      row[9] = report_cell_bytes (st->graph_inputs);
+      if (labels)
+        row[N_COLUMNS] = g_strdup (fxs_partition_label (p) ? fxs_partition_label (p) : "");
       g_ptr_array_add (t->rows, row);
     }
-  char **total = g_new0 (char *, N_COLUMNS + 1);
+  char **total = g_new0 (char *, N_COLUMNS + 2);
   total[0] = g_strdup ("total");
   total[1] = g_strdup ("");
-  total[2] = count_cell ((gint64) stats->n_nodes);
-  total[3] = count_cell ((gint64) stats->n_inputs);
-  total[4] = count_cell ((gint64) stats->n_outputs);
-  total[5] = cost_cell (stats->kind, stats->total_cost);
+  total[2] = report_cell_count ((gint64) stats->n_nodes);
+  total[3] = report_cell_count ((gint64) stats->n_inputs);
+  total[4] = report_cell_count ((gint64) stats->n_outputs);
+  total[5] = report_cell_cost (stats->kind, stats->total_cost);
   total[6] = share_cell (stats->total_cost, stats->total_cost);
-  total[7] = bytes_cell (stats->cut_bytes);
-  total[8] = bytes_cell (stats->cut_bytes);
-  total[9] = bytes_cell (stats->graph_input_bytes);
+  total[7] = report_cell_bytes (stats->cut_bytes);
+  total[8] = report_cell_bytes (stats->cut_bytes);
+  total[9] = report_cell_bytes (stats->graph_input_bytes);
+  if (labels)
+    total[N_COLUMNS] = g_strdup ("");
   g_ptr_array_add (t->rows, total);
   return t;
 }
@@ -102,6 +118,18 @@ static void
 add_line (GPtrArray *lines, GString *line)
 {
   g_ptr_array_add (lines, g_string_free (line, FALSE));
+}
+
+void
+report_append_mean_cost (GString *out, const PartitionStats *stats)
+{
+  if (stats->n == 0)
+    g_string_append (out, "-");
+  /* A mean of node counts is seldom whole; the other kinds are large. */
+  else if (stats->kind == FXS_COST_NODES)
+    g_string_append_printf (out, "%.1f", (double) stats->total_cost / stats->n);
+  else
+    units_append_cost (out, stats->kind, (stats->total_cost + stats->n / 2) / stats->n);
 }
 
 static void
@@ -123,11 +151,7 @@ add_balance (GPtrArray *lines, const PartitionStats *stats, const FxsSplitResult
                           fxs_partition_submod_name (fxs_split_result_partition (result, biggest)));
   units_append_cost (l, stats->kind, stats->max_cost);
   g_string_append (l, "; the mean ");
-  /* A mean of node counts is seldom whole; the other kinds are large. */
-  if (stats->kind == FXS_COST_NODES)
-    g_string_append_printf (l, "%.1f", (double) stats->total_cost / stats->n);
-  else
-    units_append_cost (l, stats->kind, (stats->total_cost + stats->n / 2) / stats->n);
+  report_append_mean_cost (l, stats);
   g_string_append_c (l, ')');
   add_line (lines, l);
 }

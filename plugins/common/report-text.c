@@ -17,32 +17,39 @@ append_padded (GString *out, const char *cell, guint width, gboolean right)
 }
 
 void
-report_append_text (GString *out, const FxsSplitResult *result, const PartitionStats *stats)
+report_append_aligned (GString *out, const GPtrArray *rows, guint n_columns,
+                       gboolean (*is_number) (guint column))
 {
-  ReportTable *table = report_table_new (result, stats);
-  guint *width = g_new0 (guint, table->n_columns);
-  for (guint r = 0; r < table->rows->len; r++)
+  guint *width = g_new0 (guint, n_columns);
+  for (guint r = 0; r < rows->len; r++)
     {
-      char **row = table->rows->pdata[r];
-      for (guint c = 0; c < table->n_columns; c++)
+      char **row = rows->pdata[r];
+      for (guint c = 0; c < n_columns; c++)
         width[c] = MAX (width[c], (guint) g_utf8_strlen (row[c], -1));
     }
-  for (guint r = 0; r < table->rows->len; r++)
+  for (guint r = 0; r < rows->len; r++)
     {
-      char **row = table->rows->pdata[r];
+      char **row = rows->pdata[r];
       gsize start = out->len;
-      for (guint c = 0; c < table->n_columns; c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           if (c)
             g_string_append (out, "  ");
           /* Headers of number columns are aligned like their numbers. */
-          append_padded (out, row[c], width[c], report_table_column_is_number (c));
+          append_padded (out, row[c], width[c], is_number (c));
         }
       while (out->len > start && out->str[out->len - 1] == ' ')
         g_string_truncate (out, out->len - 1);
       g_string_append_c (out, '\n');
     }
   g_free (width);
+}
+
+void
+report_append_text (GString *out, const FxsSplitResult *result, const PartitionStats *stats)
+{
+  ReportTable *table = report_table_new (result, stats);
+  report_append_aligned (out, table->rows, table->n_columns, report_table_column_is_number);
   report_table_free (table);
 
   g_string_append_c (out, '\n');

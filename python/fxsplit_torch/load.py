@@ -53,7 +53,8 @@ def load_split(result_path, original_module, allow_modules=(), trust_targets=Fal
     builtins only; @allow_modules (names of modules, with their submodules)
     adds modules, which are imported if need be; @trust_targets=True
     resolves any target, importing its module: only for files you trust.
-    Type annotations the decoder cannot read are dropped with a warning."""
+    Type annotations the decoder cannot read are dropped with a warning.
+    Each submodule's `fxsplit_label` is its partition's label, or None."""
     policy = Policy(allow_modules, trust_targets)
     with open(result_path, encoding="utf-8") as f:
         doc = json.load(f)
@@ -61,6 +62,8 @@ def load_split(result_path, original_module, allow_modules=(), trust_targets=Fal
             or not isinstance(doc.get("submodules"), list):
         raise LoadError(f"{result_path}: not an fxsplit split result")
     qualname_map = doc.get("qualname_map", {})
+    labels = {p.get("submodule"): p["label"] for p in doc.get("partitions", [])
+              if isinstance(p, dict) and isinstance(p.get("label"), str)}
     submodules = {}
     for sub in doc["submodules"]:
         name = sub["name"]
@@ -71,6 +74,7 @@ def load_split(result_path, original_module, allow_modules=(), trust_targets=Fal
             root[target] = lookup_attribute(original_module, original, f"{name}.{target}")
         submodules[name] = torch.fx.GraphModule(root, build_graph(sub["nodes"], label=name,
                                                                   policy=policy))
+        submodules[name].fxsplit_label = labels.get(name)
     root = {}
     for target in _targets(doc["nodes"], policy, ""):
         root[target] = submodules[target] if target in submodules \

@@ -106,12 +106,30 @@ def _bool_text(value):
     return ("true" if value else "false") if isinstance(value, bool) else value
 
 
+def _chain(partitioner, options):
+    """(group, plugin, options) per level: @partitioner is a plugin name with
+    @options, or a list of (name, options) pairs, a chain (docs/cli.md)."""
+    levels = [(partitioner, options)] if isinstance(partitioner, (str, os.PathLike)) \
+        else list(partitioner)
+    if options is not None and len(levels) > 1:
+        raise ValueError("options: give each level of a chain its own, as (name, options)")
+    groups = []
+    for plugin, opts in levels:
+        base = os.path.basename(os.fspath(plugin)).removesuffix(".so")
+        group, n = ("partitioner", 2) if not groups else (f"partitioner {base}", 2)
+        while any(g == group for g, _, _ in groups):
+            group, n = f"partitioner {base}-{n}", n + 1
+        groups.append((group, os.fspath(plugin), opts or {}))
+    return groups
+
+
 def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
           split_options=(), root_module=None, workdir=None, allow_modules=(),
           plugin_dirs=(), library=None):
     """Splits @gm with the partitioner plugin @partitioner (a built-in's name,
     "map", or a path to a plugin .so) and its @options (dict), in this
-    process; writes the extra @outputs ("dot:/tmp/g.dot", "report:r.md")
+    process (a list of (name, options) pairs is a chain: each refines the
+    partitions of the one before); writes the extra @outputs ("dot:/tmp/g.dot", "report:r.md")
     through their plugins; returns the split torch.fx.GraphModule.
     @split_options: command-line flags ("--keep-original-order",
     "--partition-affix=x", "--tuple-return", ...).  @example_inputs: run
@@ -124,12 +142,14 @@ def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
 
     Raises SplitError with the host's one-line message (unknown plugin or
     option, a plugin's failure, a cycle, an output that cannot be written:
-    then no output file appears)."""
+    then no output file appears).  Each submodule's `fxsplit_label` is its
+    partition's label, or None."""
     del workdir, allow_modules, root_module
     lib = native.load_library(library)
     if example_inputs is not None:
         from torch.fx.passes.shape_prop import ShapeProp
         ShapeProp(gm).propagate(*example_inputs)
+    levels = _chain(partitioner, options)
     settings = _split_settings(split_options)
     groups = _output_groups(outputs)
     with paused_collector():
@@ -138,9 +158,10 @@ def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
         pipeline = lib.fxs_pipeline_new(registry)
         lib.fxs_plugin_registry_unref(registry)
         try:
-            _set(lib, pipeline, "partitioner", "plugin", partitioner, "partitioner")
-            for key, value in (options or {}).items():
-                _set(lib, pipeline, "partitioner", key, _bool_text(value), f"options[{key!r}]")
+            for group, plugin, opts in levels:
+                _set(lib, pipeline, group, "plugin", plugin, "partitioner")
+                for key, value in opts.items():
+                    _set(lib, pipeline, group, key, _bool_text(value), f"options[{key!r}]")
             for key, value, origin in settings:
                 _set(lib, pipeline, "split", key, value, origin)
             for group, plugin, path in groups:
@@ -158,4 +179,8 @@ def split(gm, partitioner, options=None, outputs=(), example_inputs=None,
             text = lib.text(lib.fxs_split_result_to_json, lib.fxs_pipeline_result(pipeline))
         finally:
             lib.fxs_pipeline_free(pipeline)
-        return rebuild(json.loads(text), exported)
+        doc = json.loads(text)
+        result = rebuild(doc, exported)
+        for p in doc["partitions"]:
+            getattr(result, p["submodule"]).fxsplit_label = p.get("label")
+        return result

@@ -95,7 +95,7 @@ class TestBadPipelines(FxsplitTestCase):
         ini, r = self.run_ini(f"[graph]\ninput = {DOCSTRING}\n\n[partitioner]\nplugin = modulo\n"
                               "[outptu json]\nplugin = json\n")
         self.assert_fails(r, 1, f"{ini}:6: unknown group [outptu json] (valid: [graph], [split], "
-                                "[partitioner], [output NAME])")
+                                "[partitioner], [partitioner NAME], [output NAME])")
 
     def test_unknown_key(self):
         ini, r = self.run_ini(f"[graph]\ninput = {DOCSTRING}\n[split]\ntuple_retrun = true\n")

@@ -42,7 +42,7 @@ class TestCommandLine(FxsplitTestCase):
         r = fxsplit("plugins")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("modulo 1.0 (partitioner): round-robin", r.stdout)
-        self.assertIn("map 1.0 (partitioner)", r.stdout)
+        self.assertIn("map 1.1 (partitioner)", r.stdout)
         self.assertIn("json 1.0 (output)", r.stdout)
         self.assertIn("    partitions (int, default 3): ", r.stdout)
         self.assertIn("    path (output-path, required): ", r.stdout)
@@ -59,7 +59,7 @@ class TestCommandLine(FxsplitTestCase):
     def test_plugins_one(self):
         r = fxsplit("plugins", "map")
         self.assert_ok(r)
-        self.assertTrue(r.stdout.startswith("map 1.0 (partitioner): "))
+        self.assertTrue(r.stdout.startswith("map 1.1 (partitioner): "))
         self.assertIn("built for plugin ABI 1.1", r.stdout)
         self.assertIn("    default (int, unset by default): ", r.stdout)
         by_path = fxsplit("plugins", os.path.join(TEST_PLUGINS, "halves.so"))

@@ -74,8 +74,8 @@ append_cluster (GString *out, const FxsSplitResult *result, const PartitionStats
                 guint i)
 {
   const FxsPartition *p = fxs_split_result_partition (result, i);
-  GString *label = g_string_new (fxs_partition_submod_name (p));
-  g_string_append_printf (label, " (partition %s)\n", fxs_partition_name (p));
+  GString *label = g_string_new (NULL);
+  partition_view_append_heading (label, p);
   partition_view_append_summary (label, result, stats, i);
   g_string_append_printf (out, "  subgraph cluster_p%u {\n    label=\"\"; "
                           "style=\"filled,rounded\"; penwidth=2; fillcolor=\"", i);

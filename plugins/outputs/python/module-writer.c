@@ -82,6 +82,26 @@ write_qualname_map (Writer *w, const FxsSplitResult *result)
   g_string_append (w->buf, "}''')\n");
 }
 
+/* The partitioner's labels, by submodule: build() sets them as each
+ * submodule's fxsplit_label. */
+static void
+write_labels (Writer *w, const FxsSplitResult *result)
+{
+  g_string_append (w->buf, "\nLABELS = {");
+  for (guint i = 0, n = 0; i < fxs_split_result_n_partitions (result); i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (result, i);
+      if (!fxs_partition_label (p))
+        continue;
+      g_string_append (w->buf, n++ ? ",\n    " : "\n    ");
+      append_str (w->buf, fxs_partition_submod_name (p));
+      g_string_append (w->buf, ": ");
+      append_str (w->buf, fxs_partition_label (p));
+      maybe_flush (w, FALSE);
+    }
+  g_string_append (w->buf, "}\n");
+}
+
 /* Whether @text reads back unchanged from r'''@text''' in a UTF-8
  * source file (no quote run, no character the tokenizer would change or
  * refuse, no escape of the closing quote). */
@@ -216,6 +236,7 @@ fxs_py_write_module (const FxsSplitResult *result, FILE *out, GError **error)
 
   write_header (&w, result);
   write_qualname_map (&w, result);
+  write_labels (&w, result);
 
   g_string_append (w.buf, "\nCODE = {}\n");
   ok = write_code (&w, "", top, error);

@@ -15,7 +15,8 @@
 # slowly and with much memory, while json.loads reads them quickly.
 import json as _json
 
-__all__ = ["build", "check_code", "CODE", "QUALNAME_MAP", "LoadError", "UnsafeGraphError"]
+__all__ = ["build", "check_code", "CODE", "QUALNAME_MAP", "LABELS", "LoadError",
+           "UnsafeGraphError"]
 
 
 def _entries(nodes):
@@ -37,7 +38,8 @@ def _bound(original_module, targets, label, qualname, policy):
 def build(original_module, allow_modules=(), trust_targets=False):
     """The split module: a torch.fx.GraphModule calling one GraphModule
     child per partition, bound to `original_module`'s parameters, buffers
-    and submodules (shared, not copied) through QUALNAME_MAP.
+    and submodules (shared, not copied) through QUALNAME_MAP.  Each child's
+    `fxsplit_label` is its partition's label (LABELS), or None.
 
     call_function targets may come from torch, operator, math and plain
     builtins only (UnsafeGraphError otherwise): `allow_modules` (module
@@ -51,6 +53,7 @@ def build(original_module, allow_modules=(), trust_targets=False):
         attrs = _bound(original_module, data["targets"], name,
                        lambda target: QUALNAME_MAP.get(f"{name}.{target}", target), policy)
         children[name] = torch.fx.GraphModule(attrs, graph)
+        children[name].fxsplit_label = LABELS.get(name)
     graph = decode_graph(_entries(_TOP["nodes"]), policy, "")
     attrs = _bound(original_module, [t for t in _TOP["targets"] if t not in children], "",
                    lambda target: target, policy)

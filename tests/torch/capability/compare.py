@@ -9,11 +9,22 @@ capability`.  fxsplit must
   - succeed (its partitions never form a cycle),
   - put only supported or only unsupported nodes in each partition, with
     every supported node in a supported one,
-  - produce no more supported partitions than PyTorch.
+  - produce no more supported partitions than PyTorch,
+  - label each partition "supported" or "unsupported" as it is.
 
 Support lists use fxsplit's selectors; PyTorch gets an OperatorSupport that
 matches nodes by the same rules (fnmatch on the qualified function name or
-its last component, the method name, the module class qualified or short).
+its last component, the method name, the module class qualified or short),
+and for items with a dtype condition ("class:Linear@float32|float16") the
+output dtypes of ShapeProp's tensor_meta, as OperatorSupport's dtype
+checks read them.
+
+With non_compute_ops (PyTorch 1.13's CapabilityBasedPartitioner has no
+such argument; later versions drop non-compute nodes at a partition's
+edges with remove_bookend_non_compute_ops), fxsplit must also keep every
+supported compute node supported, and no supported partition may start or
+end with a non-compute node: none whose inputs in the partition are all
+non-compute, none whose users in the partition are.
 
 Usage: compare.py [-k MODEL]   Environment: FXSPLIT_BIN, FXSPLIT_PLUGIN_PATH.
 Prints a table; exit status 0 only when every case holds.
@@ -38,6 +49,7 @@ import torchvision  # noqa: E402
 from torch.fx.node import _get_qualified_name  # noqa: E402
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner  # noqa: E402
 from torch.fx.passes.operator_support import OperatorSupportBase  # noqa: E402
+from torch.fx.passes.shape_prop import TensorMetadata  # noqa: E402
 
 import fxsplit_torch  # noqa: E402
 import tracing_fixes  # noqa: E402
@@ -60,11 +72,35 @@ def node_keys(gm, node):
 
 
 def parse(selectors):
+    """(kind, pattern, dtypes or None) per item."""
     out = []
     for item in re.split(r"[,\s]+", selectors.strip()):
+        item, _, cond = item.partition("@")
         kind, _, pattern = item.partition(":") if ":" in item else ("name", "", item)
-        out.append((kind, pattern))
+        dtypes = {"torch." + d.removeprefix("torch.") for d in cond.split("|")} if cond else None
+        out.append((kind, pattern, dtypes))
     return out
+
+
+def output_dtypes(node):
+    """The dtypes of the tensors ShapeProp found @node to produce (None
+    when it produces something else)."""
+    tm = node.meta.get("tensor_meta")
+    # TensorMetadata is a NamedTuple: test it before tuples of them
+    metas = [tm] if isinstance(tm, TensorMetadata) or not isinstance(tm, (list, tuple)) else tm
+    if not metas or not all(isinstance(m, TensorMetadata) for m in metas):
+        return None
+    return {str(m.dtype) for m in metas}
+
+
+def matches(gm, node, selectors):
+    keys = node_keys(gm, node) + [("name", node.name)]
+    for kind, pattern, dtypes in selectors:
+        if any(k == kind and fnmatch.fnmatchcase(text, pattern) for k, text in keys):
+            found = output_dtypes(node) if dtypes else None
+            if not dtypes or (found is not None and found <= dtypes):
+                return True
+    return False
 
 
 def supported(gm, node, selectors):
@@ -75,9 +111,7 @@ def supported(gm, node, selectors):
     if (node.op == "call_function" and node_keys(gm, node)[1][1] == "getitem"
             and isinstance(node.args[0], torch.fx.Node) and node.args[0].op in CALLS):
         return supported(gm, node.args[0], selectors)
-    keys = node_keys(gm, node) + [("name", node.name)]
-    return any(k == kind and fnmatch.fnmatchcase(text, pattern)
-               for kind, pattern in selectors for k, text in keys)
+    return matches(gm, node, selectors)
 
 
 class GlobSupport(OperatorSupportBase):
@@ -87,11 +121,7 @@ class GlobSupport(OperatorSupportBase):
         self.gm, self.selectors = gm, selectors
 
     def is_node_supported(self, submodules, node):
-        if node.op not in CALLS:
-            return False
-        keys = node_keys(self.gm, node) + [("name", node.name)]
-        return any(k == kind and fnmatch.fnmatchcase(text, pattern)
-                   for kind, pattern in self.selectors for k, text in keys)
+        return node.op in CALLS and matches(self.gm, node, self.selectors)
 
 
 def torch_count(gm, selectors):
@@ -100,11 +130,13 @@ def torch_count(gm, selectors):
     return len(partitioner.propose_partitions())
 
 
-def fxsplit_run(graph_path, allow, workdir):
+def fxsplit_run(graph_path, allow, workdir, non_compute=None):
     out = os.path.join(workdir, "split.json")
     cmd = [os.environ.get("FXSPLIT_BIN", "fxsplit"), "split", graph_path, "--verbose",
            "--partitioner", "capability", "--option", f"allow={allow}",
            "--output", f"json:{out}"]
+    if non_compute:
+        cmd += ["--option", f"non_compute_ops={non_compute}"]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"fxsplit failed ({run.returncode}): {run.stderr.strip()}")
@@ -119,7 +151,8 @@ def models():
     yield "resnet18", lambda: torch.fx.symbolic_trace(torchvision.models.resnet18())
     yield "resnet50", lambda: torch.fx.symbolic_trace(torchvision.models.resnet50())
     yield "mobilenet_v2", lambda: torch.fx.symbolic_trace(torchvision.models.mobilenet_v2())
-    yield "vit_b_16", lambda: tracing_fixes.symbolic_trace(torchvision.models.vit_b_16())
+    # 64x64 images (16 patches): the same graph, and ShapeProp takes 0.3 s, not 17
+    yield "vit_b_16", lambda: tracing_fixes.symbolic_trace(torchvision.models.vit_b_16(image_size=64))
 
 
 FIXED_LISTS = [
@@ -127,7 +160,84 @@ FIXED_LISTS = [
     "class:Conv2d class:BatchNorm2d class:ReLU* function:relu class:Linear function:flatten",
     "function:add function:relu class:ReLU* method:*",
     "class:*Norm* class:Linear class:MultiheadAttention function:getitem",
+    # dtype conditions
+    "class:Conv2d@float32 class:BatchNorm2d@float16 function:add@float32|float64 method:*@float32",
+    "function:*@float32 class:*@bfloat16|float32 method:size@int64 class:Linear@float16",
 ]
+
+# (allow, non_compute_ops): views and reshapes among supported ops
+NON_COMPUTE = [
+    ("function:flatten function:add method:* class:Linear class:ReLU* class:Dropout",
+     "function:flatten method:view method:reshape method:permute method:transpose "
+     "method:size class:Dropout"),
+    ("class:* function:* method:*", "function:getitem function:flatten method:* class:Dropout"),
+]
+
+
+def bookend_problems(gm, partitions, non_compute):
+    """The later PyTorch's rule on fxsplit's result: no supported partition
+    starts or ends with a non-compute node (checked from the definition)."""
+    nc = parse(non_compute)
+    by_name = {n.name: n for n in gm.graph.nodes}
+    problems = []
+    for p in partitions:
+        if p.get("label") != "supported":
+            continue
+        nodes = [by_name[n] for n in p["nodes"]]
+        inside = set(nodes)
+        start, end = {}, {}
+        for n in nodes:  # graph order
+            start[n] = matches(gm, n, nc) and all(start[i] for i in n.all_input_nodes if i in inside)
+        for n in reversed(nodes):
+            end[n] = matches(gm, n, nc) and all(end[u] for u in n.users if u in inside)
+        edge = [n.name for n in nodes if start[n] or end[n]]
+        if edge:
+            problems.append(f"partition {p['name']} starts or ends with non-compute {edge[:3]}")
+    return problems
+
+
+def check(gm, name, graph_path, workdir, allow, non_compute=None):
+    """Runs one case; prints its line and returns its problems."""
+    selectors = parse(allow)
+    by_name = {n.name: n for n in gm.graph.nodes}
+    expected = torch_count(gm, selectors)
+    problems = []
+    try:
+        got, partitions = fxsplit_run(graph_path, allow, workdir, non_compute)
+        nc = parse(non_compute) if non_compute else []
+        pure = 0
+        for p in partitions:
+            nodes = [by_name[n] for n in p["nodes"]]
+            kinds = {supported(gm, n, selectors) for n in nodes}
+            is_supported = p.get("label") == "supported"
+            if p.get("label") not in ("supported", "unsupported"):
+                problems.append(f"partition {p['name']} is labelled {p.get('label')!r}")
+            if is_supported and kinds != {True}:
+                problems.append(f"supported partition {p['name']} holds unsupported nodes")
+            # without non_compute_ops unsupported partitions hold unsupported
+            # nodes only; with them also non-compute nodes moved off an edge
+            if not is_supported and any(supported(gm, n, selectors) and not matches(gm, n, nc)
+                                        for n in nodes):
+                problems.append(f"unsupported partition {p['name']} holds supported nodes")
+            pure += is_supported
+        if pure != got:
+            problems.append(f"{pure} supported partitions in the result, {got} logged")
+        if got > expected:
+            problems.append("more supported partitions than PyTorch")
+        if non_compute:
+            kept = {n for p in partitions if p["label"] == "supported" for n in p["nodes"]}
+            lost = [n.name for n in gm.graph.nodes if supported(gm, n, selectors)
+                    and not matches(gm, n, nc) and n.name not in kept]
+            if lost:
+                problems.append(f"supported compute nodes left unsupported: {lost[:3]}")
+            problems += bookend_problems(gm, partitions, non_compute)
+    except RuntimeError as e:
+        got, problems = "-", [str(e)]
+    shown = allow if len(allow) <= 64 else allow[:61] + "..."
+    print(f"{name:14} {shown:64} {expected:>7} {got:>7}{'  non_compute' if non_compute else ''}")
+    for p in problems:
+        print(f"  FAIL: {p}")
+    return problems
 
 
 def random_lists(gm, count, seed):
@@ -150,31 +260,12 @@ def main():
                 continue
             gm = trace()
             graph_path = os.path.join(workdir, f"{name}.json")
-            fxsplit_torch.export(gm, None, graph_path)
-            by_name = {n.name: n for n in gm.graph.nodes}
+            with torch.no_grad():
+                fxsplit_torch.export(gm, (torch.rand(1, 3, 64, 64),), graph_path)
             for allow in FIXED_LISTS + list(random_lists(gm, 4, seed=len(name))):
-                selectors = parse(allow)
-                expected = torch_count(gm, selectors)
-                problems = []
-                try:
-                    got, partitions = fxsplit_run(graph_path, allow, workdir)
-                    pure = 0
-                    for p in partitions:
-                        kinds = {supported(gm, by_name[n], selectors) for n in p["nodes"]}
-                        if len(kinds) != 1:
-                            problems.append(f"partition {p['name']} mixes supported and unsupported nodes")
-                        pure += kinds == {True}
-                    if pure != got:
-                        problems.append(f"{pure} supported partitions in the result, {got} logged")
-                    if got > expected:
-                        problems.append(f"more supported partitions than PyTorch")
-                except RuntimeError as e:
-                    got, problems = "-", [str(e)]
-                shown = allow if len(allow) <= 64 else allow[:61] + "..."
-                print(f"{name:14} {shown:64} {expected:>7} {got:>7}")
-                for p in problems:
-                    print(f"  FAIL: {p}")
-                failures += bool(problems)
+                failures += bool(check(gm, name, graph_path, workdir, allow))
+            for allow, non_compute in NON_COMPUTE:
+                failures += bool(check(gm, name, graph_path, workdir, allow, non_compute))
     print(f"{failures} failed")
     return 1 if failures else 0
 

@@ -146,7 +146,7 @@ static void
 test_groups_and_keys (void)
 {
   const char *group[] = { "@F:4: unknown group [partitoner] (valid: [graph], [split], "
-                          "[partitioner], [output NAME])", NULL };
+                          "[partitioner], [partitioner NAME], [output NAME])", NULL };
   assert_pipeline_fails (GRAPH_GROUP "\n[partitoner]\nplugin = modulo\n", FXS_ERROR_CONFIG, group);
   const char *split_key[] = { "@F:5: [split] unknown key 'keep_order' (valid: "
                               "keep_original_order, keep_original_node_name, "

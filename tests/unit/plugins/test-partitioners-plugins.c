@@ -76,7 +76,7 @@ test_descriptors (void)
     { "balanced", "stages cost capacity speed bandwidth" },
     { "buckets", "bucket_bytes_cap first_bucket_cap" },
     { "splitpoints", "begin_at end_after pipe_split allow_unmatched" },
-    { "capability", "allow deny min_size getitem_with_producer ids" },
+    { "capability", "allow backends deny non_compute_ops min_size getitem_with_producer ids" },
     { "mincut", "parts cost tolerance passes seed" },
   };
   FxsPluginRegistry *r = fxs_plugin_registry_new ();
@@ -144,7 +144,9 @@ test_option_errors (void)
   assert_run_fails ("splitpoints", nomatch, FXS_ERROR_PLUGIN_FAILED,
                     "splitpoints: end_after: 'module:nowhere.*' matches no call node");
 
-  assert_run_fails ("capability", NULL, FXS_ERROR_OPTION, "allow");
+  assert_run_fails ("capability", NULL, FXS_ERROR_OPTION,
+                    "capability: set exactly one of 'allow' (one backend) and 'backends' "
+                    "(several)");
   const char *min0[] = { "allow=function:add", "min_size=0", NULL };
   assert_run_fails ("capability", min0, FXS_ERROR_OPTION,
                     "capability: min_size: must be at least 1, got 0");

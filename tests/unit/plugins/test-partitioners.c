@@ -1,5 +1,5 @@
 /* Unit tests of the built-in partitioners' algorithms (compiled in from
- * plugins/partitioners/): balanced, splitpoints, capability and mincut on
+ * plugins/partitioners/): balanced, splitpoints and mincut on
  * hand-made graphs, and on seeded random DAGs checked against brute force,
  * lower bounds and the splitting engine (no cycle between partitions). */
 #include <fxsplit/fxsplit.h>
@@ -8,27 +8,12 @@
 #include "contiguous.h"
 #include "cost-option.h"
 #include "call-dag.h"
-#include "capability-assign.h"
 #include "acyclic-cut.h"
 #include "split-points.h"
-#include "../test-partitioners-graphs.h"
+#include "../test-partitioners-checks.h"
 #include "../test-util.h"
 
 /* ---- helpers --------------------------------------------------------------- */
-
-/* Splits @graph with @ids and checks that the engine accepts it (above
- * all, no FXS_ERROR_CYCLE); returns the result for more checks. */
-static FxsSplitResult *
-split_checked (FxsGraph *graph, const gint64 *ids)
-{
-  GError *error = NULL;
-  FxsSplitResult *result = fxs_split_with_ids (graph, ids, NULL, &error);
-  if (error)
-    fprintf (stderr, "\nsplit failed: %s\n", error->message);
-  CU_ASSERT_PTR_NULL (error);
-  g_clear_error (&error);
-  return result;
-}
 
 /* The bytes the engine's partitions take from other partitions' call
  * nodes: what call_dag_cut() must count. */
@@ -60,35 +45,6 @@ graph_ids (const FxsGraph *graph, const CallDag *dag, const guint32 *part)
   for (guint v = 0; v < dag->n; v++)
     ids[dag->node_index[v]] = part[v];
   return ids;
-}
-
-static gint64
-id_of (const FxsGraph *g, const gint64 *ids, const char *name)
-{
-  const FxsNode *node = fxs_graph_lookup_node (g, name);
-  CU_ASSERT_PTR_NOT_NULL_FATAL (node);
-  return ids[fxs_node_index (node)];
-}
-
-/* "name=id ..." holds for @ids. */
-static void
-assert_ids (const FxsGraph *g, const gint64 *ids, const char *expected)
-{
-  char **pairs = g_strsplit (expected, " ", -1);
-  for (char **p = pairs; *p; p++)
-    {
-      char **kv = g_strsplit (*p, "=", 2);
-      gint64 want = g_ascii_strtoll (kv[1], NULL, 10);
-      gint64 got = id_of (g, ids, kv[0]);
-      if (got != want)
-        {
-          fprintf (stderr, "\n%s: partition %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT "\n",
-                   kv[0], got, want);
-          CU_FAIL ("wrong partition");
-        }
-      g_strfreev (kv);
-    }
-  g_strfreev (pairs);
 }
 
 /* ---- balanced ------------------------------------------------------------------ */
@@ -408,150 +364,6 @@ test_splitpoints_errors (void)
   fxs_graph_unref (g);
 }
 
-/* ---- capability ------------------------------------------------------------------ */
-
-static gint64 *
-capability (FxsGraph *g, const char *allow, const char *deny, gint64 min_size,
-            CapabilityIds scheme, CapabilityStats *stats)
-{
-  Capability cap = { selector_list_parse ("allow", allow, NULL),
-                     selector_list_parse ("deny", deny, NULL), min_size, TRUE, scheme };
-  CU_ASSERT_PTR_NOT_NULL_FATAL (cap.allow);
-  CallDag *dag = call_dag_new (g);
-  gint64 *ids = g_new (gint64, fxs_graph_n_nodes (g));
-  capability_assign (&cap, g, dag, ids, NULL, stats);
-  call_dag_free (dag);
-  selector_list_free (cap.allow);
-  selector_list_free (cap.deny);
-  return ids;
-}
-
-static void
-test_capability_hand (void)
-{
-  FxsGraph *g = fxs_graph_new ();
-  FxsNode *x = tp_node (g, FXS_OP_PLACEHOLDER, "x", "x", NULL, 0);
-  /* a (S) -> b (U) -> d (S);  a -> c (S) -> d;  u (U) from x -> e (S);
-   * f (S) alone after a. */
-  FxsNode *a = tp_call (g, FXS_OP_CALL_FUNCTION, "a", "_operator.add", x, x, NULL);
-  FxsNode *b = tp_call (g, FXS_OP_CALL_FUNCTION, "b", "my.mystery", a, NULL);
-  FxsNode *c = tp_call (g, FXS_OP_CALL_METHOD, "c", "relu", a, NULL);
-  FxsNode *d = tp_call (g, FXS_OP_CALL_FUNCTION, "d", "torch.add", b, c, NULL);
-  FxsNode *u = tp_call (g, FXS_OP_CALL_FUNCTION, "u", "my.other", x, NULL);
-  FxsNode *e = tp_call (g, FXS_OP_CALL_METHOD, "e", "relu", u, NULL);
-  FxsNode *f = tp_call (g, FXS_OP_CALL_METHOD, "f", "relu", a, NULL);
-  FxsNode *t = tp_call (g, FXS_OP_CALL_FUNCTION, "t", "torch.split", d, NULL);
-  const FxsValue *args[2] = { fxs_value_new_node (g, t), fxs_value_new_int (g, 0) };
-  fxs_graph_add_node (g, FXS_OP_CALL_FUNCTION, "item", "_operator.getitem",
-                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, args, 2), NULL, NULL);
-  const FxsNode *outs[3] = { e, f, fxs_graph_lookup_node (g, "item") };
-  const FxsValue *items[3];
-  for (guint i = 0; i < 3; i++)
-    items[i] = fxs_value_new_node (g, outs[i]);
-  const FxsValue *ret = fxs_value_new_sequence (g, FXS_VALUE_TUPLE, items, 3);
-  fxs_graph_add_node (g, FXS_OP_OUTPUT, "output", "output",
-                      fxs_value_new_sequence (g, FXS_VALUE_TUPLE, &ret, 1), NULL, NULL);
-
-  /* a, c, e, f can share one partition (e follows only unsupported u);
-   * d cannot (a -> b -> d); the getitem goes with the split. */
-  CapabilityStats stats;
-  gint64 *ids = capability (g, "function:add method:relu function:torch.split", NULL, 1,
-                            CAPABILITY_IDS_ORDER, &stats);
-  assert_ids (g, ids, "u=0 a=1 c=1 e=1 f=1 b=2 d=3 t=3 item=3");
-  CU_ASSERT_EQUAL (stats.supported_parts, 2);
-  CU_ASSERT_EQUAL (stats.unsupported_parts, 2);
-  CU_ASSERT_EQUAL (stats.supported_nodes, 7);
-  fxs_split_result_free (split_checked (g, ids));
-  g_free (ids);
-
-  /* Supported groups first; deny takes torch.add out. */
-  ids = capability (g, "function:*add method:relu", "function:torch.add", 1,
-                    CAPABILITY_IDS_SUPPORTED_FIRST, &stats);
-  assert_ids (g, ids, "a=0 c=0 e=0 f=0 u=1 b=2 d=2 t=2 item=2");
-  CU_ASSERT_EQUAL (stats.supported_parts, 1);
-  fxs_split_result_free (split_checked (g, ids));
-  g_free (ids);
-
-  /* min_size: the group {d, t, item} (3 nodes) survives 3, not 4. */
-  ids = capability (g, "function:add method:relu function:split", NULL, 3,
-                    CAPABILITY_IDS_ORDER, &stats);
-  CU_ASSERT_EQUAL (stats.supported_parts, 2);
-  CU_ASSERT_EQUAL (stats.demoted_nodes, 0);
-  g_free (ids);
-  ids = capability (g, "function:add method:relu function:split", NULL, 4,
-                    CAPABILITY_IDS_ORDER, &stats);
-  CU_ASSERT_EQUAL (stats.supported_parts, 1);
-  CU_ASSERT_EQUAL (stats.demoted_nodes, 3);
-  CU_ASSERT_EQUAL (id_of (g, ids, "d"), id_of (g, ids, "item"));
-  CU_ASSERT_NOT_EQUAL (id_of (g, ids, "d"), id_of (g, ids, "a"));
-  fxs_split_result_free (split_checked (g, ids));
-  g_free (ids);
-  fxs_graph_unref (g);
-}
-
-/* The most supported runs on any path: no acyclic grouping has fewer
- * supported partitions.  Computed independently of the partitioner. */
-static guint
-most_supported_runs (const CallDag *dag, const guint8 *supported)
-{
-  guint *runs = g_new0 (guint, dag->n ? dag->n : 1);
-  guint best = 0;
-  for (guint v = 0; v < dag->n; v++)
-    {
-      guint r = supported[v] ? 1 : 0;
-      for (guint32 e = dag->pred_off[v]; e < dag->pred_off[v + 1]; e++)
-        {
-          guint32 p = dag->preds[e];
-          r = MAX (r, runs[p] + (supported[v] && !supported[p]));
-        }
-      runs[v] = r;
-      best = MAX (best, r);
-    }
-  g_free (runs);
-  return best;
-}
-
-static void
-test_capability_random (void)
-{
-  GRand *rng = g_rand_new_with_seed (11);
-  static const char *const allows[] = {
-    "function:add function:relu", "function:matmul module:lin* method:view",
-    "function:* method:*", "class:Linear function:linear function:getitem",
-  };
-  for (guint round = 0; round < 300; round++)
-    {
-      FxsGraph *g = tp_random_dag (rng, g_rand_int_range (rng, 1, 60));
-      const char *allow = allows[round % G_N_ELEMENTS (allows)];
-      Capability cap = { selector_list_parse ("allow", allow, NULL), NULL,
-                         1 + (round % 3 == 0 ? g_rand_int_range (rng, 1, 4) : 0), round % 2,
-                         round % 4 < 2 ? CAPABILITY_IDS_ORDER : CAPABILITY_IDS_SUPPORTED_FIRST };
-      CallDag *dag = call_dag_new (g);
-      gint64 *ids = g_new (gint64, fxs_graph_n_nodes (g));
-      guint8 *supported = g_new (guint8, dag->n);
-      CapabilityStats stats;
-      capability_assign (&cap, g, dag, ids, supported, &stats);
-      FxsSplitResult *result = split_checked (g, ids);
-      if (result)
-        CU_ASSERT_EQUAL (fxs_split_result_n_partitions (result),
-                         stats.supported_parts + stats.unsupported_parts);
-      fxs_split_result_free (result);
-      if (cap.min_size == 1)
-        CU_ASSERT_EQUAL (stats.supported_parts, most_supported_runs (dag, supported));
-      /* Partitions hold only supported or only unsupported nodes. */
-      for (guint v = 1; v < dag->n; v++)
-        for (guint w = 0; w < v; w++)
-          if (ids[dag->node_index[v]] == ids[dag->node_index[w]])
-            CU_ASSERT_EQUAL (supported[v], supported[w]);
-      g_free (supported);
-      g_free (ids);
-      call_dag_free (dag);
-      selector_list_free (cap.allow);
-      fxs_graph_unref (g);
-    }
-  g_rand_free (rng);
-}
-
 /* ---- mincut ------------------------------------------------------------------- */
 
 /* Two independent chains interleaved in graph order: a contiguous split
@@ -751,11 +563,6 @@ register_tests (void)
     FXS_TEST (test_splitpoints_errors),
     { NULL, NULL },
   };
-  static const FxsTestCase capability_cases[] = {
-    FXS_TEST (test_capability_hand),
-    FXS_TEST (test_capability_random),
-    { NULL, NULL },
-  };
   static const FxsTestCase mincut[] = {
     FXS_TEST (test_cut_counting),
     FXS_TEST (test_mincut_interleaved),
@@ -765,7 +572,6 @@ register_tests (void)
   };
   fxs_test_add_suite ("balanced", balanced);
   fxs_test_add_suite ("splitpoints", splitpoints);
-  fxs_test_add_suite ("capability", capability_cases);
   fxs_test_add_suite ("mincut", mincut);
 }
 

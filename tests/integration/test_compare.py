@@ -90,16 +90,21 @@ class TestCompare(FxsplitTestCase):
         self.assertEqual(row["cut"], expected["cut"])
 
     def test_bottleneck_with_speeds(self):
-        r = fxsplit("compare", SMALL_CNN, "-p", "balanced:stages=3,speed=1,1,0.5")
-        plugins = fxsplit("plugins", "balanced")
-        if "speed" in plugins.stdout:
-            self.assert_ok(r)
-            _, rows = table(r.stdout)
-            self.assertRegex(rows["balanced:stages=3,speed=1,1,0.5"]["bottleneck"],
-                             r"^[0-9.]+ \(submod_\d+\)$")
-        else:  # until balanced takes speeds, the option is refused by name
-            self.assert_fails(r, 1, "-p balanced:stages=3,speed=1,1,0.5: [partitioner] balanced: "
-                                    "unknown option 'speed'")
+        """The bottleneck is the slowest stage, cost / speed, of the report's
+        per-partition costs for the same split."""
+        r = fxsplit("compare", SMALL_CNN, "-p", "balanced:stages=3,speed=1,2,1")
+        self.assert_ok(r)
+        _, rows = table(r.stdout)
+        split = fxsplit("split", SMALL_CNN, "-p", "balanced", "-o", "stages=3",
+                        "-o", "speed=1,2,1", "-O", "report")
+        self.assert_ok(split)
+        costs = [float(m.group(2)) for m in
+                 re.finditer(r"(?m)^(\d+)\s+submod_\d+\s+\d+\s+\d+\s+\d+\s+([0-9.]+)\s", split.stdout)]
+        self.assertEqual(len(costs), 3)
+        times = [c / s for c, s in zip(costs, [1, 2, 1])]
+        slowest = times.index(max(times))
+        self.assertEqual(rows["balanced:stages=3,speed=1,2,1"]["bottleneck"],
+                         f"{max(times):.1f} (submod_{slowest})")
 
     def test_html_pictures_side_by_side(self):
         r = fxsplit("compare", SMALL_CNN, "-p", "balanced:stages=3", "-p", "mincut:parts=2",

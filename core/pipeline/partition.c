@@ -91,6 +91,12 @@ compare_ids (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+static int
+compare_partition_ids (const void *a, const void *b)
+{
+  return compare_ids (&(*(FxsPartition *const *) a)->id, &(*(FxsPartition *const *) b)->id);
+}
+
 /* Runs the instance of @run on partition @part's own graph: stores the
  * final id of each of its nodes in @ids (by original index), numbering its
  * pieces from *@next in ascending order of the ids the plugin gave, and
@@ -156,7 +162,7 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
 }
 
 /* The split of @parent's graph whose partitions are @ctx's pieces of each
- * partition of @parent. */
+ * partition of @parent, taken in ascending order of their ids. */
 static FxsSplitResult *
 refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **error)
 {
@@ -165,8 +171,11 @@ refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **
   CallbackRun run = { p, ctx, 0, 0 };
   gint64 next = 0;
   gboolean ok = TRUE;
+  FxsPartition **by_id = g_memdup2 (parent->by_dense, parent->n_partitions * sizeof *by_id);
+  qsort (by_id, parent->n_partitions, sizeof *by_id, compare_partition_ids);
   for (guint i = 0; i < parent->n_partitions && ok; i++)
-    ok = refine_partition (&run, &parent->partitions[i], ids, &next, labels, error);
+    ok = refine_partition (&run, by_id[i], ids, &next, labels, error);
+  g_free (by_id);
   FxsSplitResult *r = ok ? fxs_split_with_ids (parent->original, ids, p->split_options, error)
                          : NULL;
   if (ok && !r)

@@ -29,23 +29,20 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
   fxs_plugin_context_enter (run->ctx, "split_callback", node);
   gboolean ok = run->ctx->plugin->callback (node, run->ctx->state, partition, &local);
   fxs_plugin_context_leave ();
-  const char *group = run->ctx->label;
-  gboolean named = strcmp (group, "partitioner") != 0;
-  if (!ok)
+  if (!ok || *partition == FXS_PARTITION_ID_UNSET)
     {
-      char *line = local ? fxs_plugin_error_text (local) : g_strdup ("failed without saying why");
+      const char *group = run->ctx->label;
+      char *why = !ok && local ? fxs_plugin_error_text (local)
+                  : !ok ? g_strdup ("failed without saying why")
+                        : g_strdup_printf ("split_callback returned TRUE without storing a "
+                                           "partition id (or stored %" G_GINT64_FORMAT
+                                           ", the value reserved to tell)",
+                                           (gint64) FXS_PARTITION_ID_UNSET);
+      gboolean first = strcmp (group, "partitioner") == 0;
       g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "%s%s%spartitioner '%s': %s",
-                   named ? "[" : "", named ? group : "", named ? "] " : "",
-                   fxs_plugin_name (run->ctx->plugin), line);
-      g_free (line);
-    }
-  else if (*partition == FXS_PARTITION_ID_UNSET)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK,
-                   "%s%s%spartitioner '%s': split_callback returned TRUE without storing a "
-                   "partition id (or stored %" G_GINT64_FORMAT ", the value reserved to tell)",
-                   named ? "[" : "", named ? group : "", named ? "] " : "",
-                   fxs_plugin_name (run->ctx->plugin), (gint64) FXS_PARTITION_ID_UNSET);
+                   first ? "" : "[", first ? "" : group, first ? "" : "] ",
+                   fxs_plugin_name (run->ctx->plugin), why);
+      g_free (why);
       ok = FALSE;
     }
   g_clear_error (&local);
@@ -188,8 +185,9 @@ refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **
 }
 
 gboolean
-fxs_pipeline_partition (FxsPipeline *p, GError **error)
+fxs_pipeline_split (FxsPipeline *p, GError **error)
 {
+  g_return_val_if_fail (p != NULL && p->prepared && p->graph, FALSE);
   g_clear_pointer (&p->result, fxs_split_result_free);
   p->written = FALSE;
   FxsPluginContext *first = p->partitioners->pdata[0];

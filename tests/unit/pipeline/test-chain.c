@@ -59,60 +59,57 @@ assert_run (FxsPipeline *p, const char *expected)
   g_free (got);
 }
 
+/* Runs the pipeline of @settings (group, key, value, ..., NULL) on the
+ * docstring graph and compares its partitions with @expected. */
+static void
+assert_chain (const char *const *settings, const char *expected)
+{
+  FxsPipeline *p = docstring_pipeline ();
+  for (const char *const *s = settings; *s; s += 3)
+    fxs_pipeline_set (p, s[0], s[1], s[2], NULL);
+  assert_run (p, expected);
+  fxs_pipeline_free (p);
+}
+
 static void
 test_one_level_keeps_ids_and_labels (void)
 {
-  FxsPipeline *p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "labels", NULL);
-  fxs_pipeline_set (p, "partitioner", "partitions", "1", NULL);
-  assert_run (p, "0:part 0:add,linear,clamp,linear_1,clamp_1,add_1");
-  fxs_pipeline_free (p);
-  p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "modulo", NULL);
-  assert_run (p, "0:-:add,linear_1;1:-:linear,clamp_1;2:-:clamp,add_1");
-  fxs_pipeline_free (p);
+  const char *labelled[] = { "partitioner", "plugin", "labels", "partitioner", "partitions", "1",
+                             NULL };
+  assert_chain (labelled, "0:part 0:add,linear,clamp,linear_1,clamp_1,add_1");
+  const char *modulo[] = { "partitioner", "plugin", "modulo", NULL };
+  assert_chain (modulo, "0:-:add,linear_1;1:-:linear,clamp_1;2:-:clamp,add_1");
 }
 
 static void
 test_refined_ids_and_labels (void)
 {
   /* labelled parents, unlabelled pieces: "PARENT/PIECE-ID" */
-  FxsPipeline *p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "labels", NULL);
-  fxs_pipeline_set (p, "partitioner", "partitions", "1", NULL);
-  fxs_pipeline_set (p, "partitioner halves", "plugin", "balanced", NULL);
-  fxs_pipeline_set (p, "partitioner halves", "stages", "2", NULL);
-  assert_run (p, "0:part 0/0:add,linear,clamp;1:part 0/1:linear_1,clamp_1,add_1");
-  fxs_pipeline_free (p);
-  /* unlabelled parents, labelled pieces, three levels: ids renumbered in
-   * parent order, pieces in ascending order of their ids; the engine
+  const char *halves[] = { "partitioner", "plugin", "labels", "partitioner", "partitions", "1",
+                           "partitioner halves", "plugin", "balanced",
+                           "partitioner halves", "stages", "2", NULL };
+  assert_chain (halves, "0:part 0/0:add,linear,clamp;1:part 0/1:linear_1,clamp_1,add_1");
+  /* unlabelled parents, labelled pieces, three levels: ids renumbered
+   * parent by parent, pieces in ascending order of their ids; the engine
    * calls them in dependency order as ever (id 2 has no dependency) */
-  p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "balanced", NULL);
-  fxs_pipeline_set (p, "partitioner", "stages", "2", NULL);
-  fxs_pipeline_set (p, "partitioner b", "plugin", "balanced", NULL);
-  fxs_pipeline_set (p, "partitioner b", "stages", "2", NULL);
-  fxs_pipeline_set (p, "partitioner c", "plugin", "labels", NULL);
-  fxs_pipeline_set (p, "partitioner c", "partitions", "1", NULL);
-  assert_run (p, "2:1/0/part 0:linear_1,clamp_1;0:0/0/part 0:add,linear;"
-                 "1:0/1/part 0:clamp;3:1/1/part 0:add_1");
-  fxs_pipeline_free (p);
+  const char *three[] = { "partitioner", "plugin", "balanced", "partitioner", "stages", "2",
+                          "partitioner b", "plugin", "balanced", "partitioner b", "stages", "2",
+                          "partitioner c", "plugin", "labels", "partitioner c", "partitions", "1",
+                          NULL };
+  assert_chain (three, "2:1/0/part 0:linear_1,clamp_1;0:0/0/part 0:add,linear;"
+                       "1:0/1/part 0:clamp;3:1/1/part 0:add_1");
   /* parents in ascending order of their ids, not in call order: 1 (the
    * y branch) is called before 0 */
   char *map = NULL;
   int fd = g_file_open_tmp ("fxsplit-chain-XXXXXX", &map, NULL);
   CU_ASSERT_TRUE_FATAL (fd >= 0 && g_file_set_contents (map, "linear_1 1\nclamp_1 1\n", -1, NULL));
   close (fd);
-  p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "map", NULL);
-  fxs_pipeline_set (p, "partitioner", "file", map, NULL);
-  fxs_pipeline_set (p, "partitioner", "default", "0", NULL);
-  fxs_pipeline_set (p, "partitioner b", "plugin", "balanced", NULL);
-  fxs_pipeline_set (p, "partitioner b", "stages", "2", NULL);
-  assert_run (p, "2:1/0:linear_1;3:1/1:clamp_1;0:0/0:add,linear;1:0/1:clamp,add_1");
+  const char *by_id[] = { "partitioner", "plugin", "map", "partitioner", "file", map,
+                          "partitioner", "default", "0", "partitioner b", "plugin", "balanced",
+                          "partitioner b", "stages", "2", NULL };
+  assert_chain (by_id, "2:1/0:linear_1;3:1/1:clamp_1;0:0/0:add,linear;1:0/1:clamp,add_1");
   g_unlink (map);
   g_free (map);
-  fxs_pipeline_free (p);
 }
 
 static void
@@ -160,10 +157,8 @@ test_label_hook_by_abi (void)
   CU_ASSERT_PTR_NOT_NULL (labels->label);
   fxs_plugin_registry_unref (r);
   /* and the old plugin splits, unlabelled */
-  FxsPipeline *p = docstring_pipeline ();
-  fxs_pipeline_set (p, "partitioner", "plugin", "abi-1-0", NULL);
-  assert_run (p, "0:-:add,linear,clamp,linear_1,clamp_1,add_1");
-  fxs_pipeline_free (p);
+  const char *old_abi[] = { "partitioner", "plugin", "abi-1-0", NULL };
+  assert_chain (old_abi, "0:-:add,linear,clamp,linear_1,clamp_1,add_1");
 }
 
 static void

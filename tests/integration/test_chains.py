@@ -88,10 +88,10 @@ path = run.json
         self.assertEqual([len(nodes) for _, _, nodes in single], [1, 1, 2, 1, 2, 1, 2, 1, 1])
         # every partition of capability cut in at most two contiguous halves
         expected = []
-        for pid, _, nodes in single:
+        for pid, label, nodes in single:  # the parent's label, or its id
             halves = [nodes] if len(nodes) < 2 else [nodes[:(len(nodes) + 1) // 2],
                                                      nodes[(len(nodes) + 1) // 2:]]
-            expected += [(f"{pid}/{k}", half) for k, half in enumerate(halves)]
+            expected += [(f"{label or pid}/{k}", half) for k, half in enumerate(halves)]
         self.assertEqual([(label, nodes) for _, label, nodes in got], expected)
         self.assertEqual([i for i, _, _ in got], list(range(len(expected))))
 

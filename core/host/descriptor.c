@@ -1,9 +1,10 @@
 /* Opening a plugin module and checking its descriptor before anything in
  * it is called. */
 #include "plugin-private.h"
-#include "segments.h"
 #include "options.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -40,6 +41,71 @@ is_valid_key (const char *key)
   return TRUE;
 }
 
+/* ---- loaded memory --------------------------------------------------------------
+ *
+ * A pointer a descriptor holds may be followed only when it lies in a
+ * segment the dynamic linker mapped for a loaded object (the plugin or a
+ * library), since a descriptor is static data: so a bad pointer ((void *)
+ * 1, a dangling address) is a refused plugin, not a crash.  That is the
+ * exact rule, and needs no system call per pointer and no file descriptor,
+ * unlike a probe of the memory (write() to a pipe; process_vm_readv(),
+ * which some container sandboxes refuse). */
+
+typedef struct {
+  guintptr p, end;  /* the pointer; the end of its segment, 0 when in none */
+  gboolean exec;
+} Segment;
+
+static int
+find_segment (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  Segment *s = data;
+  for (ElfW (Half) i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      guintptr start = info->dlpi_addr + ph->p_vaddr;
+      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && s->p >= start
+          && s->p < start + ph->p_memsz)
+        {
+          s->end = start + ph->p_memsz;
+          s->exec = (ph->p_flags & PF_X) != 0;
+          return 1;
+        }
+    }
+  return 0;
+}
+
+static Segment
+segment_of (gconstpointer p)
+{
+  Segment s = { (guintptr) p, 0, FALSE };
+  dl_iterate_phdr (find_segment, &s);
+  return s;
+}
+
+/* The @len bytes at @p lie in one readable segment. */
+static gboolean
+loaded_readable (gconstpointer p, gsize len)
+{
+  Segment s = segment_of (p);
+  return s.end && len <= s.end - s.p;
+}
+
+/* @str is a string in a readable segment, its NUL within @max_len bytes. */
+static gboolean
+loaded_string (const char *str, gsize max_len)
+{
+  Segment s = segment_of (str);
+  return s.end && memchr (str, '\0', MIN (s.end - s.p, max_len + 1)) != NULL;
+}
+
+static gboolean
+loaded_code (gconstpointer fn)
+{
+  return segment_of (fn).exec;
+}
+
 static gboolean G_GNUC_PRINTF (3, 4)
 bad_pointer (FxsPlugin *p, GError **error, const char *format, ...)
 {
@@ -56,7 +122,7 @@ bad_pointer (FxsPlugin *p, GError **error, const char *format, ...)
 
 /* Every pointer of the option table, before anything in it is read. */
 static gboolean
-check_option_pointers (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+check_option_pointers (FxsPlugin *p, GError **error)
 {
   const FxsOptionSpec *table = p->info->options;
   if (!table)
@@ -64,16 +130,16 @@ check_option_pointers (FxsPlugin *p, const FxsLoadedMemory *memory, GError **err
   for (guint n = 0; n < MAX_OPTIONS; n++)
     {
       const FxsOptionSpec *o = &table[n];
-      if (!fxs_loaded_memory_readable (memory, o, sizeof *o))
+      if (!loaded_readable (o, sizeof *o))
         return n ? bad_pointer (p, error, "option table entry %u (unterminated table?)", n)
                  : bad_pointer (p, error, "the option table (%p)", (gconstpointer) table);
       if (!o->key)
         return TRUE;
-      if (!fxs_loaded_memory_string (memory, o->key, MAX_NAME))
+      if (!loaded_string (o->key, MAX_NAME))
         return bad_pointer (p, error, "the key of option %u (%p)", n, (gconstpointer) o->key);
-      if (o->help && !fxs_loaded_memory_string (memory, o->help, MAX_TEXT))
+      if (o->help && !loaded_string (o->help, MAX_TEXT))
         return bad_pointer (p, error, "the help of option %u (%p)", n, (gconstpointer) o->help);
-      if (o->default_value && !fxs_loaded_memory_string (memory, o->default_value, MAX_TEXT))
+      if (o->default_value && !loaded_string (o->default_value, MAX_TEXT))
         return bad_pointer (p, error, "the default of option %u (%p)", n,
                             (gconstpointer) o->default_value);
     }
@@ -144,28 +210,27 @@ is_plain_text (const char *text)
 
 /* The header's texts and hooks point where they may. */
 static gboolean
-check_header_pointers (FxsPlugin *p, const FxsPluginInfo *info, const FxsLoadedMemory *memory,
-                       GError **error)
+check_header_pointers (FxsPlugin *p, const FxsPluginInfo *info, GError **error)
 {
   const char *const texts[] = { info->name, info->version, info->description };
   const char *const text_names[] = { "the name", "the version", "the description" };
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    if (texts[i] && !fxs_loaded_memory_string (memory, texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
+    if (texts[i] && !loaded_string (texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
       return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
   gconstpointer hooks[] = { (gconstpointer) info->init, (gconstpointer) info->fini };
   const char *const hook_names[] = { "init", "fini" };
   for (guint i = 0; i < G_N_ELEMENTS (hooks); i++)
-    if (hooks[i] && !fxs_loaded_memory_code (memory, hooks[i]))
+    if (hooks[i] && !loaded_code (hooks[i]))
       return bad_pointer (p, error, "the %s hook (%p)", hook_names[i], hooks[i]);
   return TRUE;
 }
 
 /* Finds the descriptor symbol; its header decides how the rest is read. */
 static gboolean
-find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+find_descriptor (FxsPlugin *p, GError **error)
 {
-  const FxsPluginInfo *part = fxs_module_symbol (p->module, FXS_PARTITIONER_DESCRIPTOR_SYMBOL);
-  const FxsPluginInfo *out = fxs_module_symbol (p->module, FXS_OUTPUT_DESCRIPTOR_SYMBOL);
+  const FxsPluginInfo *part = dlsym (p->module, FXS_PARTITIONER_DESCRIPTOR_SYMBOL);
+  const FxsPluginInfo *out = dlsym (p->module, FXS_OUTPUT_DESCRIPTOR_SYMBOL);
   if (!part && !out)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
@@ -183,7 +248,7 @@ find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
     }
   const FxsPluginInfo *info = part ? part : out;
   FxsPluginKind expected = part ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT;
-  if (!fxs_loaded_memory_readable (memory, info, sizeof *info))
+  if (!loaded_readable (info, sizeof *info))
     return bad_pointer (p, error, "the descriptor symbol (%p)", (gconstpointer) info);
 
   /* abi_major and abi_minor are the first fields in every ABI version. */
@@ -207,7 +272,7 @@ find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
                    (guint) min_size, part ? "PARTITIONER" : "OUTPUT");
       return FALSE;
     }
-  if (!fxs_loaded_memory_readable (memory, info, info->size))
+  if (!loaded_readable (info, info->size))
     return bad_pointer (p, error, "the descriptor's %u bytes", info->size);
   if (info->kind != expected)
     {
@@ -217,7 +282,7 @@ find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
                    (int) info->kind, fxs_plugin_kind_to_string (expected));
       return FALSE;
     }
-  if (!check_header_pointers (p, info, memory, error))
+  if (!check_header_pointers (p, info, error))
     return FALSE;
   if (!info->name || !*info->name || !info->version || !info->description)
     {
@@ -241,22 +306,22 @@ find_descriptor (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
 }
 
 static gboolean
-find_hooks (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
+find_hooks (FxsPlugin *p, GError **error)
 {
   if (p->info->kind == FXS_PLUGIN_PARTITIONER)
     {
       const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
-      if (d->prepare && !fxs_loaded_memory_code (memory, (gconstpointer) d->prepare))
+      if (d->prepare && !loaded_code ((gconstpointer) d->prepare))
         return bad_pointer (p, error, "the prepare hook (%p)", (gconstpointer) d->prepare);
       p->prepare = d->prepare;
       /* ABI 1.0 had reserved[0] here, which is not read. */
       if (p->info->abi_minor >= 1 && d->label)
         {
-          if (!fxs_loaded_memory_code (memory, (gconstpointer) d->label))
+          if (!loaded_code ((gconstpointer) d->label))
             return bad_pointer (p, error, "the label hook (%p)", (gconstpointer) d->label);
           p->label = d->label;
         }
-      p->callback = (FxsSplitCallback) fxs_module_symbol (p->module,
+      p->callback = (FxsSplitCallback) dlsym (p->module,
                                                           FXS_PARTITIONER_CALLBACK_SYMBOL);
       if (!p->callback)
         {
@@ -268,7 +333,7 @@ find_hooks (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
       return TRUE;
     }
   const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
-  if (d->write && !fxs_loaded_memory_code (memory, (gconstpointer) d->write))
+  if (d->write && !loaded_code ((gconstpointer) d->write))
     return bad_pointer (p, error, "the write hook (%p)", (gconstpointer) d->write);
   p->write = d->write;
   if (!p->write)
@@ -283,7 +348,7 @@ find_hooks (FxsPlugin *p, const FxsLoadedMemory *memory, GError **error)
 FxsPlugin *
 fxs_plugin_open (const char *path, GError **error)
 {
-  FxsModule *module = fxs_module_open (path, error);
+  void *module = fxs_module_open (path, error);
   if (!module)
     return NULL;
   FxsPlugin *p = g_new0 (FxsPlugin, 1);
@@ -291,10 +356,8 @@ fxs_plugin_open (const char *path, GError **error)
   p->module = module;
   /* Every pointer of the descriptor is checked against the loaded
    * segments before it is followed. */
-  FxsLoadedMemory *memory = fxs_loaded_memory_new ();
-  gboolean ok = find_descriptor (p, memory, error) && find_hooks (p, memory, error)
-                && check_option_pointers (p, memory, error) && check_options (p, error);
-  fxs_loaded_memory_free (memory);
+  gboolean ok = find_descriptor (p, error) && find_hooks (p, error)
+                && check_option_pointers (p, error) && check_options (p, error);
   if (!ok)
     {
       fxs_plugin_close (p);
@@ -308,7 +371,8 @@ fxs_plugin_close (FxsPlugin *plugin)
 {
   if (!plugin)
     return;
-  fxs_module_close (plugin->module);
+  if (plugin->module)
+    dlclose (plugin->module);
   g_free (plugin->shadowed);
   g_free (plugin->path);
   g_free (plugin);

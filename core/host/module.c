@@ -13,17 +13,11 @@
  * instead of aborting the process in the middle of a run.  Opening a
  * module runs its ELF constructors: plugins are trusted code (docs/cli.md,
  * "Security and data safety"). */
-#include "module.h"
-
-#include <fxsplit/error.h>
+#include "plugin-private.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
-
-struct FxsModule {
-  void *handle;
-};
 
 /* Why @path is not a loadable module, when it is plainly not an ELF file. */
 static const char *
@@ -50,7 +44,7 @@ strip_path_prefix (const char *message, const char *path)
   return message;
 }
 
-FxsModule *
+void *
 fxs_module_open (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
@@ -99,23 +93,5 @@ fxs_module_open (const char *path, GError **error)
                      path, why);
       return NULL;
     }
-  FxsModule *module = g_new0 (FxsModule, 1);
-  module->handle = handle;
-  return module;
-}
-
-gpointer
-fxs_module_symbol (FxsModule *module, const char *name)
-{
-  g_return_val_if_fail (module != NULL && name != NULL, NULL);
-  return dlsym (module->handle, name);
-}
-
-void
-fxs_module_close (FxsModule *module)
-{
-  if (module == NULL)
-    return;
-  dlclose (module->handle);
-  g_free (module);
+  return handle;
 }

@@ -7,11 +7,10 @@
 #include <fxsplit/partitioner.h>
 #include <fxsplit/output.h>
 
-#include "module.h"
 
 struct FxsPlugin {
   char *path;                 /* the module file */
-  FxsModule *module;
+  void *module;               /* its dlopen() handle */
   const FxsPluginInfo *info;  /* inside the module */
   guint n_options;
   /* Hooks beyond the common header, read only as far as the descriptor's
@@ -25,6 +24,14 @@ struct FxsPlugin {
   char *shadowed;             /* that module's file */
   FxsPluginDirSource source, shadowed_source;
 };
+
+/* Opens the module file @path (absolute; exactly that file, no extension
+ * or directory search) with dlopen(), every symbol resolved now; its ELF
+ * constructors run now (module.c).  On failure sets
+ * FXS_ERROR_PLUGIN_INVALID with "PATH: cannot load: REASON", REASON being
+ * the dynamic linker's (an unresolved dependency, an undefined symbol) or
+ * "not a shared object".  Close with dlclose(). */
+void      *fxs_module_open (const char *path, GError **error);
 
 /* Opens the module file @path and checks its descriptor: the ABI version,
  * the kind, the required hooks and the option table.  Errors name @path:

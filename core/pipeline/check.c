@@ -17,6 +17,15 @@ static const char *const split_keys[] = {
   "keep_original_order", "keep_original_node_name", "keep_original_input_name",
   "partition_affix", "tuple_return", "threads", NULL,
 };
+static const struct {
+  const char *key;
+  void (*set) (FxsSplitOptions *, gboolean);
+} split_bools[] = {
+  { "keep_original_order", fxs_split_options_set_keep_original_order },
+  { "keep_original_node_name", fxs_split_options_set_keep_original_node_name },
+  { "keep_original_input_name", fxs_split_options_set_keep_original_input_name },
+  { "tuple_return", fxs_split_options_set_tuple_return },
+};
 
 /* More threads than this is surely a mistake (the engine uses at most one
  * per graph it builds, and only as many as it has work for). */
@@ -42,7 +51,7 @@ origin_prefix (const char *origin)
   return origin ? g_strconcat (origin, ": ", NULL) : g_strdup ("");
 }
 
-static void G_GNUC_PRINTF (5, 6)
+static gboolean G_GNUC_PRINTF (5, 6)
 set_error_at (GError **error, FxsErrorCode code, const char *origin, const char *group,
               const char *format, ...)
 {
@@ -54,6 +63,7 @@ set_error_at (GError **error, FxsErrorCode code, const char *origin, const char 
   g_set_error (error, FXS_ERROR, code, "%s[%s] %s", prefix, group, message);
   g_free (prefix);
   g_free (message);
+  return FALSE;
 }
 
 static gboolean
@@ -83,11 +93,8 @@ read_graph_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   if (input)
     {
       if (*input->value == '\0')
-        {
-          set_error_at (error, FXS_ERROR_CONFIG, input->origin, group->name,
-                        "input: expected a path, got ''");
-          return FALSE;
-        }
+        return set_error_at (error, FXS_ERROR_CONFIG, input->origin, group->name,
+                             "input: expected a path, got ''");
       p->input = g_canonicalize_filename (input->value, input->base_dir);
     }
   if (dir)
@@ -123,30 +130,19 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
         {
           guint64 threads;
           if (!g_ascii_string_to_unsigned (s->value, 10, 0, MAX_SPLIT_THREADS, &threads, NULL))
-            {
-              set_error_at (error, FXS_ERROR_CONFIG, s->origin, group->name,
-                            "threads: expected a number from 0 (as many as the machine has "
-                            "processors) to %d, got '%s'", MAX_SPLIT_THREADS, s->value);
-              return FALSE;
-            }
+            return set_error_at (error, FXS_ERROR_CONFIG, s->origin, group->name,
+                                 "threads: expected a number from 0 (as many as the machine has "
+                                 "processors) to %d, got '%s'", MAX_SPLIT_THREADS, s->value);
           fxs_split_options_set_threads (p->split_options, (guint) threads);
           continue;
         }
       gboolean v;
       if (!fxs_option_parse_bool (s->value, &v))
-        {
-          set_error_at (error, FXS_ERROR_CONFIG, s->origin, group->name,
-                        "%s: expected true or false, got '%s'", s->key, s->value);
-          return FALSE;
-        }
-      if (strcmp (s->key, "keep_original_order") == 0)
-        fxs_split_options_set_keep_original_order (p->split_options, v);
-      else if (strcmp (s->key, "keep_original_node_name") == 0)
-        fxs_split_options_set_keep_original_node_name (p->split_options, v);
-      else if (strcmp (s->key, "keep_original_input_name") == 0)
-        fxs_split_options_set_keep_original_input_name (p->split_options, v);
-      else
-        fxs_split_options_set_tuple_return (p->split_options, v);
+        return set_error_at (error, FXS_ERROR_CONFIG, s->origin, group->name,
+                             "%s: expected true or false, got '%s'", s->key, s->value);
+      for (guint k = 0; k < G_N_ELEMENTS (split_bools); k++)
+        if (strcmp (s->key, split_bools[k].key) == 0)
+          split_bools[k].set (p->split_options, v);
     }
   return TRUE;
 }
@@ -391,9 +387,10 @@ reset (FxsPipeline *p)
   p->split_options = fxs_split_options_new ();
 }
 
-/* GKeyFile turns "\n", "\t" and "\r" in values into control characters,
- * which would end up in paths, plugin names and error lines (a message
- * of several lines, found by tests/fuzz): values are one line of text. */
+/* Control characters in values (a file's tab or escape byte, an
+ * embedder's "\n") would end up in paths, plugin names and error lines (a
+ * message of several lines, found by tests/fuzz): values are one line of
+ * text. */
 static gboolean
 check_control_characters (const FxsPipeline *p, GError **error)
 {

@@ -29,23 +29,20 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
   fxs_plugin_context_enter (run->ctx, "split_callback", node);
   gboolean ok = run->ctx->plugin->callback (node, run->ctx->state, partition, &local);
   fxs_plugin_context_leave ();
-  const char *group = run->ctx->label;
-  gboolean named = strcmp (group, "partitioner") != 0;
-  if (!ok)
+  if (!ok || *partition == FXS_PARTITION_ID_UNSET)
     {
-      char *line = local ? fxs_plugin_error_text (local) : g_strdup ("failed without saying why");
+      const char *group = run->ctx->label;
+      char *why = !ok && local ? fxs_plugin_error_text (local)
+                  : !ok ? g_strdup ("failed without saying why")
+                        : g_strdup_printf ("split_callback returned TRUE without storing a "
+                                           "partition id (or stored %" G_GINT64_FORMAT
+                                           ", the value reserved to tell)",
+                                           (gint64) FXS_PARTITION_ID_UNSET);
+      gboolean first = strcmp (group, "partitioner") == 0;
       g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "%s%s%spartitioner '%s': %s",
-                   named ? "[" : "", named ? group : "", named ? "] " : "",
-                   fxs_plugin_name (run->ctx->plugin), line);
-      g_free (line);
-    }
-  else if (*partition == FXS_PARTITION_ID_UNSET)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK,
-                   "%s%s%spartitioner '%s': split_callback returned TRUE without storing a "
-                   "partition id (or stored %" G_GINT64_FORMAT ", the value reserved to tell)",
-                   named ? "[" : "", named ? group : "", named ? "] " : "",
-                   fxs_plugin_name (run->ctx->plugin), (gint64) FXS_PARTITION_ID_UNSET);
+                   first ? "" : "[", first ? "" : group, first ? "" : "] ",
+                   fxs_plugin_name (run->ctx->plugin), why);
+      g_free (why);
       ok = FALSE;
     }
   g_clear_error (&local);
@@ -89,6 +86,12 @@ compare_ids (const void *a, const void *b)
 {
   gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
   return (x > y) - (x < y);
+}
+
+static int
+compare_partition_ids (const void *a, const void *b)
+{
+  return compare_ids (&(*(FxsPartition *const *) a)->id, &(*(FxsPartition *const *) b)->id);
 }
 
 /* Runs the instance of @run on partition @part's own graph: stores the
@@ -156,7 +159,7 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
 }
 
 /* The split of @parent's graph whose partitions are @ctx's pieces of each
- * partition of @parent. */
+ * partition of @parent, taken in ascending order of their ids. */
 static FxsSplitResult *
 refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **error)
 {
@@ -165,8 +168,11 @@ refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **
   CallbackRun run = { p, ctx, 0, 0 };
   gint64 next = 0;
   gboolean ok = TRUE;
+  FxsPartition **by_id = g_memdup2 (parent->by_dense, parent->n_partitions * sizeof *by_id);
+  qsort (by_id, parent->n_partitions, sizeof *by_id, compare_partition_ids);
   for (guint i = 0; i < parent->n_partitions && ok; i++)
-    ok = refine_partition (&run, &parent->partitions[i], ids, &next, labels, error);
+    ok = refine_partition (&run, by_id[i], ids, &next, labels, error);
+  g_free (by_id);
   FxsSplitResult *r = ok ? fxs_split_with_ids (parent->original, ids, p->split_options, error)
                          : NULL;
   if (ok && !r)
@@ -179,8 +185,9 @@ refine (FxsPipeline *p, FxsSplitResult *parent, FxsPluginContext *ctx, GError **
 }
 
 gboolean
-fxs_pipeline_partition (FxsPipeline *p, GError **error)
+fxs_pipeline_split (FxsPipeline *p, GError **error)
 {
+  g_return_val_if_fail (p != NULL && p->prepared && p->graph, FALSE);
   g_clear_pointer (&p->result, fxs_split_result_free);
   p->written = FALSE;
   FxsPluginContext *first = p->partitioners->pdata[0];

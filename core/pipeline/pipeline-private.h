@@ -68,10 +68,6 @@ void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const cha
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,
                             guint64 total);
 
-/* Partitioning (partition.c): splits the graph with the chain of
- * partitioners into pipeline->result. */
-gboolean fxs_pipeline_partition (FxsPipeline *pipeline, GError **error);
-
 /* Checking (pipeline-check.c): reads every group into the prepared state. */
 gboolean fxs_pipeline_check (FxsPipeline *pipeline, GError **error);
 

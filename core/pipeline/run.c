@@ -1,4 +1,4 @@
-/* Running a pipeline: prepare, load the graph, split, write. */
+/* Running a pipeline: prepare, load the graph, split (partition.c), write. */
 #include "pipeline-private.h"
 
 #include <glib/gstdio.h>
@@ -31,13 +31,6 @@ fxs_pipeline_load_graph (FxsPipeline *pipeline, GError **error)
   fxs_pipeline_progress (pipeline, "loading", 0, 0);
   pipeline->graph = fxs_graph_load_file (pipeline->input, error);
   return pipeline->graph != NULL;
-}
-
-gboolean
-fxs_pipeline_split (FxsPipeline *pipeline, GError **error)
-{
-  g_return_val_if_fail (pipeline != NULL && pipeline->prepared && pipeline->graph, FALSE);
-  return fxs_pipeline_partition (pipeline, error);
 }
 
 gboolean

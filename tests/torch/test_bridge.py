@@ -2,6 +2,7 @@
 """The PyTorch bridge end to end: fxsplit_torch.split() on a traced module,
 the export command line on a model file, and clear errors for what the
 graph format cannot hold."""
+import importlib.util
 import os
 import subprocess
 import sys
@@ -90,6 +91,35 @@ class TestBridge(unittest.TestCase):
         self.assertTrue(torch.allclose(split(x), model(x), atol=1e-6))
         # parameters are the original module's, not copies
         self.assertIs(split.submod_0.conv.weight, model.conv.weight)
+
+    def test_chain_labels_reach_every_module(self):
+        """A chain through split(), and its labels as fxsplit_label on the
+        submodules of split(), load_split and the python output's build()."""
+        model = Net().eval()
+        gm = torch.fx.symbolic_trace(model)
+        x = torch.rand(2, 3, 8, 8)
+        chain = [("balanced", {"stages": 2}), ("balanced", {"stages": 2})]
+        split = fxsplit_torch.split(gm, chain)
+        labels = {name: m.fxsplit_label for name, m in split.named_children()}
+        self.assertEqual(labels, {"submod_0": "0/0", "submod_1": "0/1", "submod_2": "1/0",
+                                  "submod_3": "1/1"})
+        self.assertTrue(torch.allclose(split(x), model(x), atol=1e-6))
+        self.assertIsNone(fxsplit_torch.split(gm, "balanced", {"stages": 2}).submod_0.fxsplit_label)
+        with tempfile.TemporaryDirectory() as tmp:
+            graph, result = os.path.join(tmp, "g.json"), os.path.join(tmp, "s.json")
+            code = os.path.join(tmp, "s.py")
+            fxsplit_torch.export(gm, None, graph)
+            subprocess.run([fxsplit_torch.find_fxsplit(), "split", graph, "--quiet",
+                            "-p", "balanced", "-o", "stages=2", "-p", "balanced", "-o", "stages=2",
+                            "-O", f"json:{result}", "-O", f"python:{code}"], check=True)
+            loaded = fxsplit_torch.load_split(result, model)
+            self.assertEqual({n: m.fxsplit_label for n, m in loaded.named_children()}, labels)
+            spec = importlib.util.spec_from_file_location("chain_split", code)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            built = module.build(model)
+            self.assertEqual({n: m.fxsplit_label for n, m in built.named_children()}, labels)
+            self.assertEqual(module.LABELS, labels)
 
     def test_split_error_carries_the_engine_code(self):
         gm = torch.fx.symbolic_trace(Net().eval())

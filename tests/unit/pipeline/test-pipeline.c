@@ -133,6 +133,23 @@ test_ini_syntax (void)
                          FXS_ERROR_CONFIG, d);
   const char *e[] = { "@F:1: malformed group header '[graph'", NULL };
   assert_pipeline_fails ("[graph\n", FXS_ERROR_CONFIG, e);
+  /* values as written: UTF-8, no escapes, no control characters */
+  const char *f[] = { "@F:2: [split] partition_affix: the value is not UTF-8 text: 'a\\xff'", NULL };
+  assert_pipeline_fails ("[split]\npartition_affix = a\xff\n", FXS_ERROR_CONFIG, f);
+  const char *g[] = { "@F:2: [split] partition_affix: the value holds a control character "
+                      "(U+0009)", NULL };
+  assert_pipeline_fails ("[split]\npartition_affix = a\tb\n", FXS_ERROR_CONFIG, g);
+  char *dir = scratch_dir ();
+  char *path = write_file (dir, "escapes.ini", "[split]\npartition_affix = a\\nb \\t \n");
+  FxsPipeline *p = load_pipeline (path, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (p);
+  const FxsPipelineSetting *affix
+    = fxs_pipeline_group_lookup (fxs_pipeline_group (p, "split", NULL), "partition_affix");
+  CU_ASSERT_STRING_EQUAL (affix->value, "a\\nb \\t");
+  fxs_pipeline_free (p);
+  remove_tree (dir);
+  g_free (path);
+  g_free (dir);
 
   GError *error = NULL;
   CU_ASSERT_PTR_NULL (load_pipeline ("/nonexistent/p.ini", &error));

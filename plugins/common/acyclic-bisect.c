@@ -28,7 +28,8 @@
 #define NET_FANOUT 32
 /* Candidates that did not fit retried after a move the other way. */
 #define RETRIES_PER_MOVE 8
-/* A coarse node costs at most this fraction of the smaller side limit. */
+/* A coarse node costs at most this fraction of the smaller side limit
+ * (and at most the slack, see bisect). */
 #define CLUSTER_FRACTION 0.1
 /* Coarsening stops when a level would keep more than 95% of the nodes. */
 #define MIN_SHRINK 0.05
@@ -346,7 +347,15 @@ bisect (const Level *l, const gint64 *lim, const guint32 *min_size,
   GPtrArray *levels = g_ptr_array_new ();
   GPtrArray *maps = g_ptr_array_new ();
   g_ptr_array_add (levels, (gpointer) l);
-  gint64 cap = MAX (1, (gint64) (CLUSTER_FRACTION * MIN (lim[0], lim[1])));
+  /* With every node at most cap <= lim[0] + lim[1] - total, some prefix
+   * split fits both limits: the longest prefix within lim[0] has
+   * load0 > lim[0] - cap, so side 1 gets less than total - lim[0] + cap
+   * <= lim[1].  Coarse nodes within cap keep that true on every level. */
+  gint64 total = 0;
+  for (guint v = 0; v < l->n; v++)
+    total += l->cost[v];
+  gint64 cap = MAX (1, MIN ((gint64) (CLUSTER_FRACTION * MIN (lim[0], lim[1])),
+                            lim[0] + lim[1] - total));
   for (const Level *cur = l; cur->n > MAX (params->coarsest, 2 * (min_size[0] + min_size[1]));)
     {
       guint32 *map = g_new (guint32, cur->n);

@@ -5,7 +5,7 @@
  * cycles) and, re-scored, dagP's part files.
  *
  *   bench-partitioners [--cost=KIND,...] [--tolerance=T] [--parts=2,4,8]
- *                      [--dot=DIR] [--dagp=PARTFILE]... GRAPH.json...
+ *                      [--methods=M,...] [--dot=DIR] [--dagp=PARTFILE]... GRAPH.json...
  *   bench-partitioners --random-dag=N [--seed=S] OUTPUT.json   (writes a graph)
  *
  * --dot writes each graph as dagP's input, DIR/NAME.COST.dot (NAME: the
@@ -15,6 +15,8 @@
  * is what `rMLGP NAME.COST.dot K --write_parts 1` wrote,
  * NAME.COST.dot.partsfile.part_K.seed_S.txt: it is scored with the graph,
  * cost and K its name gives (one part number per call node, in order).
+ * --methods picks among balanced, mincut-refine, mincut and metis (all by
+ * default).
  *
  * Prints one JSON object per graph, K and method: the cut in bytes as the
  * split counts it (a value once per other partition that uses it), the
@@ -250,8 +252,15 @@ typedef struct {
   char **parts;
   const char *dot_dir;
   char **dagp;
+  char **methods;   /* NULL: all */
   guint64 seed;
 } Options;
+
+static gboolean
+wanted (const Options *o, const char *method)
+{
+  return !o->methods || g_strv_contains ((const char *const *) o->methods, method);
+}
 
 static void
 bench_cost (const char *path, const FxsGraph *g, const char *cost_name, const Options *o)
@@ -282,9 +291,12 @@ bench_cost (const char *path, const FxsGraph *g, const char *cost_name, const Op
       c.parts = (guint) g_ascii_strtoull (*k, NULL, 10);
       double start = now ();
       contiguous_split (cost, n, c.parts, part);
-      report (&c, "balanced", part, now () - start, NULL);
+      if (wanted (o, "balanced"))
+        report (&c, "balanced", part, now () - start, NULL);
       for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
         {
+          if (!wanted (o, methods[i].name))
+            continue;
           /* The plugin's defaults (plugins/partitioners/mincut). */
           AcyclicCutParams params = { .parts = c.parts, .tolerance = o->tolerance, .passes = 8,
                                       .seed = o->seed, .algorithm = methods[i].algorithm,
@@ -296,7 +308,7 @@ bench_cost (const char *path, const FxsGraph *g, const char *cost_name, const Op
                   stats.relaxed ? "tolerance relaxed" : NULL);
         }
 #ifdef HAVE_METIS
-      if (c.parts > 1)
+      if (c.parts > 1 && wanted (o, "metis"))
         run_metis (&c, o->tolerance);
 #endif
       score_dagp (&c, o->dagp);
@@ -326,7 +338,7 @@ bench_graph (const char *path, char **costs, const Options *o)
 int
 main (int argc, char **argv)
 {
-  char *cost_text = NULL, *parts_text = NULL, *dot_dir = NULL;
+  char *cost_text = NULL, *parts_text = NULL, *dot_dir = NULL, *methods_text = NULL;
   char **dagp = NULL;
   double tolerance = 0.05;
   gint random_dag = 0, seed = 1, mincut_seed = 0;
@@ -334,6 +346,7 @@ main (int argc, char **argv)
     { "cost", 0, 0, G_OPTION_ARG_STRING, &cost_text, "Node costs (default flops)", "KIND,..." },
     { "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &tolerance, "Balance tolerance (0.05)", "T" },
     { "parts", 0, 0, G_OPTION_ARG_STRING, &parts_text, "K values (2,4,8)", "LIST" },
+    { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_text, "Methods to run (all)", "M,..." },
     { "mincut-seed", 0, 0, G_OPTION_ARG_INT, &mincut_seed, "mincut's seed (0)", "S" },
     { "dot", 0, 0, G_OPTION_ARG_FILENAME, &dot_dir, "Write dagP's .dot inputs here", "DIR" },
     { "dagp", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &dagp, "Score a dagP part file", "FILE" },
@@ -363,12 +376,15 @@ main (int argc, char **argv)
     }
   char **costs = g_strsplit (cost_text ? cost_text : "flops", ",", -1);
   char **parts_list = g_strsplit (parts_text ? parts_text : "2,4,8", ",", -1);
-  Options o = { tolerance, parts_list, dot_dir, dagp, (guint64) mincut_seed };
+  char **methods = methods_text ? g_strsplit (methods_text, ",", -1) : NULL;
+  Options o = { tolerance, parts_list, dot_dir, dagp, methods, (guint64) mincut_seed };
   for (int i = 1; i < argc; i++)
     bench_graph (argv[i], costs, &o);
   g_strfreev (costs);
   g_strfreev (parts_list);
   g_strfreev (dagp);
+  g_strfreev (methods);
+  g_free (methods_text);
   g_free (dot_dir);
   g_free (cost_text);
   g_free (parts_text);

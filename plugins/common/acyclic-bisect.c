@@ -128,6 +128,18 @@ bis_movable (const Bisection *b, guint32 v)
   return s == 0 ? b->succ0[v] == 0 : b->pred1[v] == 0;
 }
 
+static gboolean
+bis_valid (gconstpointer b, guint32 v)
+{
+  return bis_movable (b, v);
+}
+
+static gint64
+bis_gain_now (gconstpointer b, guint32 v)
+{
+  return bis_gain (b, v);
+}
+
 static void
 bis_push (Bisection *b, guint32 v)
 {
@@ -197,19 +209,11 @@ bis_pass (Bisection *b)
           }
   gint64 total = 0, best = 0, start_over = overload (b), best_over = start_over;
   guint best_len = 0;
-  while (b->heap.len > 0)
+  Candidate c;
+  while (heap_pop_current (&b->heap, bis_valid, bis_gain_now, b, &c))
     {
-      Candidate c = heap_pop (&b->heap);
       guint32 v = c.node;
-      if (!bis_movable (b, v))
-        continue;
-      gint64 g = bis_gain (b, v);
-      if (g != c.gain)
-        {
-          c.gain = g;
-          heap_push (&b->heap, c);
-          continue;
-        }
+      gint64 g = c.gain;
       guint t = 1 - b->side[v];
       if (b->load[t] + l->cost[v] > b->lim[t] && b->load[1 - t] <= b->lim[1 - t])
         {

@@ -108,6 +108,18 @@ movable (const Refiner *r, guint32 v)
   return r->part[v] == r->b && r->preds_b[v] == 0;
 }
 
+static gboolean
+still_movable (gconstpointer r, guint32 v)
+{
+  return movable (r, v);
+}
+
+static gint64
+gain_now (gconstpointer r, guint32 v)
+{
+  return gain (r, v);
+}
+
 static void
 push (Refiner *r, guint32 v)
 {
@@ -184,19 +196,11 @@ fm_pass (Refiner *r)
     push (r, g_array_index (r->pair, guint32, i));
   gint64 total = 0, best = 0;
   guint best_len = 0;
-  while (r->heap.len > 0)
+  Candidate c;
+  while (heap_pop_current (&r->heap, still_movable, gain_now, r, &c))
     {
-      Candidate c = heap_pop (&r->heap);
       guint32 v = c.node;
-      if (!movable (r, v))
-        continue;
-      gint64 g = gain (r, v);
-      if (g != c.gain)
-        {
-          c.gain = g;
-          heap_push (&r->heap, c);
-          continue;
-        }
+      gint64 g = c.gain;
       guint into_a = r->part[v] == r->b;
       guint32 t = into_a ? r->a : r->b;
       if (r->load[t] > r->limit - r->cost[v])

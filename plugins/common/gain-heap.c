@@ -46,6 +46,26 @@ heap_pop (Heap *h)
   return top;
 }
 
+gboolean
+heap_pop_current (Heap *h, HeapValid valid, HeapGain gain, gconstpointer data, Candidate *out)
+{
+  while (h->len > 0)
+    {
+      Candidate c = heap_pop (h);
+      if (!valid (data, c.node))
+        continue;
+      gint64 g = gain (data, c.node);
+      if (g == c.gain)
+        {
+          *out = c;
+          return TRUE;
+        }
+      c.gain = g;
+      heap_push (h, c);
+    }
+  return FALSE;
+}
+
 guint32
 gain_mix (guint64 x)
 {

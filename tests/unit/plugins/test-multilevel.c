@@ -42,6 +42,24 @@ fixture_clear (Fixture *f)
   fxs_graph_unref (f->graph);
 }
 
+typedef void (*RoundFunc) (Fixture *f, GRand *rng, guint round, gpointer data);
+
+/* Calls @func on @rounds random DAGs of @min..@max call nodes (RNG seeded
+ * with @seed), with cost @kind or, when -1, each kind in turn. */
+static void
+for_rounds (guint32 seed, guint rounds, guint min, guint max, gint kind, RoundFunc func,
+            gpointer data)
+{
+  GRand *rng = g_rand_new_with_seed (seed);
+  for (guint round = 0; round < rounds; round++)
+    {
+      Fixture f = fixture (rng, g_rand_int_range (rng, min, max), kind < 0 ? (FxsCostKind) (round % 4) : (FxsCostKind) kind);
+      func (&f, rng, round, data);
+      fixture_clear (&f);
+    }
+  g_rand_free (rng);
+}
+
 static gint64
 sum (const gint64 *v, guint n)
 {
@@ -63,110 +81,110 @@ numbered_topologically (const Level *l)
 }
 
 static void
+coarsen_round (Fixture *f, GRand *rng, guint round, gpointer data)
+{
+  guint *levels = data;
+  Level *l = level_from_dag (f->dag, f->cost, f->bytes);
+  CU_ASSERT_TRUE (numbered_topologically (l));
+  /* cluster[v]: the node of the current level that holds call node v. */
+  guint32 *cluster = g_new (guint32, f->n);
+  for (guint v = 0; v < f->n; v++)
+    cluster[v] = v;
+  gint64 total = sum (f->cost, f->n);
+  gint64 cap = g_rand_int_range (rng, 0, 4) == 0 ? G_MAXINT64 : MAX (2, total / 8);
+  while (TRUE)
+    {
+      guint32 *map = g_new (guint32, l->n);
+      Level *next = level_coarsen (l, cap, round * 7 + *levels, 0.01, map);
+      if (!next)
+        {
+          g_free (map);
+          break;
+        }
+      (*levels)++;
+      CU_ASSERT_TRUE (next->n < l->n);
+      CU_ASSERT_TRUE (numbered_topologically (next));
+      CU_ASSERT_EQUAL (sum (next->cost, next->n), total);
+      guint *members = g_new0 (guint, next->n);
+      for (guint v = 0; v < l->n; v++)
+        members[map[v]]++;
+      for (guint c = 0; c < next->n; c++)
+        {
+          CU_ASSERT_TRUE (members[c] == 1 || members[c] == 2);
+          CU_ASSERT_TRUE (members[c] == 1 || next->cost[c] <= cap);
+        }
+      g_free (members);
+      for (guint v = 0; v < f->n; v++)
+        cluster[v] = map[cluster[v]];
+      /* Independently of the numbering: the clusters form no cycle. */
+      CU_ASSERT_EQUAL (call_dag_parts_on_cycles (f->dag, cluster, next->n), 0);
+      /* The coarse nets count what the call nodes would send. */
+      guint8 *side = g_new (guint8, next->n);
+      guint32 *projected = g_new (guint32, f->n);
+      for (guint c = 0; c < next->n; c++)
+        side[c] = (guint8) g_rand_int_range (rng, 0, 2);
+      for (guint v = 0; v < f->n; v++)
+        projected[v] = side[cluster[v]];
+      CU_ASSERT_EQUAL (level_cut2 (next, side), call_dag_cut (f->dag, f->bytes, projected, 2));
+      g_free (side);
+      g_free (projected);
+      g_free (map);
+      level_free (l);
+      l = next;
+    }
+  g_free (cluster);
+  level_free (l);
+}
+
+static void
 test_coarsening_keeps_acyclic (void)
 {
-  GRand *rng = g_rand_new_with_seed (21);
   guint levels = 0;
-  for (guint round = 0; round < 150; round++)
-    {
-      Fixture f = fixture (rng, g_rand_int_range (rng, 2, 400), round % 4);
-      Level *l = level_from_dag (f.dag, f.cost, f.bytes);
-      CU_ASSERT_TRUE (numbered_topologically (l));
-      /* cluster[v]: the node of the current level that holds call node v. */
-      guint32 *cluster = g_new (guint32, f.n);
-      for (guint v = 0; v < f.n; v++)
-        cluster[v] = v;
-      gint64 total = sum (f.cost, f.n);
-      gint64 cap = g_rand_int_range (rng, 2, 10) == 2 ? G_MAXINT64 : MAX (2, total / 8);
-      while (TRUE)
-        {
-          guint32 *map = g_new (guint32, l->n);
-          Level *next = level_coarsen (l, cap, round * 7 + levels, 0.01, map);
-          if (!next)
-            {
-              g_free (map);
-              break;
-            }
-          levels++;
-          CU_ASSERT_TRUE (next->n < l->n);
-          CU_ASSERT_TRUE (numbered_topologically (next));
-          CU_ASSERT_EQUAL (sum (next->cost, next->n), total);
-          guint *members = g_new0 (guint, next->n);
-          for (guint v = 0; v < l->n; v++)
-            members[map[v]]++;
-          for (guint c = 0; c < next->n; c++)
-            {
-              CU_ASSERT_TRUE (members[c] == 1 || members[c] == 2);
-              CU_ASSERT_TRUE (members[c] == 1 || next->cost[c] <= cap);
-            }
-          g_free (members);
-          for (guint v = 0; v < f.n; v++)
-            cluster[v] = map[cluster[v]];
-          /* Independently of the numbering: the clusters form no cycle. */
-          CU_ASSERT_EQUAL (call_dag_parts_on_cycles (f.dag, cluster, next->n), 0);
-          /* The coarse nets count what the call nodes would send. */
-          guint8 *side = g_new (guint8, next->n);
-          guint32 *projected = g_new (guint32, f.n);
-          for (guint c = 0; c < next->n; c++)
-            side[c] = (guint8) g_rand_int_range (rng, 0, 2);
-          for (guint v = 0; v < f.n; v++)
-            projected[v] = side[cluster[v]];
-          CU_ASSERT_EQUAL (level_cut2 (next, side), call_dag_cut (f.dag, f.bytes, projected, 2));
-          g_free (side);
-          g_free (projected);
-          g_free (map);
-          level_free (l);
-          l = next;
-        }
-      g_free (cluster);
-      level_free (l);
-      fixture_clear (&f);
-    }
+  for_rounds (21, 150, 2, 400, -1, coarsen_round, &levels);
   CU_ASSERT_TRUE (levels > 300);
-  g_rand_free (rng);
 }
 
 /* Recursive bisection splits nets so that the cuts add up. */
 static void
+induced_round (Fixture *f, GRand *rng, guint round, gpointer data)
+{
+  (void) round;
+  (void) data;
+  Level *l = level_from_dag (f->dag, f->cost, f->bytes);
+  guint8 *side = g_new (guint8, f->n);
+  guint32 *part = g_new (guint32, f->n), *keep = g_new (guint32, f->n);
+  for (guint v = 0; v < f->n; v++)
+    side[v] = (guint8) g_rand_int_range (rng, 0, 2);
+  gint64 cut = level_cut2 (l, side);
+  for (guint s = 0; s < 2; s++)
+    {
+      guint n_keep = 0;
+      for (guint v = 0; v < f->n; v++)
+        if (side[v] == s)
+          keep[n_keep++] = v;
+      Level *sub = level_induced (l, keep, n_keep);
+      CU_ASSERT_TRUE (numbered_topologically (sub));
+      guint8 *half = g_new (guint8, n_keep ? n_keep : 1);
+      for (guint i = 0; i < n_keep; i++)
+        {
+          half[i] = (guint8) g_rand_int_range (rng, 0, 2);
+          part[keep[i]] = 2 * s + half[i];
+        }
+      cut += level_cut2 (sub, half);
+      g_free (half);
+      level_free (sub);
+    }
+  CU_ASSERT_EQUAL (cut, call_dag_cut (f->dag, f->bytes, part, 4));
+  g_free (side);
+  g_free (part);
+  g_free (keep);
+  level_free (l);
+}
+
+static void
 test_induced_cuts_add_up (void)
 {
-  GRand *rng = g_rand_new_with_seed (22);
-  for (guint round = 0; round < 100; round++)
-    {
-      Fixture f = fixture (rng, g_rand_int_range (rng, 4, 300), round % 4);
-      Level *l = level_from_dag (f.dag, f.cost, f.bytes);
-      guint8 *side = g_new (guint8, f.n);
-      guint32 *part = g_new (guint32, f.n), *keep = g_new (guint32, f.n);
-      gint64 cut = 0;
-      for (guint v = 0; v < f.n; v++)
-        side[v] = (guint8) g_rand_int_range (rng, 0, 2);
-      cut += level_cut2 (l, side);
-      for (guint s = 0; s < 2; s++)
-        {
-          guint n_keep = 0;
-          for (guint v = 0; v < f.n; v++)
-            if (side[v] == s)
-              keep[n_keep++] = v;
-          Level *sub = level_induced (l, keep, n_keep);
-          CU_ASSERT_TRUE (numbered_topologically (sub));
-          guint8 *half = g_new (guint8, n_keep ? n_keep : 1);
-          for (guint i = 0; i < n_keep; i++)
-            {
-              half[i] = (guint8) g_rand_int_range (rng, 0, 2);
-              part[keep[i]] = 2 * s + half[i];
-            }
-          cut += level_cut2 (sub, half);
-          g_free (half);
-          level_free (sub);
-        }
-      CU_ASSERT_EQUAL (cut, call_dag_cut (f.dag, f.bytes, part, 4));
-      g_free (side);
-      g_free (part);
-      g_free (keep);
-      level_free (l);
-      fixture_clear (&f);
-    }
-  g_rand_free (rng);
+  for_rounds (22, 100, 4, 300, -1, induced_round, NULL);
 }
 
 typedef struct {
@@ -214,62 +232,61 @@ valid_parts (const Fixture *f, const guint32 *part, guint m, gint64 limit)
 
 /* Unit costs: every level can be balanced, so every level must be. */
 static void
+levels_round (Fixture *f, GRand *rng, guint round, gpointer data)
+{
+  static const double tolerances[] = { 0.02, 0.05, 0.1, 0.3 };
+  AcyclicCutParams params = { .parts = g_rand_int_range (rng, 2, 9),
+                              .tolerance = tolerances[round % 4], .passes = 4,
+                              .seed = round, .coarsest = g_rand_int_range (rng, 2, 40),
+                              .tries = g_rand_int_range (rng, 1, 5),
+                              .level_hook = check_level, .hook_data = data };
+  guint m = MIN (params.parts, f->n);
+  gint64 limit = MAX ((gint64) ((1.0 + params.tolerance) * f->n / params.parts),
+                      contiguous_min_bottleneck (f->cost, f->n, params.parts));
+  guint32 *part = g_new (guint32, f->n);
+  CU_ASSERT_TRUE (acyclic_multilevel (f->dag, f->cost, f->bytes, m, limit, &params, part));
+  CU_ASSERT_TRUE (valid_parts (f, part, m, limit));
+  g_free (part);
+}
+
+static void
 test_every_level_acyclic_balanced (void)
 {
-  GRand *rng = g_rand_new_with_seed (23);
-  static const double tolerances[] = { 0.02, 0.05, 0.1, 0.3 };
   HookCheck h = { 0, 0 };
-  for (guint round = 0; round < 120; round++)
-    {
-      Fixture f = fixture (rng, g_rand_int_range (rng, 16, 1500), FXS_COST_NODES);
-      AcyclicCutParams params = { .parts = g_rand_int_range (rng, 2, 9),
-                                  .tolerance = tolerances[round % 4], .passes = 4,
-                                  .seed = round, .coarsest = g_rand_int_range (rng, 2, 40),
-                                  .tries = g_rand_int_range (rng, 1, 5),
-                                  .level_hook = check_level, .hook_data = &h };
-      guint m = MIN (params.parts, f.n);
-      gint64 limit = MAX ((gint64) ((1.0 + params.tolerance) * f.n / params.parts),
-                          contiguous_min_bottleneck (f.cost, f.n, params.parts));
-      guint32 *part = g_new (guint32, f.n);
-      CU_ASSERT_TRUE (acyclic_multilevel (f.dag, f.cost, f.bytes, m, limit, &params, part));
-      CU_ASSERT_TRUE (valid_parts (&f, part, m, limit));
-      g_free (part);
-      fixture_clear (&f);
-    }
+  for_rounds (23, 120, 16, 1500, FXS_COST_NODES, levels_round, &h);
   CU_ASSERT_EQUAL (h.failures, 0);
   CU_ASSERT_TRUE (h.calls > 1000);
-  g_rand_free (rng);
 }
 
 /* Any costs: valid parts, the same result for the same seed, never worse
  * than the refinement alone or the balanced split. */
 static void
+deterministic_round (Fixture *f, GRand *rng, guint round, gpointer data)
+{
+  (void) data;
+  AcyclicCutParams params = { .parts = g_rand_int_range (rng, 1, 9),
+                              .tolerance = g_rand_int_range (rng, 0, 4) * 0.05,
+                              .passes = 8, .seed = round % 5, .coarsest = 16, .tries = 4 };
+  guint32 *part = g_new (guint32, f->n ? f->n : 1), *again = g_new (guint32, f->n ? f->n : 1);
+  AcyclicCutStats stats, stats2, old;
+  acyclic_cut (f->dag, f->cost, f->bytes, &params, part, &stats);
+  acyclic_cut (f->dag, f->cost, f->bytes, &params, again, &stats2);
+  CU_ASSERT_EQUAL (memcmp (part, again, f->n * sizeof (guint32)), 0);
+  CU_ASSERT_EQUAL (stats.cut, call_dag_cut (f->dag, f->bytes, part, MAX (stats.parts, 1)));
+  if (f->n > 0)
+    CU_ASSERT_TRUE (valid_parts (f, part, stats.parts, stats.limit));
+  params.algorithm = ACYCLIC_REFINE;
+  acyclic_cut (f->dag, f->cost, f->bytes, &params, again, &old);
+  CU_ASSERT_TRUE (stats.cut <= old.cut);
+  CU_ASSERT_TRUE (stats.cut <= stats.contiguous_cut);
+  g_free (part);
+  g_free (again);
+}
+
+static void
 test_multilevel_deterministic (void)
 {
-  GRand *rng = g_rand_new_with_seed (24);
-  for (guint round = 0; round < 120; round++)
-    {
-      Fixture f = fixture (rng, g_rand_int_range (rng, 1, 800), round % 4);
-      AcyclicCutParams params = { .parts = g_rand_int_range (rng, 1, 9),
-                                  .tolerance = g_rand_int_range (rng, 0, 4) * 0.05,
-                                  .passes = 8, .seed = round % 5, .coarsest = 16, .tries = 4 };
-      guint32 *part = g_new (guint32, f.n ? f.n : 1), *again = g_new (guint32, f.n ? f.n : 1);
-      AcyclicCutStats stats, stats2, old;
-      acyclic_cut (f.dag, f.cost, f.bytes, &params, part, &stats);
-      acyclic_cut (f.dag, f.cost, f.bytes, &params, again, &stats2);
-      CU_ASSERT_EQUAL (memcmp (part, again, f.n * sizeof (guint32)), 0);
-      CU_ASSERT_EQUAL (stats.cut, call_dag_cut (f.dag, f.bytes, part, MAX (stats.parts, 1)));
-      if (f.n > 0)
-        CU_ASSERT_TRUE (valid_parts (&f, part, stats.parts, stats.limit));
-      params.algorithm = ACYCLIC_REFINE;
-      acyclic_cut (f.dag, f.cost, f.bytes, &params, again, &old);
-      CU_ASSERT_TRUE (stats.cut <= old.cut);
-      CU_ASSERT_TRUE (stats.cut <= stats.contiguous_cut);
-      g_free (part);
-      g_free (again);
-      fixture_clear (&f);
-    }
-  g_rand_free (rng);
+  for_rounds (24, 120, 1, 800, -1, deterministic_round, NULL);
 }
 
 static void

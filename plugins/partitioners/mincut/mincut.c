@@ -21,15 +21,16 @@ static const FxsOptionSpec mincut_options[] = {
     .help = "each partition may cost up to (1 + tolerance) * total / K, or the best "
             "contiguous split's bottleneck when that is more" },
   { .key = "passes", .type = FXS_OPTION_INT, .default_value = "8",
-    .help = "refinement sweeps at most (0: the better contiguous split only)" },
+    .help = "refinement sweeps at most, and with multilevel the passes on each level "
+            "of each bisection (0: no refinement)" },
   { .key = "seed", .type = FXS_OPTION_INT, .default_value = "0",
     .help = "breaks ties between equal moves and orders the coarsening; the result is "
             "the same for the same seed" },
   { .key = "algorithm", .type = FXS_OPTION_STRING, .default_value = "multilevel",
-    .help = "multilevel: acyclic coarsening, recursive bisection and refinement on every "
-            "level, then the refinement below on the call nodes; refine: the best "
-            "contiguous splits refined by moves between neighbouring partitions only "
-            "(mincut 1.0); either result is never worse than the balanced split" },
+    .help = "refine (mincut 1.0): the best contiguous splits, refined by moves between "
+            "neighbouring partitions; multilevel: also coarsens the graph keeping it acyclic, "
+            "splits it by recursive bisection refined on every level, refines the result "
+            "like refine, and keeps it when it cuts less" },
   { .key = "coarsest", .type = FXS_OPTION_INT, .default_value = "64",
     .help = "multilevel: a bisection stops coarsening at this many nodes" },
   { .key = "tries", .type = FXS_OPTION_INT, .default_value = "8",

@@ -21,7 +21,8 @@
 
 #include "gain-heap.h"
 
-/* Moves without a new best prefix after which a pass stops. */
+/* Moves without a new best prefix after which a pass stops (or a 50th of
+ * the level's nodes when that is more). */
 #define STALL_MOVES 400
 /* Neighbours' gains are refreshed after a move through nets of at most
  * this many pins (a hub's pins would make each move cost its fan-out). */
@@ -233,7 +234,7 @@ bis_pass (Bisection *b)
           best_over = over;
           best_len = b->moves->len;
         }
-      else if (b->moves->len - best_len > STALL_MOVES)
+      else if (b->moves->len - best_len > MAX (STALL_MOVES, l->n / 50))
         break;
     }
   for (guint i = b->moves->len; i > best_len; i--)

@@ -2,8 +2,9 @@
  *
  * Why coarsening never makes a cycle: level_coarsen merges only nodes that
  * are consecutive in a topological order pi of the level (pairs pi[i],
- * pi[i+1]), so every cluster is an interval of pi, and the clusters are
- * numbered in pi's order.  An edge u -> v has pos(u) < pos(v) in pi, so the
+ * pi[i+1]; pi is the level's numbering or a depth-first order), so every
+ * cluster is an interval of pi, and the clusters are numbered in pi's
+ * order.  An edge u -> v has pos(u) < pos(v) in pi, so the
  * cluster of u is the cluster of v or an earlier interval: every edge of
  * the coarse graph goes from a lower to a higher cluster number.  The
  * coarse graph therefore has a topological order (its numbering, which is
@@ -160,16 +161,35 @@ level_induced (const Level *level, const guint32 *keep, guint n_keep)
   return nets_finish (&b, n_keep, cost);
 }
 
+static guint32
+order_key (guint32 v, guint64 seed)
+{
+  return seed ? gain_mix (v ^ seed) : v;
+}
+
+static gint
+by_decreasing_key (gconstpointer a, gconstpointer b, gpointer seed)
+{
+  guint32 ka = order_key (*(const guint32 *) a, *(const guint64 *) seed);
+  guint32 kb = order_key (*(const guint32 *) b, *(const guint64 *) seed);
+  return ka < kb ? 1 : ka > kb ? -1 : 0;
+}
+
 /* Sorts @v[0..n) by decreasing key, so the smallest key is pushed last
- * and popped first. */
+ * and popped first (insertion sort for the short lists of one step). */
 static void
 sort_by_key (guint32 *v, guint n, guint64 seed)
 {
+  if (n > 16)
+    {
+      g_qsort_with_data (v, (gint) n, sizeof (guint32), by_decreasing_key, &seed);
+      return;
+    }
   for (guint i = 1; i < n; i++)
     {
-      guint32 x = v[i], kx = seed ? gain_mix (x ^ seed) : x;
+      guint32 x = v[i], kx = order_key (x, seed);
       guint j = i;
-      for (; j > 0 && (seed ? gain_mix (v[j - 1] ^ seed) : v[j - 1]) < kx; j--)
+      for (; j > 0 && order_key (v[j - 1], seed) < kx; j--)
         v[j] = v[j - 1];
       v[j] = x;
     }
@@ -197,27 +217,23 @@ level_dfs_order (const Level *level, guint64 seed, guint32 *order)
       for (guint32 i = level->succ_off[u]; i < level->succ_off[u + 1]; i++)
         if (--missing[level->succs[i]] == 0)
           stack[sp++] = level->succs[i];
-      /* Sorting a long ready list would be quadratic: only short ones. */
-      if (sp - first <= 16)
-        sort_by_key (stack + first, sp - first, seed);
+      sort_by_key (stack + first, sp - first, seed);
     }
   g_assert (len == n);
   g_free (missing);
   g_free (stack);
 }
 
-Level *
-level_coarsen (const Level *level, gint64 cap, guint64 seed, double min_shrink, guint32 *map)
+/* The heaviest matching on the path order[0] - order[1] - ... (pairs
+ * that share nets, within @cap); clusters numbered backwards in @map, their
+ * number in @n_coarse.  @stamp: one entry per net, zero. */
+static void
+path_matching (const Level *level, const guint32 *order, gint64 cap, guint32 *stamp,
+               guint32 *map, guint *n_coarse)
 {
   guint n = level->n;
-  if (n < 2)
-    return NULL;
-  guint32 *order = g_new (guint32, n);
-  level_dfs_order (level, seed, order);
-
   /* rating[i]: merging order[i] and order[i + 1]. */
   double *rating = g_new0 (double, n);
-  guint32 *stamp = g_new0 (guint32, MAX (level->n_nets, n));
   for (guint i = 0; i + 1 < n; i++)
     {
       guint32 a = order[i], b = order[i + 1];
@@ -232,8 +248,7 @@ level_coarsen (const Level *level, gint64 cap, guint64 seed, double min_shrink, 
             rating[i] += (double) level->net_w[e] / (level->net_off[e + 1] - level->net_off[e] - 1);
         }
     }
-  /* The heaviest matching on the path order[0] - order[1] - ...:
-   * best[j] for the first j nodes. */
+  /* best[j]: the heaviest matching of the first j nodes. */
   double *best = g_new (double, n + 1);
   best[0] = best[1] = 0.0;
   for (guint j = 2; j <= n; j++)
@@ -241,23 +256,44 @@ level_coarsen (const Level *level, gint64 cap, guint64 seed, double min_shrink, 
       double with = rating[j - 2] > 0.0 ? best[j - 2] + rating[j - 2] : -1.0;
       best[j] = MAX (best[j - 1], with);
     }
-  guint n_coarse = 0;
-  /* Clusters from the end, numbered backwards, then renumbered. */
+  *n_coarse = 0;
   for (guint j = n; j > 0;)
     {
       if (j >= 2 && rating[j - 2] > 0.0 && best[j] == best[j - 2] + rating[j - 2])
         {
-          map[order[j - 1]] = map[order[j - 2]] = n_coarse++;
+          map[order[j - 1]] = map[order[j - 2]] = (*n_coarse)++;
           j -= 2;
         }
       else
         {
-          map[order[j - 1]] = n_coarse++;
+          map[order[j - 1]] = (*n_coarse)++;
           j -= 1;
         }
     }
   g_free (best);
   g_free (rating);
+}
+
+Level *
+level_coarsen (const Level *level, gint64 cap, guint64 seed, double min_shrink, guint32 *map)
+{
+  guint n = level->n;
+  if (n < 2)
+    return NULL;
+  /* Two paths: the level's own numbering, and when that would not shrink
+   * the level enough, a depth-first order (both topological). */
+  guint32 *order = g_new (guint32, n);
+  guint32 *stamp = g_new0 (guint32, MAX (level->n_nets, n));
+  for (guint32 v = 0; v < n; v++)
+    order[v] = v;
+  guint n_coarse;
+  path_matching (level, order, cap, stamp, map, &n_coarse);
+  if (n_coarse > (guint) ((1.0 - min_shrink) * n))
+    {
+      level_dfs_order (level, seed, order);
+      memset (stamp, 0, MAX (level->n_nets, n) * sizeof (guint32));
+      path_matching (level, order, cap, stamp, map, &n_coarse);
+    }
   g_free (order);
   if (n_coarse > (guint) ((1.0 - min_shrink) * n))
     {

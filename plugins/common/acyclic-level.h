@@ -44,11 +44,13 @@ Level *level_induced (const Level *level, const guint32 *keep, guint n_keep);
  * become ready together (the same seed, the same order). */
 void   level_dfs_order (const Level *level, guint64 seed, guint32 *order);
 
-/* The next coarser level: pairs of nodes adjacent in a depth-first
- * topological order that share nets, chosen by a maximum-weight matching
- * on that path (weight: the nets they share, w / (pins - 1) each), a
- * pair's cost at most @cap.  @map (n entries) receives each node's
- * coarse node.  NULL when fewer than @min_shrink of the nodes would go. */
+/* The next coarser level: pairs of nodes adjacent in a topological order
+ * that share nets, chosen by a maximum-weight matching on that path
+ * (weight: the nets they share, w / (pins - 1) each), a pair's cost at
+ * most @cap.  The order is the level's numbering (which keeps what graph
+ * order keeps together), or a depth-first one from @seed when the
+ * numbering would not remove @min_shrink of the nodes.  @map (n entries)
+ * receives each node's coarse node.  NULL when neither order would. */
 Level *level_coarsen (const Level *level, gint64 cap, guint64 seed, double min_shrink,
                       guint32 *map);
 

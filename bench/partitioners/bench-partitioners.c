@@ -20,9 +20,9 @@
  *
  * Prints one JSON object per graph, K and method: the cut in bytes as the
  * split counts it (a value once per other partition that uses it), the
- * largest and the mean partition cost, the partitions that lie on a
- * dependency cycle and the partitioning time in seconds (loading and cost
- * computation excluded; the same for every method). */
+ * largest partition cost, the total and the mean, the partitions that lie
+ * on a dependency cycle and the partitioning time in seconds (loading and
+ * cost computation excluded; the same for every method). */
 #include <fxsplit/fxsplit.h>
 
 #include <stdio.h>
@@ -63,9 +63,9 @@ report (const Case *c, const char *method, const guint32 *part, double seconds,
   printf ("{\"graph\": \"%s\", \"cost\": \"%s\", \"nodes\": %u, \"parts\": %u, "
           "\"method\": \"%s\", "
           "\"cut\": %" G_GINT64_FORMAT ", \"max_load\": %" G_GINT64_FORMAT ", "
-          "\"mean_load\": %.1f, \"parts_on_cycles\": %u, \"seconds\": %.4f%s%s%s}\n",
+          "\"total\": %" G_GINT64_FORMAT ", \"mean_load\": %.1f, \"parts_on_cycles\": %u, \"seconds\": %.4f%s%s%s}\n",
           c->graph, c->cost_name, n, c->parts, method, call_dag_cut (c->dag, c->bytes, part, MAX (m, 1)), top,
-          m ? (double) c->total / m : 0.0, call_dag_parts_on_cycles (c->dag, part, MAX (m, 1)),
+          c->total, m ? (double) c->total / m : 0.0, call_dag_parts_on_cycles (c->dag, part, MAX (m, 1)),
           seconds, note ? ", \"note\": \"" : "", note ? note : "", note ? "\"" : "");
   fflush (stdout);
   g_free (load);

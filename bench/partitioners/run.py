@@ -53,7 +53,8 @@ def name(row):
 
 
 def balance(row):
-    return row["max_load"] / row["mean_load"] if row["mean_load"] else float("nan")
+    parts = min(row["parts"], row["nodes"])
+    return row["max_load"] * parts / row["total"] if row["total"] else float("nan")
 
 
 def main():

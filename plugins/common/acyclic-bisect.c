@@ -104,8 +104,9 @@ bis_clear (Bisection *b)
 }
 
 static gint64
-bis_gain (const Bisection *b, guint32 v)
+bis_gain (gconstpointer data, guint32 v)
 {
+  const Bisection *b = data;
   const Level *l = b->l;
   guint s = b->side[v], t = 1 - s;
   gint64 g = 0;
@@ -121,24 +122,13 @@ bis_gain (const Bisection *b, guint32 v)
 }
 
 static gboolean
-bis_movable (const Bisection *b, guint32 v)
+bis_movable (gconstpointer data, guint32 v)
 {
+  const Bisection *b = data;
   guint s = b->side[v];
   if (b->locked[v] || b->size[s] <= b->min_size[s])
     return FALSE;
   return s == 0 ? b->succ0[v] == 0 : b->pred1[v] == 0;
-}
-
-static gboolean
-bis_valid (gconstpointer b, guint32 v)
-{
-  return bis_movable (b, v);
-}
-
-static gint64
-bis_gain_now (gconstpointer b, guint32 v)
-{
-  return bis_gain (b, v);
 }
 
 static void
@@ -211,7 +201,7 @@ bis_pass (Bisection *b)
   gint64 total = 0, best = 0, start_over = overload (b), best_over = start_over;
   guint best_len = 0;
   Candidate c;
-  while (heap_pop_current (&b->heap, bis_valid, bis_gain_now, b, &c))
+  while (heap_pop_current (&b->heap, bis_movable, bis_gain, b, &c))
     {
       guint32 v = c.node;
       gint64 g = c.gain;

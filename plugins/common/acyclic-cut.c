@@ -76,8 +76,9 @@ in_pair (const Refiner *r, guint32 v)
 
 /* The cut's decrease if @v moved to the other part of the pair. */
 static gint64
-gain (const Refiner *r, guint32 v)
+gain (gconstpointer data, guint32 v)
 {
+  const Refiner *r = data;
   guint32 s = r->part[v], t = s == r->a ? r->b : r->a;
   gint64 delta = 0;
   /* v's own value: the part it leaves may start to need it, the part it
@@ -99,25 +100,14 @@ gain (const Refiner *r, guint32 v)
 }
 
 static gboolean
-movable (const Refiner *r, guint32 v)
+movable (gconstpointer data, guint32 v)
 {
+  const Refiner *r = data;
   if (r->locked[v] || r->size[r->part[v]] <= 1)
     return FALSE;
   if (r->part[v] == r->a)
     return r->users_a[v] == 0;
   return r->part[v] == r->b && r->preds_b[v] == 0;
-}
-
-static gboolean
-still_movable (gconstpointer r, guint32 v)
-{
-  return movable (r, v);
-}
-
-static gint64
-gain_now (gconstpointer r, guint32 v)
-{
-  return gain (r, v);
 }
 
 static void
@@ -197,7 +187,7 @@ fm_pass (Refiner *r)
   gint64 total = 0, best = 0;
   guint best_len = 0;
   Candidate c;
-  while (heap_pop_current (&r->heap, still_movable, gain_now, r, &c))
+  while (heap_pop_current (&r->heap, movable, gain, r, &c))
     {
       guint32 v = c.node;
       gint64 g = c.gain;

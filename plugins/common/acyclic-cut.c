@@ -10,13 +10,16 @@
  * may move to a once none of its producers is in a+1, so the order of parts
  * stays topological.  Gains count the cut exactly as the split sees it: a
  * value costs its bytes once per other partition that uses it.  Each pass
- * keeps only its best prefix of moves, so the cut never grows. */
+ * keeps only its best prefix of moves, so the cut never grows.  With the
+ * multilevel algorithm (acyclic-bisect.c) its result, refined the same
+ * way, is a third candidate; the least cut wins. */
 #include "acyclic-cut.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "contiguous.h"
+#include "gain-heap.h"
 
 /* Passes stop after this many moves without a new best prefix. */
 #define STALL_MOVES 1000
@@ -31,73 +34,6 @@
 #define RETRIES_PER_MOVE 16
 /* The dynamic program keeps K * (n + 1) choices; above this it is skipped. */
 #define DP_MAX_CHOICES (1u << 24)
-
-/* ---- candidate moves: a max-heap by gain, then by a seeded key ------------- */
-
-typedef struct {
-  gint64 gain;
-  guint32 key;
-  guint32 node;
-} Candidate;
-
-typedef struct {
-  Candidate *items;
-  guint len, cap;
-} Heap;
-
-static gboolean
-better (const Candidate *x, const Candidate *y)
-{
-  return x->gain > y->gain || (x->gain == y->gain && x->key > y->key);
-}
-
-static void
-heap_push (Heap *h, Candidate c)
-{
-  if (h->len == h->cap)
-    {
-      h->cap = h->cap ? 2 * h->cap : 64;
-      h->items = g_renew (Candidate, h->items, h->cap);
-    }
-  guint i = h->len++;
-  while (i > 0 && better (&c, &h->items[(i - 1) / 2]))
-    {
-      h->items[i] = h->items[(i - 1) / 2];
-      i = (i - 1) / 2;
-    }
-  h->items[i] = c;
-}
-
-static Candidate
-heap_pop (Heap *h)
-{
-  Candidate top = h->items[0], last = h->items[--h->len];
-  guint i = 0;
-  while (TRUE)
-    {
-      guint c = 2 * i + 1;
-      if (c >= h->len)
-        break;
-      if (c + 1 < h->len && better (&h->items[c + 1], &h->items[c]))
-        c++;
-      if (!better (&h->items[c], &last))
-        break;
-      h->items[i] = h->items[c];
-      i = c;
-    }
-  if (h->len > 0)
-    h->items[i] = last;
-  return top;
-}
-
-static guint32
-mix (guint64 x)
-{
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return (guint32) (x ^ (x >> 31));
-}
 
 /* ---- refinement --------------------------------------------------------------- */
 
@@ -140,8 +76,9 @@ in_pair (const Refiner *r, guint32 v)
 
 /* The cut's decrease if @v moved to the other part of the pair. */
 static gint64
-gain (const Refiner *r, guint32 v)
+gain (gconstpointer data, guint32 v)
 {
+  const Refiner *r = data;
   guint32 s = r->part[v], t = s == r->a ? r->b : r->a;
   gint64 delta = 0;
   /* v's own value: the part it leaves may start to need it, the part it
@@ -163,8 +100,9 @@ gain (const Refiner *r, guint32 v)
 }
 
 static gboolean
-movable (const Refiner *r, guint32 v)
+movable (gconstpointer data, guint32 v)
 {
+  const Refiner *r = data;
   if (r->locked[v] || r->size[r->part[v]] <= 1)
     return FALSE;
   if (r->part[v] == r->a)
@@ -176,7 +114,7 @@ static void
 push (Refiner *r, guint32 v)
 {
   if (in_pair (r, v) && movable (r, v))
-    heap_push (&r->heap, (Candidate) { gain (r, v), mix (v ^ r->seed), v });
+    heap_push (&r->heap, (Candidate) { gain (r, v), gain_mix (v ^ r->seed), v });
 }
 
 /* Moves @v to the other part of the pair, updating the counters; with
@@ -248,19 +186,11 @@ fm_pass (Refiner *r)
     push (r, g_array_index (r->pair, guint32, i));
   gint64 total = 0, best = 0;
   guint best_len = 0;
-  while (r->heap.len > 0)
+  Candidate c;
+  while (heap_pop_current (&r->heap, movable, gain, r, &c))
     {
-      Candidate c = heap_pop (&r->heap);
       guint32 v = c.node;
-      if (!movable (r, v))
-        continue;
-      gint64 g = gain (r, v);
-      if (g != c.gain)
-        {
-          c.gain = g;
-          heap_push (&r->heap, c);
-          continue;
-        }
+      gint64 g = c.gain;
       guint into_a = r->part[v] == r->b;
       guint32 t = into_a ? r->a : r->b;
       if (r->load[t] > r->limit - r->cost[v])
@@ -331,9 +261,9 @@ refine_pair (Refiner *r, guint32 a)
   return improved;
 }
 
-static void
-refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m, gint64 limit,
-        const AcyclicCutParams *params, guint32 *part)
+void
+acyclic_refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m,
+                gint64 limit, const AcyclicCutParams *params, guint32 *part)
 {
   if (m < 2)
     return;
@@ -487,6 +417,22 @@ max_load (const gint64 *cost, const guint32 *part, guint n, guint m)
   return top;
 }
 
+/* Keeps @other in @part when it cuts less (refined first with @refine). */
+static void
+keep_better (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m,
+             AcyclicCutStats *stats, const AcyclicCutParams *params, gboolean refine,
+             guint32 *part, guint32 *other)
+{
+  if (refine)
+    acyclic_refine (dag, cost, bytes, m, stats->limit, params, other);
+  gint64 cut = call_dag_cut (dag, bytes, other, m);
+  if (cut < stats->cut)
+    {
+      memcpy (part, other, dag->n * sizeof (guint32));
+      stats->cut = cut;
+    }
+}
+
 void
 acyclic_cut (const CallDag *dag, const gint64 *cost, const gint64 *bytes,
              const AcyclicCutParams *params, guint32 *part, AcyclicCutStats *stats)
@@ -508,20 +454,14 @@ acyclic_cut (const CallDag *dag, const gint64 *cost, const gint64 *bytes,
   stats->limit = MAX (limit, bottleneck);
   stats->contiguous_cut = call_dag_cut (dag, bytes, part, m);
 
-  refine (dag, cost, bytes, m, stats->limit, params, part);
-  stats->cut = call_dag_cut (dag, bytes, part, m);
-
   guint32 *other = g_new (guint32, n);
+  acyclic_refine (dag, cost, bytes, m, stats->limit, params, part);
+  stats->cut = call_dag_cut (dag, bytes, part, m);
   if (best_contiguous (dag, cost, bytes, m, stats->limit, other))
-    {
-      refine (dag, cost, bytes, m, stats->limit, params, other);
-      gint64 cut = call_dag_cut (dag, bytes, other, m);
-      if (cut < stats->cut)
-        {
-          memcpy (part, other, n * sizeof (guint32));
-          stats->cut = cut;
-        }
-    }
+    keep_better (dag, cost, bytes, m, stats, params, TRUE, part, other);
+  if (params->algorithm == ACYCLIC_MULTILEVEL && m > 1
+      && acyclic_multilevel (dag, cost, bytes, m, stats->limit, params, other))
+    keep_better (dag, cost, bytes, m, stats, params, FALSE, part, other);
   g_free (other);
   stats->max_load = max_load (cost, part, n, m);
 }

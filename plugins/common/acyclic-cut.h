@@ -3,13 +3,29 @@
 #ifndef FXS_PARTS_ACYCLIC_CUT_H
 #define FXS_PARTS_ACYCLIC_CUT_H
 
-#include "call-dag.h"
+#include "acyclic-level.h"
+
+typedef enum {
+  ACYCLIC_MULTILEVEL,  /* acyclic-bisect.c, then the refinement below */
+  ACYCLIC_REFINE,      /* contiguous starts and the refinement only */
+} AcyclicAlgorithm;
+
+/* Called after every level of every bisection has been refined, with the
+ * level, its 0/1 assignment and the two sides' cost limits: the tests
+ * check acyclicity and balance there. */
+typedef void (*AcyclicLevelHook) (const Level *level, const guint8 *side, const gint64 *lim,
+                                  gpointer data);
 
 typedef struct {
   guint parts;         /* K >= 1 */
   double tolerance;    /* each part costs at most (1 + tolerance) * total / K */
   guint passes;        /* refinement sweeps at most */
   guint64 seed;        /* tie-breaking among equal gains */
+  AcyclicAlgorithm algorithm;
+  guint coarsest;      /* multilevel: coarsening stops at this many nodes */
+  guint tries;         /* multilevel: initial bisections tried on the coarsest level */
+  AcyclicLevelHook level_hook;   /* NULL, or a test's check */
+  gpointer hook_data;
 } AcyclicCutParams;
 
 typedef struct {
@@ -32,8 +48,23 @@ typedef struct {
  *    (balanced's), from which it starts; it also starts from the contiguous
  *    split with the least crossing bytes under the limit, refines both with
  *    Fiduccia-Mattheyses passes between neighbouring parts and keeps the
- *    better.
+ *    better; with ACYCLIC_MULTILEVEL, acyclic_multilevel's result too, when
+ *    it cuts less.
  * Deterministic for a given seed. */
+/* The Fiduccia-Mattheyses refinement of acyclic-cut.c on its own: improves
+ * the assignment @part of @m parts in topological order (every edge from a
+ * part to the same or a later one, none empty, none above @limit), keeping
+ * those properties; the cut never grows. */
+void acyclic_refine (const CallDag *dag, const gint64 *cost, const gint64 *bytes, guint m,
+                     gint64 limit, const AcyclicCutParams *params, guint32 *part);
+
+/* Multilevel recursive bisection (acyclic-bisect.c): @m parts in
+ * topological order, each costing at most @limit when it returns TRUE;
+ * FALSE when it found no such assignment (@part is then undefined). */
+gboolean acyclic_multilevel (const CallDag *dag, const gint64 *cost, const gint64 *bytes,
+                             guint m, gint64 limit, const AcyclicCutParams *params,
+                             guint32 *part);
+
 void acyclic_cut (const CallDag *dag, const gint64 *cost, const gint64 *bytes,
                   const AcyclicCutParams *params, guint32 *part, AcyclicCutStats *stats);
 

@@ -21,9 +21,21 @@ static const FxsOptionSpec mincut_options[] = {
     .help = "each partition may cost up to (1 + tolerance) * total / K, or the best "
             "contiguous split's bottleneck when that is more" },
   { .key = "passes", .type = FXS_OPTION_INT, .default_value = "8",
-    .help = "refinement sweeps at most (0: the better contiguous split only)" },
+    .help = "refinement sweeps at most, and with multilevel the passes on each level "
+            "of each bisection (0: no refinement)" },
   { .key = "seed", .type = FXS_OPTION_INT, .default_value = "0",
-    .help = "breaks ties between equal moves; the result is the same for the same seed" },
+    .help = "breaks ties between equal moves and orders the coarsening; the result is "
+            "the same for the same seed" },
+  { .key = "algorithm", .type = FXS_OPTION_STRING, .default_value = "multilevel",
+    .help = "refine (mincut 1.0): the best contiguous splits, refined by moves between "
+            "neighbouring partitions; multilevel: also coarsens the graph keeping it acyclic, "
+            "splits it by recursive bisection refined on every level, refines the result "
+            "like refine, and keeps it when it cuts less" },
+  { .key = "coarsest", .type = FXS_OPTION_INT, .default_value = "64",
+    .help = "multilevel: a bisection stops coarsening at this many nodes" },
+  { .key = "tries", .type = FXS_OPTION_INT, .default_value = "8",
+    .help = "multilevel: initial bisections of the coarsest graph tried (prefixes of "
+            "different topological orders, each refined); the best is kept" },
   { NULL },
 };
 
@@ -33,6 +45,9 @@ mincut_init (FxsPluginContext *ctx, gpointer *state, GError **error)
   gint64 parts = fxs_plugin_option_int (ctx, "parts");
   double tolerance = fxs_plugin_option_float (ctx, "tolerance");
   gint64 passes = fxs_plugin_option_int (ctx, "passes");
+  gint64 coarsest = fxs_plugin_option_int (ctx, "coarsest");
+  gint64 tries = fxs_plugin_option_int (ctx, "tries");
+  const char *algorithm = fxs_plugin_option_string (ctx, "algorithm");
   FxsCostKind cost;
   if (parts < 1 || parts > G_MAXINT32)
     g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
@@ -43,6 +58,15 @@ mincut_init (FxsPluginContext *ctx, gpointer *state, GError **error)
   else if (passes < 0 || passes > 1000)
     g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
                  "passes: must be between 0 and 1000, got %" G_GINT64_FORMAT, passes);
+  else if (coarsest < 2 || coarsest > 1000000)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                 "coarsest: must be between 2 and 1000000, got %" G_GINT64_FORMAT, coarsest);
+  else if (tries < 1 || tries > 1000)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                 "tries: must be between 1 and 1000, got %" G_GINT64_FORMAT, tries);
+  else if (g_strcmp0 (algorithm, "multilevel") != 0 && g_strcmp0 (algorithm, "refine") != 0)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
+                 "algorithm: must be multilevel or refine, got '%s'", algorithm);
   else if (cost_option_parse (fxs_plugin_option_string (ctx, "cost"), &cost, error))
     {
       Mincut *m = g_new0 (Mincut, 1);
@@ -51,6 +75,10 @@ mincut_init (FxsPluginContext *ctx, gpointer *state, GError **error)
       m->params.tolerance = tolerance;
       m->params.passes = (guint) passes;
       m->params.seed = (guint64) fxs_plugin_option_int (ctx, "seed");
+      m->params.algorithm = g_strcmp0 (algorithm, "refine") == 0 ? ACYCLIC_REFINE
+                                                                 : ACYCLIC_MULTILEVEL;
+      m->params.coarsest = (guint) coarsest;
+      m->params.tries = (guint) tries;
       *state = m;
       return TRUE;
     }
@@ -156,7 +184,7 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
   .plugin = {
     FXS_PARTITIONER_ABI,
     .name = "mincut",
-    .version = "1.0",
+    .version = "1.1",
     .description = "K balanced acyclic partitions that send the fewest bytes between them",
     .options = mincut_options,
     .init = mincut_init,

@@ -77,7 +77,7 @@ test_descriptors (void)
     { "buckets", "bucket_bytes_cap first_bucket_cap" },
     { "splitpoints", "begin_at end_after pipe_split allow_unmatched" },
     { "capability", "allow backends deny non_compute_ops min_size getitem_with_producer ids" },
-    { "mincut", "parts cost tolerance passes seed" },
+    { "mincut", "parts cost tolerance passes seed algorithm coarsest tries" },
   };
   FxsPluginRegistry *r = fxs_plugin_registry_new ();
   fxs_plugin_registry_add_default_dirs (r);
@@ -166,6 +166,15 @@ test_option_errors (void)
   const char *passes[] = { "parts=2", "passes=100000", NULL };
   assert_run_fails ("mincut", passes, FXS_ERROR_OPTION,
                     "mincut: passes: must be between 0 and 1000, got 100000");
+  const char *algorithm[] = { "parts=2", "algorithm=metis", NULL };
+  assert_run_fails ("mincut", algorithm, FXS_ERROR_OPTION,
+                    "mincut: algorithm: must be multilevel or refine, got 'metis'");
+  const char *coarsest[] = { "parts=2", "coarsest=1", NULL };
+  assert_run_fails ("mincut", coarsest, FXS_ERROR_OPTION,
+                    "mincut: coarsest: must be between 2 and 1000000, got 1");
+  const char *tries[] = { "parts=2", "tries=0", NULL };
+  assert_run_fails ("mincut", tries, FXS_ERROR_OPTION,
+                    "mincut: tries: must be between 1 and 1000, got 0");
   const char *typo[] = { "parts=2", "tolerence=0.1", NULL };
   assert_run_fails ("mincut", typo, FXS_ERROR_OPTION, "tolerence");
 }
@@ -210,6 +219,8 @@ test_runs (void)
   const char *mincut[] = { "parts=3", "cost=output_bytes", "seed=4", NULL };
   CU_ASSERT_EQUAL (run ("mincut", mincut, 300, log), 3);
   assert_contains (log->str, "[partitioner] mincut: 3 partitions, cut ");
+  const char *refine[] = { "parts=3", "algorithm=refine", "coarsest=8", "tries=2", NULL };
+  CU_ASSERT_EQUAL (run ("mincut", refine, 300, log), 3);
   assert_contains (log->str, "bytes, not counted in the cut");
 
   g_string_truncate (log, 0);

@@ -78,18 +78,27 @@ def _bounded(call, seconds=2.0):
     return box[0] if box else None
 
 
+def _put(store, key, value):
+    """Sets @key, then counts it as set (torch 1.13's PrefixStore has no
+    check(): a reader asks the count first and never blocks in get)."""
+    store.set(key, value.encode())
+    store.add(key + "#", 1)
+
+
+def _get(store, key):
+    return store.get(key).decode("utf-8", "replace") if store.add(key + "#", 0) > 0 else None
+
+
 def _first_failure():
     store = _state["store"]
-    if store is None:
-        return None
-    got = _bounded(lambda: store.get("line/1") if store.check(["line/1"]) else None)
-    return got.decode("utf-8", "replace") if got else None
+    return None if store is None else _bounded(lambda: _get(store, "first"))
 
 
 def _record_failure(line):
+    """Records @line as the first failure unless another rank was first."""
     store = _state["store"]
     if store is not None:
-        _bounded(lambda: store.set(f"line/{store.add('count', 1)}", line.encode()))
+        _bounded(lambda: store.add("count", 1) == 1 and _put(store, "first", line))
 
 
 def _first_line(exc):
@@ -203,31 +212,65 @@ class Pipeline:
             + ([f"stage {', '.join(names)}"] if names else [])
         return ", ".join(parts) or "no stage"
 
-    def _fail(self, line, rank, value=None):
+    def _fail(self, cause, rank, value=None, own=True):
+        """PipelineError with the first failure any rank recorded (else
+        @cause, which becomes the record): one line."""
         root = _first_failure()
-        if root and root != line:
-            line = f"rank {self.rank} ({self.who(self.rank)}) stopped: {root}"
-        else:
-            _record_failure(line)
-        return PipelineError(line, rank, self.who(rank), value)
+        if root is None:
+            _record_failure(cause)
+            root = cause
+        line = root if own and root == cause else \
+            f"rank {self.rank} ({self.who(self.rank)}) stopped: {root}"
+        return PipelineError(line, rank, self.who(rank) if rank is not None else None, value)
 
     def _timeout_text(self):
         t = _state["timeout"]
         return f"{t:g} s" if t else "the process group's timeout"
 
+    def _follow_waits(self, peer, line, hung):
+        """Which rank really failed.  A rank that times out notes whom it
+        waited for, and gloo then closes its connections, so a peer that
+        is "gone" may only have timed out waiting for a third rank.  For a
+        few seconds this follows the notes from @peer on to a rank that
+        waits for nobody.  (rank, line, whether @line is still ours)."""
+        store = _state["store"]
+        if store is None:
+            return peer, line, True
+        if hung:
+            _bounded(lambda: _put(store, f"waiting/{self.rank}", f"{peer}\n{line}"))
+        grace = min(5.0, (_state["timeout"] or 10.0) / 2) if hung else 1.5
+        end = time.monotonic() + grace
+        found = (peer, line, True)
+        while time.monotonic() < end and _first_failure() is None:
+            rank, link, seen = peer, line, {self.rank}
+            while rank not in seen:
+                seen.add(rank)
+                key = f"waiting/{rank}"
+                text = _bounded(lambda: _get(store, key))
+                if not text:
+                    break
+                rank, link = int(text.split("\n", 1)[0]), text.split("\n", 1)[1]
+            found = (rank, link, link == line)
+            if not hung and link != line:
+                break  # the peer timed out: its own wait names the rank
+            time.sleep(0.2)
+        return found
+
     def _peer_failure(self, peer, node, m, exc, waiting):
         text = _first_line(exc)
         hung = "timed out" in text.lower()
-        value = f"its value {self.plan.describe(node)} (micro-batch {m})" if node is not None \
-            else "the start of a run" if waiting else "a control message"
+        value = f"{self.plan.describe(node)} (micro-batch {m})" if node is not None else None
         me = f"rank {self.rank} ({self.who(self.rank)})"
         if waiting:
             what = f"sent nothing for {self._timeout_text()}" if hung else f"is gone ({text})"
-            line = f"rank {peer} ({self.who(peer)}) {what}: {me} was waiting for {value}"
+            line = f"rank {peer} ({self.who(peer)}) {what}: {me} was waiting for " \
+                   + (f"its value {value}" if value else "the start of a run")
         else:
             what = f"took nothing for {self._timeout_text()}" if hung else f"is gone ({text})"
-            line = f"rank {peer} ({self.who(peer)}) {what}: {me} was sending it {value}"
-        return self._fail(line, peer, node.name if node is not None else None)
+            line = f"rank {peer} ({self.who(peer)}) {what}: {me} was sending it " \
+                   + (f"the value {value}" if value else "a control message")
+        peer, line, own = self._follow_waits(peer, line, hung)
+        return self._fail(line, peer, node.name if node is not None else None, own)
 
     def _own_failure(self, where, exc):
         line = f"rank {self.rank} ({self.who(self.rank)}) failed at {where}: " \
@@ -299,7 +342,10 @@ class Pipeline:
     # ---- messages ----
 
     def _isend(self, tensor, dst, node, m, kind):
-        work = dist.isend(tensor, dst)
+        try:
+            work = dist.isend(tensor, dst)
+        except RuntimeError as e:
+            raise self._peer_failure(dst, node, m, e, waiting=False) from None
         self._pending.append((work, tensor, dst, node, m))
         self.stats["sent_bytes"][kind] += tensor.numel() * tensor.element_size()
         if len(self._pending) > 256:

@@ -15,15 +15,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "..", "python"))
 sys.path.insert(0, PYTHON_DIR)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import fxsplit_torch  # noqa: E402
 import models  # noqa: E402
+import tracing_fixes  # noqa: E402
 
 MODELS = os.path.join(HERE, "models.py")
 FXSPLIT = os.environ.get("FXSPLIT") or fxsplit_torch.find_fxsplit()
 # torch 1.13's torchrun on Python 3.11 cannot parse its own default
-# --redirects/--tee "0" (enum.IntFlag iteration changed); "1" works.
-TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
-            "--monitor_interval", "1"]
+# --redirects/--tee "0" (enum.IntFlag iteration changed); "1" works.  Its
+# default --monitor_interval (5 s) leaves the ranks time to report a
+# failure before torchrun ends them.
+TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1"]
 STAGE_TAGS = {"a": 0, "relu": 0, "size": 0, "b": 1, "mul": 1, "sum_1": 1, "c": 2, "add": 2,
               "reshape": 2, "reshape_1": 3, "d": 3, "unsqueeze": 3, "add_1": 3}
 
@@ -39,7 +42,7 @@ def export_graph(factory, shape, path, tags=None):
     @shape, as a graph file (tags: node name -> meta["stage"])."""
     torch.manual_seed(0)
     model = getattr(models, factory)().eval()
-    gm = torch.fx.symbolic_trace(model)
+    gm = tracing_fixes.symbolic_trace(model)
     for n in gm.graph.nodes:
         if tags and n.name in tags:
             n.meta["stage"] = tags[n.name]

@@ -1,9 +1,9 @@
 """One rank of the pipeline tests, under torchrun:
-worker.py SPLIT.json FACTORY BATCH,SHAPE... MICRO_BATCHES[,...] [PLACEMENT|labels ...]
+worker.py FACTORY BATCH,SHAPE... MICRO_BATCHES[,...] SPLIT.json[@PLACEMENT] ...
 
-Runs the split with fxsplit_torch.distributed for each micro-batch count
-and each placement ("0,1,1,0" by stage index, or "labels": the split's
-own), and on the driver compares the output with the unsplit model's on
+Runs each split with fxsplit_torch.distributed for each micro-batch count,
+placed by PLACEMENT ("0,1,1,0" by stage index) or else by its labels or
+stage i on rank i mod K, and on the driver compares the output with the unsplit model's on
 the same micro-batches (torch.allclose) and with the whole batch."""
 import sys
 
@@ -17,7 +17,7 @@ def flat(v):
     return [v] if isinstance(v, torch.Tensor) else [t for x in v for t in flat(x)]
 
 
-def main(split, factory, shape, counts, *placements):
+def main(factory, shape, counts, *jobs):
     torch.set_num_threads(1)
     rank, _ = distributed.init_from_env("gloo", timeout=60)
     torch.manual_seed(0)
@@ -25,8 +25,9 @@ def main(split, factory, shape, counts, *placements):
     shape = tuple(int(d) for d in shape.split(","))
     torch.manual_seed(1)
     x = torch.rand(shape)
-    for placement in placements or ("default",):
-        where = None if placement in ("default", "labels") else [int(r) for r in placement.split(",")]
+    for job in jobs:
+        split, _, placement = job.partition("@")
+        where = [int(r) for r in placement.split(",")] if placement else None
         pipe = distributed.Pipeline(split, model, placement=where)
         for m in (int(c) for c in counts.split(",")):
             out = pipe.run(x, micro_batches=m)
@@ -37,7 +38,7 @@ def main(split, factory, shape, counts, *placements):
                 whole = model(x)
             same = all(torch.allclose(a, b) for a, b in zip(flat(out), flat(ref)))
             close = all(torch.allclose(a, b, rtol=1e-4, atol=1e-5) for a, b in zip(flat(out), flat(whole)))
-            print(f"{factory} {split.rsplit('/', 1)[-1]} placement={placement} "
+            print(f"{factory} {split.rsplit('/', 1)[-1]} "
                   f"{pipe.placement} micro_batches={m}: allclose={same} "
                   f"whole_batch_close={close}", flush=True)
             if not (same and close):

@@ -305,11 +305,14 @@ class Pipeline:
     # ---- statistics ----
 
     def reset_stats(self):
-        """Zero .stats: stage_seconds and stage_calls per own stage,
+        """Zero .stats: stage_seconds, stage_cpu_seconds (this thread's CPU
+        time: what the stage costs on a busy machine) and stage_calls per
+        own stage,
         idle_seconds (waiting for values and for sends to be taken) and
         sent_bytes by kind (stage: between stages; io: inputs and outputs;
         header: headers and control messages)."""
         self.stats = {"stage_seconds": {s: 0.0 for s in self.stages},
+                      "stage_cpu_seconds": {s: 0.0 for s in self.stages},
                       "stage_calls": {s: 0 for s in self.stages}, "idle_seconds": 0.0,
                       "sent_bytes": {"stage": 0, "io": 0, "header": 0}}
 
@@ -320,7 +323,8 @@ class Pipeline:
         s = self.stats
         vec = torch.tensor([s["idle_seconds"], *(s["sent_bytes"][k] for k in ("stage", "io", "header")),
                             *(s["stage_seconds"].get(n, 0.0) for n in stages),
-                            *(s["stage_calls"].get(n, 0) for n in stages)],
+                            *(s["stage_calls"].get(n, 0) for n in stages),
+                            *(s["stage_cpu_seconds"].get(n, 0.0) for n in stages)],
                            dtype=torch.float64, device=self.device)
         if self.rank != self.plan.driver:
             self._isend(vec, self.plan.driver, None, None, "header")
@@ -336,7 +340,9 @@ class Pipeline:
                         "stage_seconds": {n: v[4 + i] for i, n in enumerate(stages)
                                           if self.placement[n] == r},
                         "stage_calls": {n: int(v[4 + k + i]) for i, n in enumerate(stages)
-                                        if self.placement[n] == r}})
+                                        if self.placement[n] == r},
+                        "stage_cpu_seconds": {n: v[4 + 2 * k + i] for i, n in enumerate(stages)
+                                              if self.placement[n] == r}})
         return out
 
     # ---- messages ----
@@ -522,7 +528,7 @@ class Pipeline:
     def _evaluate(self, node, m):
         args = map_arg(node.args, lambda a: self._fetch(a, m))
         kwargs = map_arg(node.kwargs, lambda a: self._fetch(a, m))
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             if node.op == "call_module":
                 value = self._root.get_submodule(node.target)(*args, **kwargs)
@@ -534,6 +540,7 @@ class Pipeline:
             raise self._own_failure(f"{node.name} (micro-batch {m})", e) from None
         if node.op == "call_module" and node.target in self.stages:
             self.stats["stage_seconds"][node.target] += time.perf_counter() - t0
+            self.stats["stage_cpu_seconds"][node.target] += time.thread_time() - c0
             self.stats["stage_calls"][node.target] += 1
         return value
 

@@ -106,13 +106,15 @@ def _report(pipe, args, stats, seconds, batch):
     plan = pipe.plan
     counts, cut = _predicted(pipe, args.split)
     times = {s: stats[plan.placement[s]]["stage_seconds"][s] / runs for s in plan.stages}
+    cpu = {s: stats[plan.placement[s]]["stage_cpu_seconds"][s] / runs for s in plan.stages}
     total_time, total_nodes = sum(times.values()) or 1.0, sum(counts.values()) or 1
     print(f"{PROG}: {pipe.world} ranks, {len(plan.stages)} stages, batch {batch} in {m} "
           f"micro-batches, {runs} runs after {args.warmup} warm-up")
-    print(f"{'stage':<12} {'rank':>4} {'time/run':>10} {'share':>7}   predicted share (nodes)")
+    print(f"{'stage':<12} {'rank':>4} {'time/run':>10} {'share':>7} {'cpu/run':>10}   "
+          f"predicted share (nodes)")
     for s in plan.stages:
         print(f"{s:<12} {plan.placement[s]:>4} {times[s] * 1e3:>7.1f} ms {times[s] / total_time:>7.1%}"
-              f"   {counts[s] / total_nodes:.1%} ({counts[s]} nodes)")
+              f" {cpu[s] * 1e3:>7.1f} ms   {counts[s] / total_nodes:.1%} ({counts[s]} nodes)")
     print(f"{'rank':<4} {'busy/run':>10} {'idle/run':>10}   sent/run: stages + inputs/outputs + headers")
     for r, st in enumerate(stats):
         busy = sum(st["stage_seconds"].values()) / runs
@@ -134,16 +136,17 @@ def _report(pipe, args, stats, seconds, batch):
 
 def _unsplit(model, inputs, args):
     """The unsplit model's output on the same micro-batches (a smaller
-    batch may round differently than the whole one) and its time per
-    whole batch (args.runs runs, with --baseline)."""
+    batch may round differently than the whole one), and its wall and CPU
+    time per whole batch (args.runs runs, with --baseline)."""
     with torch.no_grad():
         parts = zip(*(torch.tensor_split(x, args.micro_batches) for x in inputs))
         outs = [model(*p) for p in parts]
         out = outs[0] if len(outs) == 1 else distributed.join_micro_batches(outs)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         for _ in range(args.runs if args.baseline else 0):
             model(*inputs)
-        return out, (time.perf_counter() - t0) / max(args.runs, 1)
+        n = max(args.runs, 1)
+        return out, (time.perf_counter() - t0) / n, (time.thread_time() - c0) / n
 
 
 def _compare(out, ref):
@@ -195,12 +198,15 @@ def _main(args):
     batch = args.input_shape[0][0]
     _report(pipe, args, stats, seconds, batch)
     if args.check or args.baseline:
-        ref, per_batch = _unsplit(model, tuple(x.to(device) for x in inputs), args)
+        ref, per_batch, cpu = _unsplit(model, tuple(x.to(device) for x in inputs), args)
         if args.baseline:
             pipelined = seconds / args.runs
+            slowest = max(st["stage_cpu_seconds"].get(s, 0.0) for st in stats
+                          for s in pipe.plan.stages) / args.runs
             print(f"baseline: the unsplit model on one process: {batch / per_batch:.1f} samples/s "
-                  f"({per_batch * 1e3:.1f} ms per batch); the pipeline is "
-                  f"{per_batch / pipelined:.2f}x that")
+                  f"({per_batch * 1e3:.1f} ms per batch, {cpu * 1e3:.1f} ms CPU); the pipeline is "
+                  f"{per_batch / pipelined:.2f}x that; by CPU time, the unsplit batch over the "
+                  f"slowest stage's: {cpu / slowest:.2f}x")
         if args.check:
             ok, diff = _compare(out, ref)
             print(f"check: the output {'equals' if ok else 'DIFFERS FROM'} the unsplit model's "

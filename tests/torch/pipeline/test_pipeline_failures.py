@@ -19,7 +19,8 @@ import torch
 
 import helpers
 from helpers import check
-from fxsplit_torch import pipeline_plan, wire
+import fxsplit_torch
+from fxsplit_torch import distributed, pipeline_plan, wire
 
 TIMEOUT = 8  # --timeout of the failure runs, seconds
 
@@ -58,6 +59,41 @@ def in_process():
             check(what in str(e), f"placement: {e}")
     check(pipeline_plan.label_rank("rank=12") == 12 and pipeline_plan.label_rank("prank=1") is None
           and pipeline_plan.label_rank("rank=1.5") is None, "labels: rank=N only")
+
+
+def one_rank(work):
+    """A group of one rank in this process: a split GraphModule (from
+    load_split) runs with all its stages here; a label on a submodule
+    places it; a model without the split's parameters is refused."""
+    os.environ.update(RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1",
+                      MASTER_PORT=str(helpers.free_port()))
+    distributed.init_from_env("gloo", timeout=20)
+    torch.manual_seed(0)
+    model = helpers.models.skips().eval()
+    split = os.path.join(work, "skips-4.json")
+    gm = fxsplit_torch.load_split(split, model)
+    x = torch.rand(6, 16)
+    with torch.no_grad():
+        ref = model(x)
+    pipe = distributed.Pipeline(gm)
+    out = pipe.run(x, micro_batches=3)
+    check(all(torch.allclose(a, b) for a, b in zip(out, ref)) and pipe.stats["stage_calls"]
+          == {f"submod_{i}": 3 for i in range(4)}, "one rank: a split GraphModule runs all stages")
+    gm.submod_2.label = "backend=cpu, rank=1"
+    try:
+        distributed.Pipeline(gm)
+        check(False, "a label naming a rank outside the group is refused")
+    except pipeline_plan.PlacementError as e:
+        check("submod_2's label 'backend=cpu, rank=1': places submod_2 on rank 1, but the group "
+              "has ranks 0 to 0" in str(e), f"one rank: {e}")
+    try:
+        distributed.Pipeline(split, torch.nn.Linear(16, 16))
+        check(False, "a model without the split's parameters is refused")
+    except fxsplit_torch.LoadError as e:
+        check("the original module has no attribute 'a'" in str(e), f"one rank: {e}")
+    torch.distributed.destroy_process_group()
+    for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        del os.environ[k]
 
 
 def launcher(split, *extra, model="resnet18"):
@@ -128,6 +164,9 @@ def main():
     helpers.export_graph("resnet18", (1, 3, 32, 32), g("r18.json"))
     helpers.make_split(g("r18.json"), g("r18-2.json"), "balanced", ["stages=2"])
     helpers.make_split(g("r18.json"), g("r18-3.json"), "balanced", ["stages=3"])
+    helpers.export_graph("skips", (1, 16), g("skips.json"), helpers.STAGE_TAGS)
+    helpers.make_split(g("skips.json"), g("skips-4.json"), "map", ["meta_key=stage"])
+    one_rank(work)
     mismatch(work)
     failure(work, "killed")
     failure(work, "frozen")

@@ -154,6 +154,7 @@ class Pipeline:
         self._constants = {n: self._attribute(n.target) for n in self.plan.constants}
         self._groups = self.plan.rank_groups(self.rank)
         self._pending = []
+        self.waiting = self.failing = None  # for stop_line
         self.reset_stats()
         self._handshake()
 
@@ -269,6 +270,7 @@ class Pipeline:
             what = f"took nothing for {self._timeout_text()}" if hung else f"is gone ({text})"
             line = f"rank {peer} ({self.who(peer)}) {what}: {me} was sending it " \
                    + (f"the value {value}" if value else "a control message")
+        self.failing = line
         peer, line, own = self._follow_waits(peer, line, hung)
         return self._fail(line, peer, node.name if node is not None else None, own)
 
@@ -374,12 +376,40 @@ class Pipeline:
 
     def _recv(self, buf, src, node, m):
         t0 = time.perf_counter()
+        self.waiting = (src, node, m)
         try:
             dist.recv(buf, src)
         except RuntimeError as e:
             raise self._peer_failure(src, node, m, e, waiting=True) from None
+        self.waiting = None
         self.stats["idle_seconds"] += time.perf_counter() - t0
         return buf
+
+    def stop_line(self, reason):
+        """The line of a rank stopped from outside (torchrun's SIGTERM when
+        another rank failed): the first failure recorded (waiting up to 2 s
+        for one), else the one this rank is handling, else what it was
+        waiting for."""
+        me = f"rank {self.rank} ({self.who(self.rank)})"
+        if self.failing:
+            root = _first_failure()
+            if root is None:
+                _record_failure(self.failing)
+                return self.failing
+        end = time.monotonic() + 2.0
+        root = _first_failure()
+        while root is None and time.monotonic() < end:
+            time.sleep(0.1)
+            root = _first_failure()
+        if root:
+            return f"{me} stopped ({reason}): {root}"
+        if self.waiting:
+            src, node, m = self.waiting
+            what = f"its value {self.plan.describe(node)} (micro-batch {m})" if node is not None \
+                else "the start of a run"
+            return f"{me} stopped ({reason}) while waiting for {what} from rank {src} " \
+                   f"({self.who(src)})"
+        return f"{me} stopped ({reason})"
 
     def _send_value(self, value, node, m, dst, kind):
         where = f"{self.plan.describe(node)} (micro-batch {m})"

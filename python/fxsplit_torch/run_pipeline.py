@@ -14,7 +14,9 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 
 import torch
@@ -26,6 +28,7 @@ from .factory import load_factory, shape_arg
 from .pipeline_plan import PlacementError
 
 PROG = "fxsplit_torch.run_pipeline"
+_current = {}  # the rank's Pipeline, for the SIGTERM line
 
 
 def _placement(text):
@@ -174,6 +177,7 @@ def _main(args):
     pipe = distributed.Pipeline(args.split, model, placement=args.placement, driver=args.driver,
                                 device=device, allow_modules=args.allow_module,
                                 trust_targets=args.trust_targets)
+    _current["pipe"] = pipe
     print(f"{PROG}: rank {rank} ({pipe.who(rank)}): ready; the {pipe.world} ranks agree on the "
           f"split {pipe.split_digest.hex()[:12]} and the model {pipe.model_digest.hex()[:12]}",
           flush=True)
@@ -217,8 +221,27 @@ def _main(args):
     return 0
 
 
+def _watch_sigterm():
+    """torchrun ends the other ranks with SIGTERM as soon as one fails,
+    maybe before they have said why they stop.  SIGTERM is blocked in
+    every thread, and this thread takes it (whatever the main thread is
+    blocked in), prints the rank's one line and exits 4."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+
+    def watch():
+        signal.sigwait({signal.SIGTERM})
+        pipe = _current.get("pipe")
+        rank = os.environ.get("RANK", "?")
+        line = pipe.stop_line("SIGTERM from the launcher") if pipe is not None \
+            else f"rank {rank} stopped (SIGTERM from the launcher) before the pipeline was ready"
+        print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+        os._exit(4)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
+    _watch_sigterm()
     try:
         code = _main(args)
     except distributed.MismatchError as e:

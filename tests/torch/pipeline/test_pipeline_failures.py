@@ -157,9 +157,8 @@ def failure(work, how):
     check(not helpers.leftovers(marker), f"rank 1 {how}: no process is left")
 
 
-def main():
+def main(work):
     in_process()
-    work = tempfile.mkdtemp(prefix="fxsplit-pipeline-failures-")
     g = lambda name: os.path.join(work, name)
     helpers.export_graph("resnet18", (1, 3, 32, 32), g("r18.json"))
     helpers.make_split(g("r18.json"), g("r18-2.json"), "balanced", ["stages=2"])
@@ -170,8 +169,11 @@ def main():
     mismatch(work)
     failure(work, "killed")
     failure(work, "frozen")
-    shutil.rmtree(work)
 
 
 if __name__ == "__main__":
-    main()
+    work = tempfile.mkdtemp(prefix="fxsplit-pipeline-")
+    try:
+        main(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -4,7 +4,8 @@ worker.py FACTORY BATCH,SHAPE... MICRO_BATCHES[,...] SPLIT.json[@PLACEMENT] ...
 Runs each split with fxsplit_torch.distributed for each micro-batch count,
 placed by PLACEMENT ("0,1,1,0" by stage index) or else by its labels or
 stage i on rank i mod K, and on the driver compares the output with the unsplit model's on
-the same micro-batches (torch.allclose) and with the whole batch."""
+the same micro-batches (torch.allclose) and with the whole batch; then
+one batch more through serve() on the other ranks and close()."""
 import sys
 
 import torch
@@ -43,6 +44,16 @@ def main(factory, shape, counts, *jobs):
                   f"whole_batch_close={close}", flush=True)
             if not (same and close):
                 sys.exit(1)
+    # batches only the driver knows of: serve() until close()
+    if rank == 0:
+        out = pipe.run(x, micro_batches=2)
+        pipe.close()
+        with torch.no_grad():
+            ref = distributed.join_micro_batches([model(c) for c in torch.tensor_split(x, 2)])
+        print(f"serve/close: allclose={all(torch.allclose(a, b) for a, b in zip(flat(out), flat(ref)))}",
+              flush=True)
+    else:
+        pipe.serve()
     torch.distributed.destroy_process_group()
 
 

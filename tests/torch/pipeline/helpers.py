@@ -3,9 +3,11 @@ own tools (fxsplit_torch.export and the fxsplit command), and ranks
 started under torchrun (or one by one, as torchrun would) on loopback."""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import torch
@@ -29,6 +31,15 @@ FXSPLIT = os.environ.get("FXSPLIT") or fxsplit_torch.find_fxsplit()
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1"]
 STAGE_TAGS = {"a": 0, "relu": 0, "size": 0, "b": 1, "mul": 1, "sum_1": 1, "c": 2, "add": 2,
               "reshape": 2, "reshape_1": 3, "d": 3, "unsqueeze": 3, "add_1": 3}
+
+
+def run_in_work_dir(main):
+    """main(work) with a fresh directory, removed afterwards."""
+    work = tempfile.mkdtemp(prefix="fxsplit-pipeline-")
+    try:
+        main(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def check(cond, what):

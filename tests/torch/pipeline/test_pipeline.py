@@ -5,9 +5,7 @@ stages, vit_b_16 in 2, partitions that are not a chain, placed by default,
 by a map and by labels), and the launcher prints its report."""
 import os
 import re
-import shutil
 import sys
-import tempfile
 
 import helpers
 from helpers import check
@@ -69,8 +67,4 @@ def main(work):
 
 
 if __name__ == "__main__":
-    work = tempfile.mkdtemp(prefix="fxsplit-pipeline-")
-    try:
-        main(work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    helpers.run_in_work_dir(main)

@@ -8,10 +8,8 @@ process is left."""
 import json
 import os
 import re
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 import time
 
@@ -172,8 +170,4 @@ def main(work):
 
 
 if __name__ == "__main__":
-    work = tempfile.mkdtemp(prefix="fxsplit-pipeline-")
-    try:
-        main(work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    helpers.run_in_work_dir(main)

@@ -251,6 +251,13 @@ def main(argv=None):
     except (LoadError, PlacementError, OSError, ValueError, TypeError) as e:
         code, line = 2, f"rank {os.environ.get('RANK', '?')}: {e}"
         distributed._record_failure(line)
+    except SystemExit as e:  # a usage error's one line (argparse exits 2 itself)
+        if not isinstance(e.code, str):
+            raise
+        print(e.code, file=sys.stderr, flush=True)
+        os._exit(2)
+    except RuntimeError as e:  # the rendezvous or the process group
+        code, line = 4, f"rank {os.environ.get('RANK', '?')}: {distributed._first_line(e)}"
     else:
         return code
     print(f"{PROG}: {line}", file=sys.stderr, flush=True)

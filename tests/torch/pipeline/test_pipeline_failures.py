@@ -1,7 +1,7 @@
 """What fxsplit_torch.distributed does when things go wrong: values that
 cannot cross ranks and bad placements (in process), ranks holding
 different splits or models (refused by the handshake, exit 3, before any
-value is sent), and a rank killed or frozen mid-run under torchrun: every
+value is sent), the launcher's usage errors (exit 2), and a rank killed or frozen mid-run under torchrun: every
 other rank stops within the timeout with one line naming that rank, its
 stage and the value it was waiting for, torchrun exits non-zero and no
 process is left."""
@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -100,6 +101,23 @@ def launcher(split, *extra, model="resnet18"):
             "--timeout", str(TIMEOUT), *extra]
 
 
+def usage(work):
+    """The launcher's own errors: one line, exit 2."""
+    split = os.path.join(work, "r18-2.json")
+    e = helpers.env()
+    for extra, env, what in (([], {}, "no RANK/WORLD_SIZE in the environment: start it under torchrun"),
+                             (["--placement", "5"], {"RANK": "0", "WORLD_SIZE": "1",
+                                                     "MASTER_ADDR": "127.0.0.1",
+                                                     "MASTER_PORT": str(helpers.free_port())},
+                              "rank 0: placement[0]: places submod_0 on rank 5, but the group has "
+                              "ranks 0 to 0")):
+        p = subprocess.run([sys.executable] + launcher(split, *extra), env=dict(e, **env),
+                           capture_output=True, text=True, timeout=120)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == 2 and len(lines) == 1 and what in lines[0],
+              f"the launcher: {lines[-1] if lines else '(nothing)'} (exit {p.returncode})")
+
+
 def mismatch(work):
     split = os.path.join(work, "r18-2.json")
     other = os.path.join(work, "r18-2-indented.json")
@@ -164,6 +182,7 @@ def main(work):
     helpers.export_graph("skips", (1, 16), g("skips.json"), helpers.STAGE_TAGS)
     helpers.make_split(g("skips.json"), g("skips-4.json"), "map", ["meta_key=stage"])
     one_rank(work)
+    usage(work)
     mismatch(work)
     failure(work, "killed")
     failure(work, "frozen")

@@ -13,6 +13,9 @@
   allow_modules=[...] / trust_targets=True widen what its call_function
   targets may name (UnsafeGraphError otherwise).
 - load_library(path=None): choose the libfxsplit to use.
+- fxsplit_torch.distributed (imported on its own): Pipeline runs a split
+  on the processes of a torch.distributed group; `torchrun -m
+  fxsplit_torch.run_pipeline` launches one.
 """
 from .export import ExportError, export, graph_to_dict
 from .load import LoadError, UnsafeGraphError, build_graph, load_split, resolve_function

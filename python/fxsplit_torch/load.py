@@ -10,7 +10,8 @@ import torch.fx
 
 from .decode import LoadError, Policy, UnsafeGraphError, decode_graph, lookup_attribute
 
-__all__ = ["LoadError", "UnsafeGraphError", "build_graph", "load_split", "resolve_function"]
+__all__ = ["LoadError", "UnsafeGraphError", "build_graph", "load_split", "resolve_function",
+           "split_from_doc"]
 
 
 def resolve_function(qualified_name, allow_modules=(), trust_targets=False):
@@ -55,9 +56,18 @@ def load_split(result_path, original_module, allow_modules=(), trust_targets=Fal
     resolves any target, importing its module: only for files you trust.
     Type annotations the decoder cannot read are dropped with a warning.
     Each submodule's `fxsplit_label` is its partition's label, or None."""
-    policy = Policy(allow_modules, trust_targets)
     with open(result_path, encoding="utf-8") as f:
         doc = json.load(f)
+    return split_from_doc(doc, result_path, original_module, allow_modules, trust_targets)
+
+
+def split_from_doc(doc, result_path, original_module, allow_modules=(), trust_targets=False,
+                   only=None):
+    """load_split of the parsed json @doc (@result_path names it in
+    messages).  With @only (a set of submodule names), only those
+    submodules are built and bound; the others are empty torch.nn.Module
+    stand-ins (fxsplit_torch.distributed: a rank builds its own stages)."""
+    policy = Policy(allow_modules, trust_targets)
     if not isinstance(doc, dict) or doc.get("format") != "fxsplit-graph" \
             or not isinstance(doc.get("submodules"), list):
         raise LoadError(f"{result_path}: not an fxsplit split result")
@@ -67,6 +77,9 @@ def load_split(result_path, original_module, allow_modules=(), trust_targets=Fal
     submodules = {}
     for sub in doc["submodules"]:
         name = sub["name"]
+        if only is not None and name not in only:
+            submodules[name] = torch.nn.Module()
+            continue
         root = {}
         for target in _targets(sub["nodes"], policy, name):
             original = qualname_map.get(f"{name}.{target}", target)

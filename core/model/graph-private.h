@@ -58,33 +58,25 @@ struct FxsAttr {
   guint8 kind;
 };
 
-typedef struct FxsBulkBlock FxsBulkBlock;
-
 /* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
- * but the storage may be the caller's (fxs_items_use_storage): the engine
- * puts its graphs' arrays in blocks of its own (fxs_graph_alloc_bulk). */
+ * with the growth inline. */
 typedef struct {
   gpointer *pdata;
   guint len;
   guint cap;
-  gboolean borrowed;   /* pdata is the caller's, not to be freed or grown in place */
 } FxsItems;
 
-void fxs_items_grow (FxsItems *items);
+/* Room for at least @cap items in all. */
+void fxs_items_reserve (FxsItems *items, guint cap);
+void fxs_items_clear (FxsItems *items);
 
 static inline void
 fxs_items_add (FxsItems *items, gpointer item)
 {
   if (G_UNLIKELY (items->len == items->cap))
-    fxs_items_grow (items);
+    fxs_items_reserve (items, items->len + 1);
   items->pdata[items->len++] = item;
 }
-
-/* Makes @items keep up to @cap items in @storage (the items it has are
- * copied there), which must live as long as @items; more move to memory
- * of its own. */
-void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
-void fxs_items_clear (FxsItems *items);
 
 /* Names -> positions in a graph's nodes or attrs: a table.h table of
  * FxsTableHead entries (hash, position + 1); the names stay in the items.
@@ -102,7 +94,6 @@ G_GNUC_INTERNAL void fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guin
 struct FxsGraph {
   gint ref_count;
   FxsArena arena;
-  FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;       /* NULL until the first string */
   /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
    * and a graph takes no extra allocation for them */
@@ -146,9 +137,6 @@ fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
-
-/* g_malloc() memory that lives as long as @graph. */
-gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
 
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);

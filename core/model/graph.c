@@ -2,8 +2,6 @@
 #include "graph-private.h"
 
 #include <string.h>
-#ifdef G_OS_UNIX
-#endif
 
 static const char *const op_names[] = {
   "placeholder", "get_attr", "call_function", "call_method", "call_module", "output",
@@ -51,68 +49,21 @@ fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
   return FALSE;
 }
 
-struct FxsBulkBlock {
-  FxsBulkBlock *next;
-  gsize pad;              /* keeps the data 16-byte aligned */
-};
-
-gpointer
-fxs_graph_alloc_bulk (FxsGraph *graph, gsize size)
-{
-  FxsBulkBlock *block = g_malloc (sizeof (FxsBulkBlock) + size);
-  block->next = graph->bulk;
-  graph->bulk = block;
-  return block + 1;
-}
-
-static void
-free_bulk (FxsGraph *graph)
-{
-  while (graph->bulk)
-    {
-      FxsBulkBlock *next = graph->bulk->next;
-      g_free (graph->bulk);
-      graph->bulk = next;
-    }
-}
-
 /* ---- item arrays ---------------------------------------------------------- */
 
 void
-fxs_items_grow (FxsItems *items)
+fxs_items_reserve (FxsItems *items, guint cap)
 {
-  guint cap = MAX (8, 2 * items->cap);
-  if (items->borrowed)
-    {
-      gpointer *own = g_new (gpointer, cap);
-      if (items->len)
-        memcpy (own, items->pdata, items->len * sizeof (gpointer));
-      items->pdata = own;
-      items->borrowed = FALSE;
-    }
-  else
-    items->pdata = g_renew (gpointer, items->pdata, cap);
-  items->cap = cap;
-}
-
-void
-fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap)
-{
-  g_assert (items->len <= cap);
-  if (items->len)
-    memcpy (storage, items->pdata, items->len * sizeof (gpointer));
-  if (!items->borrowed)
-    g_free (items->pdata);
-  items->pdata = storage;
-  items->cap = cap;
-  items->borrowed = TRUE;
+  if (cap <= items->cap)
+    return;
+  items->cap = MAX (MAX (cap, 2 * items->cap), 8);
+  items->pdata = g_renew (gpointer, items->pdata, items->cap);
 }
 
 void
 fxs_items_clear (FxsItems *items)
 {
-  if (!items->borrowed)
-    g_free (items->pdata);
+  g_free (items->pdata);
   *items = (FxsItems) { 0 };
 }
 
@@ -156,7 +107,6 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph->strings)
     g_string_chunk_free (graph->strings);
   fxs_arena_clear (&graph->arena);
-  free_bulk (graph);
   g_free (graph);
 }
 

@@ -6,20 +6,12 @@
  * Copies share what the original graph already holds (targets, types,
  * metadata, constant argument values); each produced graph keeps the
  * original alive.  Only argument values that refer to nodes are rebuilt.
- *
- * Memory: in big splits the new nodes, argument lists, names and attribute
- * entries of all the graphs go to big blocks of one extra graph that every
- * produced graph keeps alive (a few malloc calls instead of one arena per
- * partition).  The partition graphs themselves stay small (tests/hostile,
- * 10^7 partitions). */
-#include "builder.h"
+ * The attribute table of a graph being built is a Python dict: a name set
+ * twice keeps its first position and takes the second value. */
+#include "split-private.h"
 #include "names.h"
 
 #include <string.h>
-
-/* The attribute table of the graph being built is a Python dict: a name
- * set twice keeps its first position and takes the second value.  Its
- * entries go straight into the graph, whose name index finds them. */
 
 /* Name candidates repeat with the targets (and targets are interned), so
  * the builder remembers them by target pointer, per graph. */
@@ -56,13 +48,7 @@ struct FxsBuilder {
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
   guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
-  guint32 *passed_inputs;   /* BuildJob.passed_inputs */
-  /* big splits: nodes and their argument lists in bulk blocks of a graph
-   * every produced graph keeps alive (fewer, cheaper page faults) */
-  FxsGraph *bulk;
-  char *bulk_cursor;
-  gsize bulk_left;
-  gsize bulk_chunk;
+  guint32 *passed_inputs;   /* see fxs_builder_new() */
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 };
 
@@ -74,26 +60,7 @@ typedef FxsBuilder Builder;
 static gpointer
 node_memory (Builder *b, gsize size)
 {
-  size = (size + 7) & ~(gsize) 7;
-  if (!b->bulk)
-    return fxs_arena_alloc (&b->graph->arena, size);
-  if (size > b->bulk_left)
-    {
-      gsize chunk = MAX (b->bulk_chunk, size);
-      b->bulk_cursor = fxs_graph_alloc_bulk (b->bulk, chunk);
-      b->bulk_left = chunk;
-    }
-  gpointer p = b->bulk_cursor;
-  b->bulk_cursor += size;
-  b->bulk_left -= size;
-  return p;
-}
-
-/* Moves @items to memory of the graph being built with room for @cap. */
-static void
-items_room (Builder *b, FxsItems *items, guint cap)
-{
-  fxs_items_use_storage (items, node_memory (b, cap * sizeof (gpointer)), cap);
+  return fxs_arena_alloc (&b->graph->arena, size);
 }
 
 /* Sets the graph's attribute @name (which must live as long as the graph);
@@ -111,7 +78,7 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
     }
   /* every attribute comes with a node of the graph: room for as many */
   if (attrs->len == attrs->cap)
-    items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
+    fxs_items_reserve (attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
@@ -264,13 +231,6 @@ cache_slot (FxsOp op, const char *target)
   return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
 }
 
-static void
-cache_init (Builder *b)
-{
-  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
-    b->cache[i].owner = G_MAXUINT32;
-}
-
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
 static const char *
 flat_target (Builder *b, const char *target)
@@ -364,11 +324,7 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
-  /* room is made up front, except for a top-level graph begun before its
-   * size was known */
-  FxsItems *nodes = b->graph->nodes;
-  if (G_UNLIKELY (nodes->len == nodes->cap))
-    items_room (b, nodes, 2 * nodes->cap + 16);
+  /* room for every node is made up front */
   return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
                                    args, kwargs);
 }
@@ -403,12 +359,9 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
-  /* room for every node up front, with the nodes: the array never moves */
-  items_room (b, b->graph->nodes, n_nodes);
+  fxs_items_reserve (b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
-  if (b->bulk)
-    fxs_graph_keep_alive (b->graph, b->bulk);
   fxs_namespace_reset (b->ns, b->graph, name_memory, b);
   b->owner = owner;
 }
@@ -604,11 +557,7 @@ construct (Builder *b, guint32 i)
       node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
                        orig->target, NULL, NULL);
       fxs_node_share_meta (node, orig);
-      /* a target missing from the table fails the analysis (this may run
-       * beside it: fxs_split_build_start) */
-      const FxsAttr *attr = original_attr (b, orig);
-      if (attr)
-        attr_table_set_original (b, orig->target, attr);
+      attr_table_set_original (b, orig->target, original_attr (b, orig));
     }
   bind (b, i, node);
 }
@@ -622,12 +571,11 @@ constructed (const Builder *b, guint32 i)
 static void
 construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
-  /* placeholders and get_attrs are in no partition: once that is known,
-   * most nodes are passed over without reading them */
-  const guint32 *part_of = b->r ? b->r->part_of : NULL;
+  /* placeholders and get_attrs are in no partition: most nodes are passed
+   * over without reading them */
   for (guint i = 0; i < b->orig->nodes->len; i++)
     {
-      if (part_of && part_of[i] != FXS_NO_PARTITION)
+      if (b->r->part_of[i] != FXS_NO_PARTITION)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
@@ -694,27 +642,21 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
     construct (b, def->index);
 }
 
-/* The top-level graph's first nodes, which need nothing of the analysis:
- * the original's placeholders and get_attrs (except with
- * keep_original_order, which places them among the calls).  Room for
- * @n_nodes nodes, more when needed. */
-static void
-begin_top (Builder *b, guint n_nodes)
+/* split_module's top-level graph: the original's placeholders and
+ * get_attrs (with keep_original_order among the calls, as they are needed),
+ * the partitions' calls and the output. */
+static gboolean
+build_top (Builder *b, GError **error)
 {
-  begin_graph (b, TOP_OWNER, n_nodes);
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_graph (b, TOP_OWNER, n_top);
   if (!b->plan->keep_original_order)
     construct_all (b, TRUE, TRUE);
-}
-
-/* The rest of the top-level graph: the partitions' calls and the output. */
-static gboolean
-finish_top (Builder *b, GError **error)
-{
   const FxsSplitPlan *plan = b->plan;
   b->r->top = b->graph;
-  FxsItems *attrs = b->graph->attrs;
-  if (attrs->cap - attrs->len < b->r->n_partitions)
-    items_room (b, attrs, attrs->len + b->r->n_partitions);
+  fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
@@ -757,37 +699,27 @@ finish_top (Builder *b, GError **error)
   return ok;
 }
 
-static gboolean
-build_top (Builder *b, GError **error)
-{
-  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
-  for (guint i = 0; i < b->orig->nodes->len; i++)
-    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
-  begin_top (b, n_top);
-  return finish_top (b, error);
-}
-
-/* ---- the builder as the workers see it (split-builder.h) ------------------- */
+/* ---- the builder as the workers see it (split-private.h) ------------------- */
 
 FxsBuilder *
-fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
+fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs)
 {
   Builder *b = g_new (Builder, 1);
-  guint n = orig->nodes->len;
+  guint n = r->original->nodes->len;
   gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
   *b = (Builder) {
+    .r = r,
     .plan = plan,
-    .orig = orig,
+    .orig = r->original,
     .env = g_malloc ((n ? n : 1) * sizeof (FxsNode *)),
     .env_owner = g_malloc (env_owner_size),
     .candidate = g_string_new (NULL),
-    .bulk_chunk = bulk_chunk,
+    .passed_inputs = passed_inputs,
   };
   memset (b->env_owner, 0xff, env_owner_size);
-  cache_init (b);
+  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
+    b->cache[i].owner = G_MAXUINT32;
   b->ns = fxs_namespace_new (NULL);
-  if (b->bulk_chunk)
-    b->bulk = fxs_graph_new ();
   return b;
 }
 
@@ -797,37 +729,8 @@ fxs_builder_free (FxsBuilder *b)
   fxs_namespace_free (b->ns);
   g_free (b->env);
   g_free (b->env_owner);
-  if (b->bulk)
-    fxs_graph_unref (b->bulk);
   g_string_free (b->candidate, TRUE);
   g_free (b);
-}
-
-void
-fxs_builder_begin_top (FxsBuilder *b, guint n_nodes)
-{
-  begin_top (b, n_nodes);
-}
-
-void
-fxs_builder_drop_top (FxsBuilder *b)
-{
-  FxsGraph *unfinished = b->graph;
-  end_graph (b);
-  fxs_graph_unref (unfinished);
-}
-
-void
-fxs_builder_set_result (FxsBuilder *b, FxsSplitResult *result, guint32 *passed_inputs)
-{
-  b->r = result;
-  b->passed_inputs = passed_inputs;
-}
-
-gboolean
-fxs_builder_finish_top (FxsBuilder *b, GError **error)
-{
-  return finish_top (b, error);
 }
 
 gboolean

@@ -10,8 +10,7 @@
 void
 fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
-  /* room for every call_module up front: no growing; the keys go to one
-   * block */
+  /* room for every call_module up front; the keys go to one block */
   gsize n_calls = plan->n_call_modules, text_size = 1;
   for (gsize k = 0; k < n_calls; k++)
     {
@@ -20,10 +19,8 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
       text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
     }
   GHashTable *keys = g_hash_table_new (g_str_hash, g_str_equal);
-  gsize array_size = 2 * n_calls * sizeof (gpointer);
-  r->qualname_block = g_malloc (array_size + text_size);
-  fxs_items_use_storage (r->qualnames, r->qualname_block, (guint) (2 * n_calls));
-  char *text = (char *) r->qualname_block + array_size;
+  fxs_items_reserve (r->qualnames, (guint) (2 * n_calls));
+  char *text = r->qualname_block = g_malloc (text_size);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (gsize k = 0; k < n_calls; k++)
     {

@@ -1,6 +1,6 @@
 /* Internals of the splitting engine, shared by split.c (analysis: which
- * node goes where, partition order), split-build.c (the produced graphs)
- * and split-result.c (accessors).
+ * node goes where, partition order), build.c and workers.c (the produced
+ * graphs) and result.c (accessors).
  *
  * Partitions have two indices: the "dense" index, in order of first
  * appearance in the graph, used while analysing, and the position in call
@@ -87,7 +87,7 @@ struct FxsSplitResult {
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
-  gpointer qualname_block;      /* g_malloc memory: the map's array and its new names */
+  gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };
 
 /* What the analysis hands to the graph builder besides the result. */
@@ -115,20 +115,21 @@ typedef struct {
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 
-/* Fills @r's qualname map from @plan's call_module list
- * (split-qualnames.c); @r's partitions must be named. */
+/* Fills @r's qualname map from @plan's call_module list (qualnames.c). */
 void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
 
-/* Building the submodule graphs, the top-level graph and the qualname map
- * (split-workers.c, with split-build.c), begun before the analysis: with threads, workers start
- * at once and one of them makes what the top-level graph needs nothing of
- * the analysis for.  @plan must have its options and attr_of set, and the
- * rest by fxs_split_build_finish(). */
-typedef struct FxsSplitBuild FxsSplitBuild;
-FxsSplitBuild *fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan);
-/* Builds the graphs of @result, whose partitions, lists and order the
- * analysis has filled, or, with @result NULL (the analysis failed), stops
- * the workers.  Frees @build. */
-gboolean fxs_split_build_finish (FxsSplitBuild *build, FxsSplitResult *result, GError **error);
+/* Builds the graphs of @r, whose partitions, lists and order the analysis
+ * has filled, and its qualname map (workers.c, on threads for big splits). */
+gboolean fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error);
+
+/* One builder per thread (build.c): it builds whole graphs of @r, one at a
+ * time, and records the inputs each partition is passed in
+ * @passed_inputs (at r->inputs' offsets). */
+typedef struct FxsBuilder FxsBuilder;
+FxsBuilder *fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs);
+void        fxs_builder_free (FxsBuilder *b);
+/* The graph of the partition at call-order position @k. */
+gboolean    fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error);
+gboolean    fxs_builder_build_top (FxsBuilder *b, GError **error);
 
 #endif

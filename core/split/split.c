@@ -924,9 +924,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     .keep_original_input_name = fxs_split_options_get_keep_original_input_name (options),
     .tuple_return = fxs_split_options_get_tuple_return (options),
     .threads = fxs_split_options_get_threads (options),
-    .attr_of = fxs_graph_target_attrs (graph),
   };
-  FxsSplitBuild *build = fxs_split_build_start (graph, &plan);
   Analysis a;
   analysis_init (&a, graph);
   FxsCsr deps = { NULL, NULL };
@@ -957,6 +955,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
       make_global_state_copies (&a, &plan);
       plan.n_call_modules = a.n_call_modules;
       plan.call_modules = a.call_modules;
+      plan.attr_of = a.attr_of;
       a.call_modules = NULL;
       deps_to_partitions (&a, &deps);
       a.r->dependencies = deps;
@@ -969,7 +968,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   g_free (order);
   fxs_split_options_free (defaults);
 
-  ok = fxs_split_build_finish (build, ok ? result : NULL, ok ? error : NULL) && ok;
+  ok = ok && fxs_split_build (result, &plan, error);
   g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);

@@ -3,25 +3,6 @@
 
 #include <string.h>
 
-void
-fxs_pairs_grow (FxsPairs *pairs)
-{
-  gsize cap = pairs->cap ? 2 * pairs->cap : 256;
-  guint32 *data = g_malloc (2 * cap * sizeof (guint32));
-  if (pairs->len)
-    memcpy (data, pairs->data, 2 * pairs->len * sizeof (guint32));
-  g_free (pairs->data);
-  pairs->data = data;
-  pairs->cap = cap;
-}
-
-void
-fxs_pairs_clear (FxsPairs *pairs)
-{
-  g_clear_pointer (&pairs->data, g_free);
-  pairs->len = pairs->cap = 0;
-}
-
 /* Turns counts (offsets[g + 1] = items of group g) into offsets; returns
  * a copy of them to fill from. */
 static guint32 *
@@ -40,7 +21,7 @@ csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
 void
 fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
 {
-  const guint32 *pair = pairs->data;
+  const guint32 *pair = (const guint32 *) pairs->data;
   csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
   for (gsize i = 0; i < pairs->len; i++)
     csr->offsets[pair[2 * i] + 1]++;

@@ -21,24 +21,20 @@ typedef struct {
   guint32 *items;
 } FxsCsr;
 
-/* A growing list of (group, item) pairs. */
-typedef struct {
-  guint32 *data;
-  gsize len;          /* pairs */
-  gsize cap;
-} FxsPairs;
+/* A list of (group, item) pairs: a GArray of two guint32 per element. */
+typedef GArray FxsPairs;
 
-void fxs_pairs_grow (FxsPairs *pairs);
-void fxs_pairs_clear (FxsPairs *pairs);
+static inline FxsPairs *
+fxs_pairs_new (void)
+{
+  return g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
+}
 
 static inline void
 fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
 {
-  if (pairs->len == pairs->cap)
-    fxs_pairs_grow (pairs);
-  pairs->data[2 * pairs->len] = group;
-  pairs->data[2 * pairs->len + 1] = item;
-  pairs->len++;
+  guint32 pair[2] = { group, item };
+  g_array_append_vals (pairs, pair, 1);
 }
 
 /* Groups the pairs by group, keeping their order within each group. */

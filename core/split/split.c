@@ -33,6 +33,12 @@ typedef struct {
   const char *symbol;   /* def_node binds this symbol of an input, or NULL */
 } DepEdge;
 
+/* Per partition, the dependent and the dependency recorded last: most
+ * repeated uses repeat the previous one, which the sets need not see. */
+typedef struct {
+  guint32 dependent, dependency;
+} Last;
+
 typedef struct {
   FxsSplitCallback callback;
   gpointer user_data;
@@ -46,7 +52,7 @@ typedef struct {
   GArray *ids;                /* gint64 per dense partition */
   FxsIdMap dense_of_id;
   guint32 last_dense;         /* neighbours usually share a partition */
-  FxsPairs input_pairs, output_pairs, dependent_pairs;
+  FxsPairs *input_pairs, *output_pairs, *dependent_pairs;
   GArray *dep_edges;
   FxsIdSet input_seen, dependent_seen, dependency_seen;
   /* cheap first checks before the sets: most repeated uses repeat the
@@ -54,9 +60,7 @@ typedef struct {
   guint32 *first_input_part;  /* per node: the first partition it is an input of;
                                * input_seen holds the others */
   guint8 *is_output;          /* per node: an output of its partition already */
-  guint32 *last_dependent;    /* per partition: the dependent added last */
-  guint32 *last_dependency;   /* per partition: the dependency added last */
-  guint partitions_cap;       /* of the two above */
+  GArray *last;               /* Last, per partition */
   /* uses are recorded while partitions are assigned (one pass over the
    * nodes, not two) unless that could differ from recording them after:
    * global-state nodes, a symbol bound only by a later node */
@@ -156,22 +160,6 @@ partition_id_of (const IdSource *src, const FxsNode *node, gint64 *id, GError **
   return TRUE;
 }
 
-/* Room in the per-partition arrays of record_use for @P partitions. */
-static void
-partitions_room (Analysis *a, guint P)
-{
-  if (P <= a->partitions_cap)
-    return;
-  guint cap = MAX (P, 2 * a->partitions_cap);
-  a->last_dependent = g_renew (guint32, a->last_dependent, cap);
-  a->last_dependency = g_renew (guint32, a->last_dependency, cap);
-  memset (a->last_dependent + a->partitions_cap, 0xff,
-          (cap - a->partitions_cap) * sizeof (guint32));
-  memset (a->last_dependency + a->partitions_cap, 0xff,
-          (cap - a->partitions_cap) * sizeof (guint32));
-  a->partitions_cap = cap;
-}
-
 static guint32
 dense_partition (Analysis *a, gint64 id)
 {
@@ -183,7 +171,7 @@ dense_partition (Analysis *a, gint64 id)
   if (inserted)
     {
       g_array_append_val (a->ids, id);
-      partitions_room (a, a->ids->len);
+      g_array_append_val (a->last, ((Last) { G_MAXUINT32, G_MAXUINT32 }));
     }
   a->last_dense = dense;
   return dense;
@@ -378,7 +366,7 @@ add_input (Analysis *a, guint32 part, guint32 node)
     a->first_input_part[node] = part;
   else if (!fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
     return;
-  fxs_pairs_add (&a->input_pairs, part, node);
+  fxs_pairs_add (a->input_pairs, part, node);
 }
 
 /* A node is only ever an output of its own partition. */
@@ -388,26 +376,28 @@ add_output (Analysis *a, guint32 part, guint32 node)
   if (a->is_output[node])
     return;
   a->is_output[node] = TRUE;
-  fxs_pairs_add (&a->output_pairs, part, node);
+  fxs_pairs_add (a->output_pairs, part, node);
 }
 
 static void
 add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
 {
-  if (a->last_dependent[def_part] == use_part)
+  guint32 *last = &g_array_index (a->last, Last, def_part).dependent;
+  if (*last == use_part)
     return;
-  a->last_dependent[def_part] = use_part;
+  *last = use_part;
   if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
-    fxs_pairs_add (&a->dependent_pairs, def_part, use_part);
+    fxs_pairs_add (a->dependent_pairs, def_part, use_part);
 }
 
 static void
 add_dependency (Analysis *a, guint32 use_part, guint32 def_part, guint32 def_node,
                 guint32 use_node, const char *symbol)
 {
-  if (a->last_dependency[use_part] == def_part)
+  guint32 *last = &g_array_index (a->last, Last, use_part).dependency;
+  if (*last == def_part)
     return;
-  a->last_dependency[use_part] = def_part;
+  *last = def_part;
   if (!fxs_id_set_add (&a->dependency_seen, fxs_id_pair (use_part, def_part)))
     return;
   DepEdge e = { use_part, def_part, def_node, use_node, symbol };
@@ -572,7 +562,6 @@ uses_init (Analysis *a)
   a->first_input_part = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = g_malloc0 (a->n ? a->n : 1);
-  partitions_room (a, 64);
 }
 
 /* Forgets the uses recorded so far. */
@@ -581,9 +570,10 @@ uses_reset (Analysis *a)
 {
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   memset (a->is_output, 0, a->n ? a->n : 1);
-  memset (a->last_dependent, 0xff, a->partitions_cap * sizeof (guint32));
-  memset (a->last_dependency, 0xff, a->partitions_cap * sizeof (guint32));
-  a->input_pairs.len = a->output_pairs.len = a->dependent_pairs.len = 0;
+  memset (a->last->data, 0xff, a->last->len * sizeof (Last));
+  g_array_set_size (a->input_pairs, 0);
+  g_array_set_size (a->output_pairs, 0);
+  g_array_set_size (a->dependent_pairs, 0);
   g_array_set_size (a->dep_edges, 0);
   fxs_id_set_clear (&a->input_seen);
   fxs_id_set_clear (&a->dependent_seen);
@@ -811,11 +801,11 @@ make_node_lists (FxsSplitResult *r, guint n)
 static void
 make_dependency_edges (Analysis *a, FxsCsr *deps)
 {
-  FxsPairs pairs = { NULL, 0, 0 };
+  FxsPairs *pairs = fxs_pairs_new ();
   for (guint e = 0; e < a->dep_edges->len; e++)
-    fxs_pairs_add (&pairs, g_array_index (a->dep_edges, DepEdge, e).use_part, e);
-  fxs_csr_init_from_pairs (deps, a->ids->len, &pairs);
-  fxs_pairs_clear (&pairs);
+    fxs_pairs_add (pairs, g_array_index (a->dep_edges, DepEdge, e).use_part, e);
+  fxs_csr_init_from_pairs (deps, a->ids->len, pairs);
+  g_array_free (pairs, TRUE);
 }
 
 static void
@@ -834,25 +824,25 @@ static void
 make_global_state_copies (Analysis *a, FxsSplitPlan *plan)
 {
   guint P = a->ids->len;
-  FxsPairs pairs = { NULL, 0, 0 };
+  FxsPairs *pairs = fxs_pairs_new ();
   GArray *lists[] = { a->autocast_regions, a->grad_regions };
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     for (guint k = 0; k < lists[l]->len; k++)
       {
         const Region *r = &g_array_index (lists[l], Region, k);
         for (guint32 p = r->lo + 1; p <= r->hi; p++)
-          fxs_pairs_add (&pairs, p, r->node);
+          fxs_pairs_add (pairs, p, r->node);
       }
-  fxs_csr_init_from_pairs (&plan->preludes, P, &pairs);
-  pairs.len = 0;
+  fxs_csr_init_from_pairs (&plan->preludes, P, pairs);
+  g_array_set_size (pairs, 0);
   for (guint k = a->autocast_regions->len; k-- > 0;)
     {
       const Region *r = &g_array_index (a->autocast_regions, Region, k);
       for (guint32 p = r->lo; p < r->hi; p++)
-        fxs_pairs_add (&pairs, p, r->exit);
+        fxs_pairs_add (pairs, p, r->exit);
     }
-  fxs_csr_init_from_pairs (&plan->epilogues, P, &pairs);
-  fxs_pairs_clear (&pairs);
+  fxs_csr_init_from_pairs (&plan->epilogues, P, pairs);
+  g_array_free (pairs, TRUE);
 }
 
 /* ---- entry points ----------------------------------------------------------- */
@@ -869,6 +859,10 @@ analysis_init (Analysis *a, FxsGraph *graph)
   /* room for every node: pages of it never used are never touched */
   a->call_modules = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  a->last = g_array_new (FALSE, FALSE, sizeof (Last));
+  a->input_pairs = fxs_pairs_new ();
+  a->output_pairs = fxs_pairs_new ();
+  a->dependent_pairs = fxs_pairs_new ();
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (DepEdge));
   fxs_id_set_init (&a->input_seen);
@@ -885,16 +879,18 @@ analysis_clear (Analysis *a)
 {
   g_array_free (a->ids, TRUE);
   fxs_id_map_clear (&a->dense_of_id);
-  fxs_pairs_clear (&a->input_pairs);
-  fxs_pairs_clear (&a->output_pairs);
-  fxs_pairs_clear (&a->dependent_pairs);
+  if (a->input_pairs)
+    {
+      g_array_free (a->input_pairs, TRUE);
+      g_array_free (a->output_pairs, TRUE);
+      g_array_free (a->dependent_pairs, TRUE);
+    }
   g_array_free (a->dep_edges, TRUE);
   g_free (a->call_modules);
   fxs_id_set_clear (&a->input_seen);
   g_free (a->first_input_part);
   g_free (a->is_output);
-  g_free (a->last_dependent);
-  g_free (a->last_dependency);
+  g_array_free (a->last, TRUE);
   fxs_id_set_clear (&a->dependent_seen);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);
@@ -906,10 +902,11 @@ analysis_clear (Analysis *a)
 
 /* Frees a pair list as soon as its table is made, to keep the peak low. */
 static void
-pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs *pairs)
+pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs **pairs)
 {
-  fxs_csr_init_from_pairs (csr, n_groups, pairs);
-  fxs_pairs_clear (pairs);
+  fxs_csr_init_from_pairs (csr, n_groups, *pairs);
+  g_array_free (*pairs, TRUE);
+  *pairs = NULL;
 }
 
 static FxsSplitResult *

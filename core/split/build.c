@@ -60,7 +60,7 @@ typedef FxsBuilder Builder;
 static gpointer
 node_memory (Builder *b, gsize size)
 {
-  return fxs_arena_alloc (&b->graph->arena, size);
+  return fxs_arena_take (&b->graph->arena, size);
 }
 
 /* Sets the graph's attribute @name (which must live as long as the graph);

@@ -62,6 +62,10 @@ compare_reserved (const void *key, const void *member)
 gboolean
 fxs_name_is_reserved_len (const char *name, gsize len)
 {
+  /* most names have digits, which no reserved name has */
+  for (gsize i = 0; i < len; i++)
+    if (g_ascii_isdigit (name[i]))
+      return FALSE;
   Key key = { name, len };
   return bsearch (&key, reserved_names, G_N_ELEMENTS (reserved_names), sizeof (char *),
                   compare_reserved) != NULL;

@@ -114,11 +114,9 @@ struct FxsGraph {
   /* per node, where its get_attr / call_module target is in attrs
    * (fxs_graph_target_attrs); filled by the loader as it reads, or on
    * first use under the lazy indexes' lock */
-  guint32 *target_attrs;
-  guint32 n_target_attrs;      /* nodes[0..n) have an entry */
-  guint32 target_attrs_cap;
+  GArray *target_attrs;        /* guint32, for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
-  gint target_attrs_ready;     /* atomic: n_target_attrs + 1 once published */
+  gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */

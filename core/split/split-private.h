@@ -13,6 +13,17 @@
 #include <fxsplit/split.h>
 #include "model/graph-private.h"
 
+/* What a node does to the grad / autocast state (split_module re-enters
+ * these regions in every partition they span; verify follows them). */
+typedef enum {
+  GLOBAL_STATE_NONE,
+  GLOBAL_STATE_SET_GRAD,
+  GLOBAL_STATE_ENTER_AUTOCAST,
+  GLOBAL_STATE_EXIT_AUTOCAST,
+} FxsGlobalState;
+
+G_GNUC_INTERNAL FxsGlobalState fxs_global_state_of (const FxsNode *node);
+
 /* part_of[] of nodes that are in no partition (placeholder, get_attr, output). */
 #define FXS_NO_PARTITION G_MAXUINT32
 

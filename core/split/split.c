@@ -11,13 +11,6 @@
 
 #include <string.h>
 
-typedef enum {
-  GLOBAL_STATE_NONE,
-  GLOBAL_STATE_SET_GRAD,
-  GLOBAL_STATE_ENTER_AUTOCAST,
-  GLOBAL_STATE_EXIT_AUTOCAST,
-} GlobalState;
-
 /* A set_grad_enabled or autocast region: the partitions (dense indices,
  * which follow partition ids once ids never decrease) it spans. */
 typedef struct {
@@ -81,8 +74,8 @@ node_at (const Analysis *a, guint i)
   return a->g->nodes->pdata[i];
 }
 
-static GlobalState
-global_state_of (const FxsNode *node)
+FxsGlobalState
+fxs_global_state_of (const FxsNode *node)
 {
   const char *t = node->target;
   /* cheap rejection first: this runs for every call node */
@@ -194,7 +187,7 @@ static gboolean
 track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 last_call_part,
                     GError **error)
 {
-  GlobalState kind = global_state_of (node);
+  FxsGlobalState kind = fxs_global_state_of (node);
   if (kind == GLOBAL_STATE_NONE)
     return TRUE;
   a->has_global_state = TRUE;
@@ -601,7 +594,7 @@ record_uses (Analysis *a, GError **error)
             return FALSE;
           /* global-state nodes are re-entered in every partition of their
            * region instead of being passed around */
-          if (!a->has_global_state || global_state_of (node) == GLOBAL_STATE_NONE)
+          if (!a->has_global_state || fxs_global_state_of (node) == GLOBAL_STATE_NONE)
             {
               record_value_uses (&node->args, &use);
               if (node->kwargs.n)

@@ -8,6 +8,7 @@
 #include <fxsplit/verify.h>
 
 #include "model/graph-private.h"
+#include "split/split-private.h"
 #include "util/idset.h"
 #include "util/table.h"
 
@@ -15,13 +16,6 @@
  * (STRUCT | index into structs), or nothing yet. */
 #define VAL_NONE G_MAXUINT32
 #define VAL_STRUCT 0x80000000u
-
-typedef enum {
-  GLOBAL_NONE,
-  GLOBAL_SET_GRAD,
-  GLOBAL_ENTER_AUTOCAST,
-  GLOBAL_EXIT_AUTOCAST,
-} GlobalKind;
 
 /* One evaluation of a graph: the original, the top-level graph, or a
  * submodule inlined at its call. */

@@ -21,22 +21,6 @@
 
 #include <string.h>
 
-static GlobalKind
-global_kind (FxsOp op, const char *target)
-{
-  if (op != FXS_OP_CALL_FUNCTION || strncmp (target, "torch.", 6) != 0)
-    return GLOBAL_NONE;
-  if (strcmp (target, "torch._C._set_grad_enabled") == 0)
-    return GLOBAL_SET_GRAD;
-  if (strcmp (target, "torch.amp.autocast_mode._enter_autocast") == 0
-      || strcmp (target, "torch.amp._enter_autocast") == 0)
-    return GLOBAL_ENTER_AUTOCAST;
-  if (strcmp (target, "torch.amp.autocast_mode._exit_autocast") == 0
-      || strcmp (target, "torch.amp._exit_autocast") == 0)
-    return GLOBAL_EXIT_AUTOCAST;
-  return GLOBAL_NONE;
-}
-
 static gboolean
 is_call (FxsOp op)
 {
@@ -105,19 +89,19 @@ make_state (Verifier *v, guint32 grad, guint32 stack)
 /* The state after global-state node of @kind, with value number @vn and
  * (for an exit) the entered value number @arg_vn. */
 static guint32
-next_state (Verifier *v, guint32 state, GlobalKind kind, guint32 vn, guint32 arg_vn)
+next_state (Verifier *v, guint32 state, FxsGlobalState kind, guint32 vn, guint32 arg_vn)
 {
   guint32 grad = g_array_index (v->state_grad, guint32, state);
   guint32 stack = g_array_index (v->state_stack, guint32, state);
   switch (kind)
     {
-    case GLOBAL_SET_GRAD:
+    case GLOBAL_STATE_SET_GRAD:
       grad = vn + 1;
       break;
-    case GLOBAL_ENTER_AUTOCAST:
+    case GLOBAL_STATE_ENTER_AUTOCAST:
       stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack, vn + 1);
       break;
-    case GLOBAL_EXIT_AUTOCAST:
+    case GLOBAL_STATE_EXIT_AUTOCAST:
       if (stack && g_array_index (v->stack_top, guint32, stack) == arg_vn + 1)
         stack = g_array_index (v->stack_parent, guint32, stack);
       else /* not the innermost region: a state of its own, alike on both sides */
@@ -137,7 +121,7 @@ typedef struct {
   const FxsNode *node;
   Scope *scope;
   const char *target;   /* mapped back to the original's names */
-  GlobalKind global;
+  FxsGlobalState global;
   guint32 state;        /* ignored for global-state calls */
   guint64 hash;
 } Sig;
@@ -239,7 +223,7 @@ number_original (Verifier *v, Original *o)
           break;
         default:
           {
-            Sig sig = { node, &v->orig, node->target, global_kind ((FxsOp) node->op, node->target),
+            Sig sig = { node, &v->orig, node->target, fxs_global_state_of (node),
                         state, 0 };
             sig_hash (v, &sig);
             vn = vn_lookup (v, &sig, o->state, i);
@@ -247,7 +231,7 @@ number_original (Verifier *v, Original *o)
             if (sig.global)
               {
                 guint32 arg = VAL_NONE;
-                if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+                if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
                   arg = fxs_verify_resolve (v, &node->args.u.items[0], &v->orig).vn;
                 state = next_state (v, state, sig.global, vn, arg);
               }
@@ -395,7 +379,7 @@ describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, 
 static gboolean
 match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
 {
-  Sig sig = { node, scope, original_target (v, scope, node), global_kind ((FxsOp) node->op, node->target),
+  Sig sig = { node, scope, original_target (v, scope, node), fxs_global_state_of (node),
               scope->state, 0 };
   sig_hash (v, &sig);
   guint32 vn = vn_lookup (v, &sig, o->state, VAL_NONE);
@@ -420,7 +404,7 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
   if (sig.global)
     {
       guint32 arg = VAL_NONE;
-      if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+      if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
         arg = fxs_verify_resolve (v, &node->args.u.items[0], scope).vn;
       scope->state = next_state (v, scope->state, sig.global, vn, arg);
     }

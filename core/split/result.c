@@ -63,6 +63,31 @@ fxs_split_result_new (FxsGraph *graph)
 }
 
 void
+fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix)
+{
+  guint P = ids->len;
+  r->n_partitions = P;
+  r->partitions = g_new0 (FxsPartition, P ? P : 1);
+  r->by_dense = g_new (FxsPartition *, P ? P : 1);
+  for (guint p = 0; p < P; p++)
+    {
+      /* the call position is set once the order is known */
+      FxsPartition *part = &r->partitions[p];
+      part->result = r;
+      part->dense = p;
+      part->id = g_array_index (ids, gint64, p);
+      char *name = affix ? g_strdup_printf ("%s_%" G_GINT64_FORMAT, affix, part->id)
+                         : g_strdup_printf ("%" G_GINT64_FORMAT, part->id);
+      char *submod = g_strconcat ("submod_", name, NULL);
+      part->name = g_string_chunk_insert (r->strings, name);
+      part->submod_name = g_string_chunk_insert (r->strings, submod);
+      g_free (name);
+      g_free (submod);
+      r->by_dense[p] = part;
+    }
+}
+
+void
 fxs_split_result_free (FxsSplitResult *result)
 {
   if (!result)

@@ -119,8 +119,25 @@ typedef struct {
   gsize n_call_modules;
 } FxsSplitPlan;
 
+/* Why partition use_part depends on def_part: the first use that said so. */
+typedef struct {
+  guint32 use_part, def_part;
+  guint32 def_node, use_node;
+  const char *symbol;   /* def_node binds this symbol of an input, or NULL */
+} FxsDepEdge;
+
+/* Puts @r's partitions (named, with their dependents) in call order and
+ * fills r->dependencies from @edges (FxsDepEdge, one per dependency);
+ * FXS_ERROR_CYCLE or, with @keep_original_order, FXS_ERROR_GRAPH when
+ * there is no order.  order.c */
+gboolean fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,
+                          GError **error);
+
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
+/* Its partitions, named after their @ids (gint64, first appearance first),
+ * in that order until fxs_split_order(). */
+void fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix);
 
 /* Fills @r's qualname map from @plan's call_module list (qualnames.c). */
 void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);

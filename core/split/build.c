@@ -13,8 +13,7 @@
 
 #include <string.h>
 
-/* Name candidates repeat with the targets (and targets are interned), so
- * the builder remembers them by target pointer, per graph. */
+/* Candidates repeat with the (interned) targets: cached by target, per graph */
 #define CANDIDATE_CACHE_SIZE 256
 
 typedef struct {
@@ -28,8 +27,7 @@ typedef struct {
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
-/* Builder.owner of the top-level graph (partitions own their dense index;
- * G_MAXUINT32: no graph) */
+/* Builder.owner of the top-level graph (a partition's is its dense index) */
 #define TOP_OWNER (G_MAXUINT32 - 1)
 
 struct FxsBuilder {
@@ -54,13 +52,12 @@ struct FxsBuilder {
 
 typedef FxsBuilder Builder;
 
-/* ---- making values and nodes ------------------------------------------------ */
-
-/* Memory for the graph being built: its nodes, their arguments and names. */
+/* Memory for the graph being built: its nodes, their arguments and names
+ * (an FxsNameAllocFunc). */
 static gpointer
-node_memory (Builder *b, gsize size)
+node_memory (gpointer builder, gsize size)
 {
-  return fxs_arena_take (&b->graph->arena, size);
+  return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
 }
 
 /* Sets the graph's attribute @name (which must live as long as the graph);
@@ -91,13 +88,6 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
 {
   return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
                                 tensor);
-}
-
-static guint
-attr_table_set_original (Builder *b, const char *name, const FxsAttr *attr)
-{
-  return attr_table_set (b, name, fxs_attr_kind (attr), fxs_attr_class (attr),
-                         fxs_attr_tensor (attr));
 }
 
 /* TRUE when entry @i of the graph's table says what @attr says already. */
@@ -137,6 +127,23 @@ tuple1 (Builder *b, const FxsValue *item)
 
 static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
 
+/* The node standing for @v's node in the graph being built into *@out;
+ * FALSE (and b->missing set) when there is none. */
+static inline gboolean
+map_ref (Builder *b, const FxsValue *v, FxsValue *out)
+{
+  guint32 i = v->u.node->index;
+  if (b->env_owner[i] != b->owner)
+    {
+      if (!b->missing)
+        b->missing = v->u.node;
+      return FALSE;
+    }
+  *out = *v;
+  out->u.node = b->env[i];
+  return TRUE;
+}
+
 /* remap() of a container's items: of @count items at @in_items, every
  * @step-th from @first on.  Returns a copy with the changes, or NULL when
  * nothing changes. */
@@ -151,15 +158,8 @@ remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, gui
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
         {
-          guint32 i = v->u.node->index;
-          if (b->env_owner[i] != b->owner)
-            {
-              if (!b->missing)
-                b->missing = v->u.node;
-              continue;
-            }
-          item = *v;
-          item.u.node = b->env[i];
+          if (!map_ref (b, v, &item))
+            continue;
         }
       else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
@@ -183,17 +183,7 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
   switch (in->kind)
     {
     case FXS_VALUE_NODE:
-      {
-        guint32 i = in->u.node->index;
-        if (b->env_owner[i] != b->owner)
-          {
-            if (!b->missing)
-              b->missing = in->u.node;
-            return FALSE;
-          }
-        out->u.node = b->env[i];
-        return TRUE;
-      }
+      return map_ref (b, in, out);
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
     case FXS_VALUE_SLICE:
@@ -223,12 +213,18 @@ check_missing (Builder *b, const FxsNode *user, GError **error)
   return FALSE;
 }
 
-/* Two-way: a target's entry is one of a pair of slots. */
 static guint
 cache_slot (FxsOp op, const char *target)
 {
   guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
   return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
+}
+
+/* A copy of @s as long-lived as the graph being built. */
+static char *
+graph_strdup (Builder *b, const char *s)
+{
+  return fxs_arena_strndup (&b->graph->arena, s, strlen (s));
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -238,33 +234,12 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  gsize len = strlen (target);
-  char *flat = node_memory (b, len + 1);
-  for (gsize i = 0; i <= len; i++)
-    flat[i] = target[i] == '.' ? '_' : target[i];
-  return flat;
+  return g_strdelimit (graph_strdup (b, target), ".", '_');
 }
 
-/* A copy of @len bytes of @s as long-lived as the graph being built. */
-static const char *
-graph_strndup (Builder *b, const char *s, gsize len)
-{
-  char *copy = node_memory (b, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  return copy;
-}
-
-/* Targets of the nodes every graph has: static, so no graph stores them
- * (a graph per partition, millions of them maybe). */
+/* Targets of the nodes every graph has: static, not stored per graph. */
 static const char output_target[] = "output";
 static const char getitem_target[] = "_operator.getitem";
-
-static gpointer
-name_memory (gpointer builder, gsize size)
-{
-  return node_memory (builder, size);
-}
 
 /* The original attribute @orig's target names. */
 static const FxsAttr *
@@ -293,7 +268,7 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
     e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
   if (op == FXS_OP_CALL_MODULE)
     /* a plain candidate that is the flat target hashed it already */
     e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
@@ -324,7 +299,6 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
-  /* room for every node is made up front */
   return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
                                    args, kwargs);
 }
@@ -362,17 +336,22 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   fxs_items_reserve (b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
-  fxs_namespace_reset (b->ns, b->graph, name_memory, b);
+  fxs_namespace_reset (b->ns, b->graph, node_memory, b);
   b->owner = owner;
 }
 
-static void
-end_graph (Builder *b)
+/* A get_attr of @orig's target, which goes into the graph's table. */
+static FxsNode *
+add_get_attr (Builder *b, const FxsNode *orig)
 {
-  b->graph = NULL;
+  FxsNode *node = add_node (b, FXS_OP_GET_ATTR,
+                            name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
+                            NULL, NULL);
+  fxs_node_share_meta (node, orig);
+  const FxsAttr *attr = original_attr (b, orig);
+  attr_table_set (b, orig->target, attr->kind, attr->class_name, attr->tensor);
+  return node;
 }
-
-/* ---- submodules ---------------------------------------------------------- */
 
 /* Whether original node @i, an input of a partition, is passed to it:
  * module attributes are not, the submodule fetches them itself with
@@ -399,21 +378,15 @@ add_inputs (Builder *b, const FxsPartition *part)
       const FxsNode *orig = original_node (b, inputs[k]);
       FxsNode *node;
       if (!input_is_passed (b, inputs[k]))
-        {
-          node = add_node (b, FXS_OP_GET_ATTR,
-                           name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
-                           NULL, NULL);
-          fxs_node_share_meta (node, orig);
-          attr_table_set_original (b, orig->target, original_attr (b, orig));
-        }
+        node = add_get_attr (b, orig);
       else
         {
           const char *target = orig->name;
           if (!b->plan->keep_original_input_name)
             {
               char arg[32];
-              gint len = g_snprintf (arg, sizeof arg, "arg_%u", counter++);
-              target = graph_strndup (b, arg, (gsize) len);
+              g_snprintf (arg, sizeof arg, "arg_%u", counter++);
+              target = graph_strdup (b, arg);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
@@ -515,9 +488,10 @@ add_partition_output (Builder *b, const FxsPartition *part)
             output_target, &args, NULL);
 }
 
-static gboolean
-build_partition (Builder *b, FxsPartition *part, GError **error)
+gboolean
+fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
 {
+  FxsPartition *part = &b->r->partitions[k];
   guint dense = part->dense;
   begin_graph (b, dense, fxs_csr_count (&b->plan->preludes, dense)
                            + fxs_csr_count (&b->r->inputs, dense)
@@ -529,11 +503,9 @@ build_partition (Builder *b, FxsPartition *part, GError **error)
   gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
   if (ok)
     add_partition_output (b, part);
-  end_graph (b);
+  b->graph = NULL;
   return ok;
 }
-
-/* ---- the top-level graph --------------------------------------------------- */
 
 /* split_module's construct_graph: a placeholder or get_attr of the original. */
 static void
@@ -553,12 +525,7 @@ construct (Builder *b, guint32 i)
                        NULL);
     }
   else
-    {
-      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
-                       orig->target, NULL, NULL);
-      fxs_node_share_meta (node, orig);
-      attr_table_set_original (b, orig->target, original_attr (b, orig));
-    }
+    node = add_get_attr (b, orig);
   bind (b, i, node);
 }
 
@@ -608,7 +575,7 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = graph_strndup (b, part->submod_name, strlen (part->submod_name));
+  const char *submod = graph_strdup (b, part->submod_name);
   /* one name per partition, and no attribute of the original */
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
@@ -645,8 +612,8 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
 /* split_module's top-level graph: the original's placeholders and
  * get_attrs (with keep_original_order among the calls, as they are needed),
  * the partitions' calls and the output. */
-static gboolean
-build_top (Builder *b, GError **error)
+gboolean
+fxs_builder_build_top (FxsBuilder *b, GError **error)
 {
   guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
   for (guint i = 0; i < b->orig->nodes->len; i++)
@@ -674,7 +641,7 @@ build_top (Builder *b, GError **error)
         }
       if (!call_partition (b, part, error))
         {
-          end_graph (b);
+          b->graph = NULL;
           return FALSE;
         }
     }
@@ -695,11 +662,9 @@ build_top (Builder *b, GError **error)
       add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
                 output_target, &args, NULL);
     }
-  end_graph (b);
+  b->graph = NULL;
   return ok;
 }
-
-/* ---- the builder as the workers see it (split-private.h) ------------------- */
 
 FxsBuilder *
 fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs)
@@ -731,16 +696,4 @@ fxs_builder_free (FxsBuilder *b)
   g_free (b->env_owner);
   g_string_free (b->candidate, TRUE);
   g_free (b);
-}
-
-gboolean
-fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
-{
-  return build_partition (b, &b->r->partitions[k], error);
-}
-
-gboolean
-fxs_builder_build_top (FxsBuilder *b, GError **error)
-{
-  return build_top (b, error);
 }

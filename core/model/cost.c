@@ -1,6 +1,7 @@
 /* Node costs for partitioners: node count, parameter bytes, output bytes
  * and estimated FLOPs (see include/fxsplit/cost.h for the definitions). */
 #include <fxsplit/cost.h>
+#include "graph-private.h"
 
 #include <string.h>
 
@@ -32,13 +33,6 @@ fxs_cost_kind_from_string (const char *name, FxsCostKind *kind)
         return TRUE;
       }
   return FALSE;
-}
-
-static gboolean
-is_call (const FxsNode *node)
-{
-  FxsOp op = fxs_node_op (node);
-  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
 }
 
 /* ---- parameter bytes ------------------------------------------------------ */
@@ -518,7 +512,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   for (guint i = 0; i < c->n; i++)
     {
       const FxsNode *node = fxs_graph_node (graph, i);
-      if (!is_call (node))
+      if (!fxs_op_is_call (fxs_node_op (node)))
         continue;
       gint64 cost = 0;
       gboolean unknown = FALSE;

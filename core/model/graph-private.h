@@ -131,6 +131,12 @@ fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
   fxs_table_prefetch (nodes ? &graph->node_index : &graph->attr_index, hash);
 }
 
+static inline gboolean
+fxs_op_is_call (FxsOp op)
+{
+  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
+}
+
 /* Strings that live as long as @graph; _intern shares equal strings. */
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);

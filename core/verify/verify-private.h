@@ -67,6 +67,7 @@ typedef struct {
   GArray *state_grad, *state_stack;   /* guint32 per state */
   GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
   GString *qualname;         /* scratch: "submod_1.target" */
+  GPtrArray *texts;          /* char*: the texts of a message being made */
   GError *error;
 } Verifier;
 
@@ -133,6 +134,29 @@ G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
  * "top-level node ...", and "original node ..." */
 G_GNUC_INTERNAL void     fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsNode *node);
+
+/* ---- messages (values.c) ---------------------------------------------------------- */
+
+/* Sets v->error (FXS_ERROR_VERIFY) unless it is set; FALSE. */
+G_GNUC_INTERNAL gboolean fxs_verify_fail (Verifier *v, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Texts for a message, owned by @v until the check ends: @s's (freed),
+ * a split node's and an original node's description, @text quoted. */
+G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
+G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
+
+/* ---- the checks once everything ran (checks.c) ------------------------------------ */
+
+G_GNUC_INTERNAL gboolean fxs_verify_check_output (Verifier *v, Scope *top);
+/* Every original call node is computed by the split. */
+G_GNUC_INTERNAL gboolean fxs_verify_check_counts (Verifier *v);
+/* Every input of a submodule is used, except those that only bring a
+ * symbolic size into scope (their node is that symbol). */
+G_GNUC_INTERNAL gboolean fxs_verify_check_inputs_used (Verifier *v, const Scope *scope);
+/* Every value a submodule returns is read in the top-level graph. */
+G_GNUC_INTERNAL gboolean fxs_verify_check_outputs_read (Verifier *v, const Scope *scope);
+G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
 
 /* ---- the check (verify.c) ---------------------------------------------------------- */
 

@@ -159,10 +159,6 @@ FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, con
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 
-/* The position of attribute @qualname in the graph's table, G_MAXUINT32
- * when there is none. */
-guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
-
 /* Per node of @graph, the position of its target in the attribute table
  * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for
  * targets that are not in the table.  Made on first use and kept (every

@@ -163,13 +163,6 @@ fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
   return name_index_lookup (&graph->attr_index, graph->attrs, FALSE, qualname);
 }
 
-guint32
-fxs_graph_attr_position (const FxsGraph *graph, const char *qualname)
-{
-  index_attrs ((FxsGraph *) graph);
-  return name_index_find_text (&graph->attr_index, graph->attrs, FALSE, qualname);
-}
-
 static gboolean
 has_attr_target (const FxsNode *node)
 {

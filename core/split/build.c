@@ -333,6 +333,8 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
+  /* a node, its arguments and name take about 160 bytes */
+  fxs_arena_expect (&b->graph->arena, n_nodes * 160);
   fxs_items_reserve (b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);

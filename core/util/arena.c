@@ -50,7 +50,8 @@ fxs_arena_grow (FxsArena *arena, gsize size)
   /* Large objects get a block of their own so the current block's
    * remainder is not wasted. */
   gboolean big = size > BLOCK_SIZE / 4;
-  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
+  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE)
+                             : CLAMP (arena->expected, FIRST_BLOCK_SIZE, BLOCK_SIZE);
   if (arena->total >= HUGE_AFTER || arena->expected >= HUGE_AFTER)
     next = BIG_BLOCK_SIZE - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);

@@ -19,8 +19,9 @@ typedef struct {
 void     fxs_arena_init (FxsArena *arena);
 void     fxs_arena_clear (FxsArena *arena);
 /* Says that the arena will hold about @bytes (a loader knows its input's
- * size): a big arena then takes whole huge pages from its first block on
- * instead of growing through small ones, each page of which is a page fault. */
+ * size, the engine its graphs' nodes): its first block has that size (up
+ * to 64 KiB), and a big arena takes big blocks from the first on instead
+ * of growing through small ones. */
 void     fxs_arena_expect (FxsArena *arena, gsize bytes);
 /* Zero-filled, 8-byte aligned memory that lives until fxs_arena_clear(). */
 gpointer fxs_arena_alloc (FxsArena *arena, gsize size);

@@ -3,6 +3,7 @@
  * inputs, outputs and calls. */
 #include "verify-private.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 gboolean
@@ -110,23 +111,33 @@ fxs_verify_check_outputs_read (Verifier *v, const Scope *scope)
   return v->error == NULL;
 }
 
+static int
+compare_names (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 gboolean
 fxs_verify_check_all_called (Verifier *v)
 {
-  if (v->called.table.used >= v->src->n_submodules)
+  if (v->called.table.used >= fxs_verify_n_submodules (v->src))
     return TRUE;
-  GPtrArray *names = v->src->submodule_names (v->src->data);
-  for (guint i = 0; i < names->len; i++)
+  fxs_verify_submodule (v->src, "");   /* the table of all of them */
+  /* the first by name: the names sorted */
+  guint n;
+  const char **names = (const char **) g_hash_table_get_keys_as_array (v->src->submodules, &n);
+  qsort (names, n, sizeof *names, compare_names);
+  for (guint i = 0; i < n; i++)
     {
-      const FxsGraph *sub = v->src->lookup_submodule (v->src->data, names->pdata[i]);
+      const FxsGraph *sub = fxs_verify_submodule (v->src, names[i]);
       if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
         {
           fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
-                fxs_verify_quoted (v, names->pdata[i]));
+                fxs_verify_quoted (v, names[i]));
           break;
         }
     }
-  g_ptr_array_unref (names);
+  g_free (names);
   return v->error == NULL;
 }
 

@@ -42,18 +42,23 @@ typedef struct {
   guint32 n_split;           /* split nodes found computing it */
 } Vn;
 
-/* Where the split's graphs come from. */
+/* Where the split's graphs come from: a split result file's submodules
+ * (name -> graph) and qualname map (new name -> old name, or NULL), or a
+ * split result's (@result; @submodules made only when the top-level graph
+ * calls them out of order, @next is the partition expected next). */
 typedef struct {
-  gpointer data;
-  const FxsGraph *(*lookup_submodule) (gpointer data, const char *name);
-  const char *(*lookup_qualname) (gpointer data, const char *new_name);
-  guint n_submodules;
-  /* the names of all submodules, sorted (only to name one never called) */
-  GPtrArray *(*submodule_names) (gpointer data);
+  GHashTable *submodules;
+  GHashTable *qualnames;
+  const FxsSplitResult *result;
+  guint next;
 } Source;
 
+/* The submodule called @name, or NULL (sources.c). */
+G_GNUC_INTERNAL const FxsGraph *fxs_verify_submodule (Source *src, const char *name);
+G_GNUC_INTERNAL guint fxs_verify_n_submodules (const Source *src);
+
 typedef struct {
-  const Source *src;
+  Source *src;
   Scope orig;
   GArray *vns;               /* Vn */
   FxsTable numbers;          /* vns by signature hash: FxsTableHead (hash, vn + 1) */
@@ -161,7 +166,7 @@ G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
 /* ---- the check (verify.c) ---------------------------------------------------------- */
 
 /* Verifies the split that @src describes, with top-level graph @top. */
-G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src,
+G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src,
                          GError **error);
 
 /* ---- a split result file's partitions table (verify-table.c) --------------------- */

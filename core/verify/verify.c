@@ -229,13 +229,16 @@ number_original (Verifier *v, Original *o)
 static const char *
 original_target (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR)
-      || !v->src->lookup_qualname)
+  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR))
     return node->target;
   g_string_assign (v->qualname, scope->name);
   g_string_append_c (v->qualname, '.');
   g_string_append (v->qualname, node->target);
-  const char *old = v->src->lookup_qualname (v->src->data, v->qualname->str);
+  const char *key = v->qualname->str, *old = NULL;
+  if (v->src->result)
+    old = fxs_split_result_lookup_qualname (v->src->result, key);
+  else if (v->src->qualnames)
+    old = g_hash_table_lookup (v->src->qualnames, key);
   return old ? old : node->target;
 }
 
@@ -526,7 +529,7 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
         default:
           {
             const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
-                                    ? v->src->lookup_submodule (v->src->data, node->target)
+                                    ? fxs_verify_submodule (v->src, node->target)
                                     : NULL;
             if (sub)
               {
@@ -544,7 +547,7 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
 /* ---- the whole check ---------------------------------------------------------------- */
 
 gboolean
-fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src, GError **error)
+fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GError **error)
 {
   if (!fxs_graph_output_node (original))
     {

@@ -95,17 +95,14 @@ struct FxsGraph {
   gint ref_count;
   FxsArena arena;
   GStringChunk *strings;       /* NULL until the first string */
-  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
-   * and a graph takes no extra allocation for them */
+  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer */
   FxsItems nodes[1];           /* FxsNode*, in graph order */
-  FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
-  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
-                                  lookup, so graphs nobody searches (split
-                                  results) never pay for the table */
-  gint node_index_ready;       /* atomic: n_nodes_indexed + 1 once published
-                                  (readers of a finished graph may be many
-                                  threads: the first lookups fill the index
-                                  under a lock, later ones only read) */
+  /* nodes[0..n_nodes_indexed) are in node_index, filled on first lookup
+   * (split results are rarely searched) under index.c's lock;
+   * node_index_ready, atomic, is n_nodes_indexed + 1 once published */
+  FxsNameIndex node_index;
+  guint32 n_nodes_indexed;
+  gint node_index_ready;
   FxsNode *output;
   FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
@@ -140,7 +137,6 @@ fxs_op_is_call (FxsOp op)
 /* Strings that live as long as @graph; _intern shares equal strings. */
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
-
 
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
@@ -177,34 +173,11 @@ FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
                                           FxsAttrKind kind, const char *class_name,
                                           const FxsTensorMeta *tensor);
 
-/* fxs_graph_append_attr_unchecked() without copying @qualname, which
- * must live as long as @graph (or a graph it keeps alive). */
-FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
-                                       FxsAttrKind kind, const char *class_name,
-                                       const FxsTensorMeta *tensor);
-
-/* The same with the attribute's memory from the caller (as long-lived as
- * @graph). */
+/* The same without copying @qualname, and with the attribute's memory
+ * from the caller (both as long-lived as @graph). */
 FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
                                    FxsAttrKind kind, const char *class_name,
                                    const FxsTensorMeta *tensor);
-
-/* Changes what an attribute of a graph under construction says. */
-static inline void
-fxs_attr_assign (FxsAttr *attr, FxsAttrKind kind, const char *class_name,
-                 const FxsTensorMeta *tensor)
-{
-  attr->kind = kind;
-  attr->class_name = class_name;
-  attr->tensor = tensor;
-}
-
-/* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
-static inline void
-fxs_node_share_meta (FxsNode *node, const FxsNode *from)
-{
-  node->meta = from->meta;
-}
 
 /* Invalidate derived data after nodes were added. */
 void fxs_graph_invalidate_users (FxsGraph *graph);

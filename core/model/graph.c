@@ -438,16 +438,8 @@ FxsAttr *
 fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
                                  const char *class_name, const FxsTensorMeta *tensor)
 {
-  return fxs_graph_append_attr_shared (graph, fxs_graph_strdup (graph, qualname), kind,
-                                       class_name, tensor);
-}
-
-FxsAttr *
-fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
-                              const char *class_name, const FxsTensorMeta *tensor)
-{
   return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
-                                   qualname, kind, class_name, tensor);
+                                   fxs_graph_strdup (graph, qualname), kind, class_name, tensor);
 }
 
 FxsAttr *

@@ -1,13 +1,9 @@
-/* The graphs of a split result: one submodule graph per partition and the
- * top-level graph calling them, built node by node in the order
- * split_module creates them, so that every name comes out of the torch.fx
- * namespace as it does in PyTorch.
- *
- * Copies share what the original graph already holds (targets, types,
- * metadata, constant argument values); each produced graph keeps the
- * original alive.  Only argument values that refer to nodes are rebuilt.
- * The attribute table of a graph being built is a Python dict: a name set
- * twice keeps its first position and takes the second value. */
+/* The graphs of a split result: one per partition and the top-level graph,
+ * built node by node in split_module's order, so that every name comes out
+ * of the torch.fx namespace as in PyTorch.  Copies share what the original
+ * (kept alive) holds; only argument values that refer to nodes are rebuilt.
+ * An attribute table is a Python dict: a name set twice keeps its first
+ * position and takes the second value. */
 #include "split-private.h"
 #include "names.h"
 
@@ -52,16 +48,14 @@ struct FxsBuilder {
 
 typedef FxsBuilder Builder;
 
-/* Memory for the graph being built: its nodes, their arguments and names
- * (an FxsNameAllocFunc). */
+/* Memory for the graph being built (an FxsNameAllocFunc). */
 static gpointer
 node_memory (gpointer builder, gsize size)
 {
   return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
 }
 
-/* Sets the graph's attribute @name (which must live as long as the graph);
- * returns its position. */
+/* Sets attribute @name (as long-lived as the graph); returns its position. */
 static guint
 attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
                        const char *class_name, const FxsTensorMeta *tensor)
@@ -70,7 +64,10 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
   guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, strlen (name), hash);
   if (pos != G_MAXUINT32)
     {
-      fxs_attr_assign (attrs->pdata[pos], kind, class_name, tensor);
+      FxsAttr *a = attrs->pdata[pos];
+      a->kind = kind;
+      a->class_name = class_name;
+      a->tensor = tensor;
       return pos;
     }
   /* every attribute comes with a node of the graph: room for as many */
@@ -234,7 +231,11 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  return g_strdelimit (graph_strdup (b, target), ".", '_');
+  char *flat = graph_strdup (b, target);
+  for (char *c = flat; *c; c++)
+    if (*c == '.')
+      *c = '_';
+  return flat;
 }
 
 /* Targets of the nodes every graph has: static, not stored per graph. */
@@ -310,7 +311,7 @@ add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const cha
 {
   FxsNode *node = add_node (b, op, name, target, args, kwargs);
   node->type_expr = orig->type_expr;
-  fxs_node_share_meta (node, orig);
+  node->meta = orig->meta;
   return node;
 }
 
@@ -349,7 +350,7 @@ add_get_attr (Builder *b, const FxsNode *orig)
   FxsNode *node = add_node (b, FXS_OP_GET_ATTR,
                             name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
                             NULL, NULL);
-  fxs_node_share_meta (node, orig);
+  node->meta = orig->meta;
   const FxsAttr *attr = original_attr (b, orig);
   attr_table_set (b, orig->target, attr->kind, attr->class_name, attr->tensor);
   return node;
@@ -531,12 +532,6 @@ construct (Builder *b, guint32 i)
   bind (b, i, node);
 }
 
-static gboolean
-constructed (const Builder *b, guint32 i)
-{
-  return b->env_owner[i] == TOP_OWNER;
-}
-
 static void
 construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
@@ -548,7 +543,7 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
-          && !constructed (b, i))
+          && b->env_owner[i] != TOP_OWNER)
         construct (b, i);
     }
 }
@@ -607,7 +602,7 @@ static void
 construct_get_attr_ref (const FxsNode *def, gpointer data)
 {
   Builder *b = data;
-  if (def->op == FXS_OP_GET_ATTR && !constructed (b, def->index))
+  if (def->op == FXS_OP_GET_ATTR && b->env_owner[def->index] != TOP_OWNER)
     construct (b, def->index);
 }
 
@@ -638,7 +633,7 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
           for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
             if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
-                && !constructed (b, inputs[i]))
+                && b->env_owner[inputs[i]] != TOP_OWNER)
               construct (b, inputs[i]);
         }
       if (!call_partition (b, part, error))

@@ -1,7 +1,7 @@
-/* Verifying a split: what verify.c (value numbering, symbolic evaluation,
- * the checks), verify-values.c (resolving, hashing, comparing and
- * describing argument values) and verify-sources.c (the entry points and
- * where the split's graphs come from) share. */
+/* Verifying a split: what verify.c (value numbering, symbolic evaluation),
+ * checks.c (the checks once all ran), values.c (argument values and
+ * messages), sources.c (the entry points) and table.c (a split file's
+ * partitions table) share. */
 #ifndef FXS_VERIFY_PRIVATE_H
 #define FXS_VERIFY_PRIVATE_H
 
@@ -116,7 +116,7 @@ fxs_verify_node (const FxsGraph *graph, guint32 i)
   return graph->nodes->pdata[i];
 }
 
-/* ---- values (verify-values.c) ---------------------------------------------------- */
+/* ---- values (values.c) ---------------------------------------------------- */
 
 /* What @value stands for in @scope once node references are followed. */
 G_GNUC_INTERNAL Resolved fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope);
@@ -169,7 +169,7 @@ G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
 G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src,
                          GError **error);
 
-/* ---- a split result file's partitions table (verify-table.c) --------------------- */
+/* ---- a split result file's partitions table (table.c) --------------------- */
 
 /* Checks the partitions table of @parts (a loaded split result file whose
  * submodules are @submodules: name -> graph) against its graphs; a file

@@ -14,16 +14,24 @@ typedef struct {
   GError *error;
 } Split;
 
+/* Splits @g (which the split takes over) by "name=id" @ids. */
+static inline Split
+split_graph (FxsGraph *g, const char *ids, const FxsSplitOptions *options)
+{
+  gint64 *id_array = fxs_test_ids (g, ids);
+  Split s = { g, NULL, NULL };
+  s.result = fxs_split_with_ids (g, id_array, options, &s.error);
+  g_free (id_array);
+  return s;
+}
+
 static inline Split
 split_ids (const char *graph_text, const char *attrs, const char *ids,
            const FxsSplitOptions *options)
 {
-  Split s = { fxs_test_graph_new (graph_text), NULL, NULL };
-  fxs_test_add_attrs (s.graph, attrs);
-  gint64 *id_array = fxs_test_ids (s.graph, ids);
-  s.result = fxs_split_with_ids (s.graph, id_array, options, &s.error);
-  g_free (id_array);
-  return s;
+  FxsGraph *g = fxs_test_graph_new (graph_text);
+  fxs_test_add_attrs (g, attrs);
+  return split_graph (g, ids, options);
 }
 
 static inline void

@@ -7,18 +7,6 @@
  * which section and which rule. */
 #include "split-test.h"
 
-static const char global_state_graph[] =
-  "placeholder x x ()\n"
-  "call_function _set_grad_enabled torch._C._set_grad_enabled (False,)\n"
-  "call_function relu torch.relu (x,)\n"
-  "call_function _enter_autocast torch.amp.autocast_mode._enter_autocast "
-  "('cuda', None, True, None)\n"
-  "call_function neg torch.neg (relu,)\n"
-  "call_function sin torch.sin (neg,)\n"
-  "call_function _exit_autocast torch.amp.autocast_mode._exit_autocast (_enter_autocast,)\n"
-  "call_function cos torch.cos (sin,)\n"
-  "output output output (cos,)\n";
-
 static void
 test_global_state (void)
 {
@@ -29,7 +17,7 @@ test_global_state (void)
    * regions, before the placeholders); partitions regions[:-1] of an
    * autocast region end with an _exit_autocast of their own copy.  The
    * global-state nodes pass nothing between partitions. */
-  Split s = split_ids (global_state_graph, "",
+  Split s = split_ids (fxs_test_global_state_graph, "",
                        "_set_grad_enabled=0 relu=0 _enter_autocast=0 neg=1 sin=2 "
                        "_exit_autocast=2 cos=3", NULL);
   check_dump (&s, "--- top\n"
@@ -116,7 +104,7 @@ test_global_state (void)
                "output output output (sin,)\n");
 
   /* negative ids work (PyTorch starts its check at -1 and would refuse) */
-  s = split_ids (global_state_graph, "",
+  s = split_ids (fxs_test_global_state_graph, "",
                  "_set_grad_enabled=-5 relu=-5 _enter_autocast=-5 neg=-5 sin=-5 "
                  "_exit_autocast=-5 cos=-5", NULL);
   CU_ASSERT_PTR_NOT_NULL (s.result);
@@ -126,7 +114,7 @@ test_global_state (void)
 static void
 test_global_state_errors (void)
 {
-  Split s = split_ids (global_state_graph, "",
+  Split s = split_ids (fxs_test_global_state_graph, "",
                        "_set_grad_enabled=0 relu=0 _enter_autocast=0 neg=1 sin=2 "
                        "_exit_autocast=2 cos=1", NULL);
   check_error (&s, FXS_ERROR_GLOBAL_STATE,
@@ -206,10 +194,7 @@ test_symbolic_sizes (void)
    * bound inside partition 1 itself, so nothing is passed for it (PyTorch
    * would make partition 1 depend on itself). */
   FxsGraph *g = symbolic_graph_new ();
-  gint64 *ids = fxs_test_ids (g, symbolic_ids);
-  Split s = { g, NULL, NULL };
-  s.result = fxs_split_with_ids (g, ids, NULL, &s.error);
-  g_free (ids);
+  Split s = split_graph (g, symbolic_ids, NULL);
   check_dump (&s, "--- top\n"
                   "placeholder x x ()\n"
                   "placeholder s0 s0 ()\n"
@@ -247,10 +232,7 @@ test_symbolic_sizes (void)
   g = symbolic_graph_new ();
   const char *q9[] = { "q9" };
   fxs_node_set_free_symbols (node (g, "zeros"), q9, 1);
-  ids = fxs_test_ids (g, symbolic_ids);
-  s = (Split) { g, NULL, NULL };
-  s.result = fxs_split_with_ids (g, ids, NULL, &s.error);
-  g_free (ids);
+  s = split_graph (g, symbolic_ids, NULL);
   check_error (&s, FXS_ERROR_GRAPH,
                "node 'add': its input 'zeros' has a size with symbol 'q9', but no node binds "
                "that symbol");
@@ -267,10 +249,7 @@ test_symbol_bound_later (void)
   const char *u7[] = { "u7" };
   fxs_node_set_free_symbols (node (g, "zeros"), u7, 1);
   fxs_node_set_symbol (node (g, "mul"), "u7");
-  gint64 *ids = fxs_test_ids (g, symbolic_ids);
-  Split s = { g, NULL, NULL };
-  s.result = fxs_split_with_ids (g, ids, NULL, &s.error);
-  g_free (ids);
+  Split s = split_graph (g, symbolic_ids, NULL);
   check_dump (&s, "--- top\n"
                   "placeholder x x ()\n"
                   "placeholder s0 s0 ()\n"

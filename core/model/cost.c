@@ -1,6 +1,7 @@
 /* Node costs for partitioners: node count, parameter bytes, output bytes
  * and estimated FLOPs (see include/fxsplit/cost.h for the definitions). */
 #include <fxsplit/cost.h>
+#include "graph-private.h"
 
 #include <string.h>
 
@@ -32,13 +33,6 @@ fxs_cost_kind_from_string (const char *name, FxsCostKind *kind)
         return TRUE;
       }
   return FALSE;
-}
-
-static gboolean
-is_call (const FxsNode *node)
-{
-  FxsOp op = fxs_node_op (node);
-  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
 }
 
 /* ---- parameter bytes ------------------------------------------------------ */
@@ -157,104 +151,69 @@ typedef enum {
   FLOPS_ATTENTION,      /* nn.MultiheadAttention */
 } FlopsRule;
 
+/* A rule and the names it is for, separated by spaces. */
 typedef struct {
-  const char *name;
   FlopsRule rule;
-} FlopsName;
+  const char *names;
+} FlopsNames;
 
 /* call_function short names (the last component of the target) and
  * call_method names. */
-static const FlopsName callable_rules[] = {
-  { "getitem", FLOPS_ZERO }, { "getattr", FLOPS_ZERO }, { "size", FLOPS_ZERO },
-  { "dim", FLOPS_ZERO }, { "numel", FLOPS_ZERO }, { "view", FLOPS_ZERO },
-  { "view_as", FLOPS_ZERO }, { "reshape", FLOPS_ZERO }, { "flatten", FLOPS_ZERO },
-  { "unflatten", FLOPS_ZERO }, { "permute", FLOPS_ZERO }, { "transpose", FLOPS_ZERO },
-  { "t", FLOPS_ZERO }, { "contiguous", FLOPS_ZERO }, { "unsqueeze", FLOPS_ZERO },
-  { "squeeze", FLOPS_ZERO }, { "expand", FLOPS_ZERO }, { "expand_as", FLOPS_ZERO },
-  { "repeat", FLOPS_ZERO }, { "cat", FLOPS_ZERO }, { "concat", FLOPS_ZERO },
-  { "stack", FLOPS_ZERO }, { "split", FLOPS_ZERO }, { "chunk", FLOPS_ZERO },
-  { "unbind", FLOPS_ZERO }, { "narrow", FLOPS_ZERO }, { "select", FLOPS_ZERO },
-  { "to", FLOPS_ZERO }, { "type", FLOPS_ZERO }, { "type_as", FLOPS_ZERO },
-  { "float", FLOPS_ZERO }, { "half", FLOPS_ZERO }, { "double", FLOPS_ZERO },
-  { "int", FLOPS_ZERO }, { "long", FLOPS_ZERO }, { "bool", FLOPS_ZERO },
-  { "clone", FLOPS_ZERO }, { "detach", FLOPS_ZERO }, { "dropout", FLOPS_ZERO },
-  { "_assert", FLOPS_ZERO }, { "movedim", FLOPS_ZERO }, { "roll", FLOPS_ZERO },
-  { "zeros", FLOPS_ZERO }, { "ones", FLOPS_ZERO }, { "full", FLOPS_ZERO },
-  { "arange", FLOPS_ZERO }, { "zeros_like", FLOPS_ZERO }, { "ones_like", FLOPS_ZERO },
-  { "new_zeros", FLOPS_ZERO }, { "new_ones", FLOPS_ZERO }, { "embedding", FLOPS_ZERO },
-  { "index_select", FLOPS_ZERO }, { "gather", FLOPS_ZERO }, { "pad", FLOPS_ZERO },
-  { "add", FLOPS_ELEMENTWISE }, { "iadd", FLOPS_ELEMENTWISE }, { "add_", FLOPS_ELEMENTWISE },
-  { "sub", FLOPS_ELEMENTWISE }, { "isub", FLOPS_ELEMENTWISE }, { "sub_", FLOPS_ELEMENTWISE },
-  { "mul", FLOPS_ELEMENTWISE }, { "imul", FLOPS_ELEMENTWISE }, { "mul_", FLOPS_ELEMENTWISE },
-  { "div", FLOPS_ELEMENTWISE }, { "truediv", FLOPS_ELEMENTWISE }, { "div_", FLOPS_ELEMENTWISE },
-  { "floordiv", FLOPS_ELEMENTWISE }, { "mod", FLOPS_ELEMENTWISE }, { "pow", FLOPS_ELEMENTWISE },
-  { "neg", FLOPS_ELEMENTWISE }, { "abs", FLOPS_ELEMENTWISE }, { "exp", FLOPS_ELEMENTWISE },
-  { "log", FLOPS_ELEMENTWISE }, { "sqrt", FLOPS_ELEMENTWISE }, { "rsqrt", FLOPS_ELEMENTWISE },
-  { "sin", FLOPS_ELEMENTWISE }, { "cos", FLOPS_ELEMENTWISE }, { "erf", FLOPS_ELEMENTWISE },
-  { "relu", FLOPS_ELEMENTWISE }, { "relu_", FLOPS_ELEMENTWISE }, { "relu6", FLOPS_ELEMENTWISE },
-  { "gelu", FLOPS_ELEMENTWISE }, { "silu", FLOPS_ELEMENTWISE }, { "sigmoid", FLOPS_ELEMENTWISE },
-  { "tanh", FLOPS_ELEMENTWISE }, { "hardtanh", FLOPS_ELEMENTWISE },
-  { "hardswish", FLOPS_ELEMENTWISE }, { "hardsigmoid", FLOPS_ELEMENTWISE },
-  { "leaky_relu", FLOPS_ELEMENTWISE }, { "elu", FLOPS_ELEMENTWISE },
-  { "softplus", FLOPS_ELEMENTWISE }, { "mish", FLOPS_ELEMENTWISE },
-  { "clamp", FLOPS_ELEMENTWISE }, { "clamp_", FLOPS_ELEMENTWISE }, { "where", FLOPS_ELEMENTWISE },
-  { "maximum", FLOPS_ELEMENTWISE }, { "minimum", FLOPS_ELEMENTWISE },
-  { "eq", FLOPS_ELEMENTWISE }, { "ne", FLOPS_ELEMENTWISE }, { "lt", FLOPS_ELEMENTWISE },
-  { "le", FLOPS_ELEMENTWISE }, { "gt", FLOPS_ELEMENTWISE }, { "ge", FLOPS_ELEMENTWISE },
-  { "masked_fill", FLOPS_ELEMENTWISE },
-  { "batch_norm", FLOPS_NORM }, { "layer_norm", FLOPS_NORM }, { "group_norm", FLOPS_NORM },
-  { "instance_norm", FLOPS_NORM }, { "normalize", FLOPS_NORM },
-  { "softmax", FLOPS_SOFTMAX }, { "log_softmax", FLOPS_SOFTMAX },
-  { "sum", FLOPS_REDUCTION }, { "mean", FLOPS_REDUCTION }, { "amax", FLOPS_REDUCTION },
-  { "amin", FLOPS_REDUCTION }, { "max", FLOPS_REDUCTION }, { "min", FLOPS_REDUCTION },
-  { "prod", FLOPS_REDUCTION }, { "std", FLOPS_REDUCTION }, { "var", FLOPS_REDUCTION },
-  { "norm", FLOPS_REDUCTION }, { "logsumexp", FLOPS_REDUCTION }, { "argmax", FLOPS_REDUCTION },
-  { "argmin", FLOPS_REDUCTION }, { "max_pool1d", FLOPS_REDUCTION },
-  { "max_pool2d", FLOPS_REDUCTION }, { "max_pool3d", FLOPS_REDUCTION },
-  { "avg_pool1d", FLOPS_REDUCTION }, { "avg_pool2d", FLOPS_REDUCTION },
-  { "avg_pool3d", FLOPS_REDUCTION }, { "adaptive_avg_pool1d", FLOPS_REDUCTION },
-  { "adaptive_avg_pool2d", FLOPS_REDUCTION }, { "adaptive_avg_pool3d", FLOPS_REDUCTION },
-  { "adaptive_max_pool2d", FLOPS_REDUCTION },
-  { "linear", FLOPS_LINEAR },
-  { "matmul", FLOPS_MATMUL }, { "mm", FLOPS_MATMUL }, { "bmm", FLOPS_MATMUL },
-  { "addmm", FLOPS_ADDMM }, { "baddbmm", FLOPS_ADDMM },
-  { "conv1d", FLOPS_CONV }, { "conv2d", FLOPS_CONV }, { "conv3d", FLOPS_CONV },
-  { "conv_transpose1d", FLOPS_CONV_TRANSPOSE }, { "conv_transpose2d", FLOPS_CONV_TRANSPOSE },
-  { "conv_transpose3d", FLOPS_CONV_TRANSPOSE },
+static const FlopsNames callable_rules[] = {
+  { FLOPS_ZERO,
+    "getitem getattr size dim numel view view_as reshape flatten unflatten permute transpose t "
+    "contiguous unsqueeze squeeze expand expand_as repeat cat concat stack split chunk unbind "
+    "narrow select to type type_as float half double int long bool clone detach dropout _assert "
+    "movedim roll zeros ones full arange zeros_like ones_like new_zeros new_ones embedding "
+    "index_select gather pad" },
+  { FLOPS_ELEMENTWISE,
+    "add iadd add_ sub isub sub_ mul imul mul_ div truediv div_ floordiv mod pow neg abs exp "
+    "log sqrt rsqrt sin cos erf relu relu_ relu6 gelu silu sigmoid tanh hardtanh hardswish "
+    "hardsigmoid leaky_relu elu softplus mish clamp clamp_ where maximum minimum eq ne lt le gt "
+    "ge masked_fill" },
+  { FLOPS_NORM, "batch_norm layer_norm group_norm instance_norm normalize" },
+  { FLOPS_SOFTMAX, "softmax log_softmax" },
+  { FLOPS_REDUCTION,
+    "sum mean amax amin max min prod std var norm logsumexp argmax argmin max_pool1d max_pool2d "
+    "max_pool3d avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d "
+    "adaptive_avg_pool3d adaptive_max_pool2d" },
+  { FLOPS_LINEAR, "linear" },
+  { FLOPS_MATMUL, "matmul mm bmm" },
+  { FLOPS_ADDMM, "addmm baddbmm" },
+  { FLOPS_CONV, "conv1d conv2d conv3d" },
+  { FLOPS_CONV_TRANSPOSE, "conv_transpose1d conv_transpose2d conv_transpose3d" },
 };
 
 /* call_module classes, by the last component of the qualified class name. */
-static const FlopsName module_rules[] = {
-  { "Identity", FLOPS_ZERO }, { "Dropout", FLOPS_ZERO }, { "Dropout2d", FLOPS_ZERO },
-  { "Flatten", FLOPS_ZERO }, { "Unflatten", FLOPS_ZERO }, { "Embedding", FLOPS_ZERO },
-  { "ReLU", FLOPS_ELEMENTWISE }, { "ReLU6", FLOPS_ELEMENTWISE }, { "GELU", FLOPS_ELEMENTWISE },
-  { "SiLU", FLOPS_ELEMENTWISE }, { "Sigmoid", FLOPS_ELEMENTWISE }, { "Tanh", FLOPS_ELEMENTWISE },
-  { "Hardswish", FLOPS_ELEMENTWISE }, { "Hardsigmoid", FLOPS_ELEMENTWISE },
-  { "Hardtanh", FLOPS_ELEMENTWISE }, { "LeakyReLU", FLOPS_ELEMENTWISE },
-  { "ELU", FLOPS_ELEMENTWISE }, { "Softplus", FLOPS_ELEMENTWISE }, { "Mish", FLOPS_ELEMENTWISE },
-  { "BatchNorm1d", FLOPS_NORM }, { "BatchNorm2d", FLOPS_NORM }, { "BatchNorm3d", FLOPS_NORM },
-  { "LayerNorm", FLOPS_NORM }, { "GroupNorm", FLOPS_NORM }, { "InstanceNorm1d", FLOPS_NORM },
-  { "InstanceNorm2d", FLOPS_NORM }, { "InstanceNorm3d", FLOPS_NORM },
-  { "Softmax", FLOPS_SOFTMAX }, { "LogSoftmax", FLOPS_SOFTMAX },
-  { "MaxPool1d", FLOPS_REDUCTION }, { "MaxPool2d", FLOPS_REDUCTION },
-  { "MaxPool3d", FLOPS_REDUCTION }, { "AvgPool1d", FLOPS_REDUCTION },
-  { "AvgPool2d", FLOPS_REDUCTION }, { "AvgPool3d", FLOPS_REDUCTION },
-  { "AdaptiveAvgPool1d", FLOPS_REDUCTION }, { "AdaptiveAvgPool2d", FLOPS_REDUCTION },
-  { "AdaptiveAvgPool3d", FLOPS_REDUCTION }, { "AdaptiveMaxPool2d", FLOPS_REDUCTION },
-  { "Linear", FLOPS_LINEAR }, { "NonDynamicallyQuantizableLinear", FLOPS_LINEAR },
-  { "LazyLinear", FLOPS_LINEAR },
-  { "Conv1d", FLOPS_CONV }, { "Conv2d", FLOPS_CONV }, { "Conv3d", FLOPS_CONV },
-  { "ConvTranspose1d", FLOPS_CONV_TRANSPOSE }, { "ConvTranspose2d", FLOPS_CONV_TRANSPOSE },
-  { "ConvTranspose3d", FLOPS_CONV_TRANSPOSE },
-  { "MultiheadAttention", FLOPS_ATTENTION },
+static const FlopsNames module_rules[] = {
+  { FLOPS_ZERO, "Identity Dropout Dropout2d Flatten Unflatten Embedding" },
+  { FLOPS_ELEMENTWISE,
+    "ReLU ReLU6 GELU SiLU Sigmoid Tanh Hardswish Hardsigmoid Hardtanh LeakyReLU ELU Softplus "
+    "Mish" },
+  { FLOPS_NORM,
+    "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm InstanceNorm1d InstanceNorm2d "
+    "InstanceNorm3d" },
+  { FLOPS_SOFTMAX, "Softmax LogSoftmax" },
+  { FLOPS_REDUCTION,
+    "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveAvgPool1d "
+    "AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d" },
+  { FLOPS_LINEAR, "Linear NonDynamicallyQuantizableLinear LazyLinear" },
+  { FLOPS_CONV, "Conv1d Conv2d Conv3d" },
+  { FLOPS_CONV_TRANSPOSE, "ConvTranspose1d ConvTranspose2d ConvTranspose3d" },
+  { FLOPS_ATTENTION, "MultiheadAttention" },
 };
 
 static GHashTable *
-rule_table (const FlopsName *rules, guint n)
+rule_table (const FlopsNames *rules, guint n)
 {
-  GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < n; i++)
-    g_hash_table_insert (table, (gpointer) rules[i].name, GUINT_TO_POINTER (rules[i].rule));
+    {
+      char **names = g_strsplit (rules[i].names, " ", -1);
+      for (char **name = names; *name; name++)
+        g_hash_table_insert (table, *name, GUINT_TO_POINTER (rules[i].rule));
+      g_free (names);
+    }
   return table;
 }
 
@@ -271,22 +230,7 @@ last_component (const char *qualname)
   return dot ? dot + 1 : qualname;
 }
 
-/* Elements of @t, or -1 when a size is symbolic. */
-static gint64
-numel (const FxsTensorMeta *t)
-{
-  gint64 n = 1;
-  for (guint d = 0; d < fxs_tensor_rank (t); d++)
-    {
-      gint64 s = fxs_tensor_dim (t, d);
-      if (s < 0 || (s > 0 && n > G_MAXINT64 / 64 / s))
-        return -1;
-      n *= s;
-    }
-  return n;
-}
-
-/* Product of the sizes from dimension @from on, or -1. */
+/* Product of the sizes from dimension @from on, or -1 when one is symbolic. */
 static gint64
 trailing_numel (const FxsTensorMeta *t, guint from)
 {
@@ -371,7 +315,7 @@ matmul_flops (const FxsTensorMeta *out, const FxsTensorMeta *a)
   if (!out || !a || fxs_tensor_rank (a) == 0)
     return -1;
   gint64 k = fxs_tensor_dim (a, fxs_tensor_rank (a) - 1);
-  return saturating_mul (2 * numel (out), k);
+  return saturating_mul (2 * trailing_numel (out, 0), k);
 }
 
 /* Multi-head attention on a query [L, B, E] or [B, L, E] (which one is not
@@ -399,7 +343,7 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
 {
   gboolean module = fxs_node_op (node) == FXS_OP_CALL_MODULE;
   const FxsTensorMeta *out = node_tensor (scan, node);
-  gint64 out_n = out ? numel (out) : -1;
+  gint64 out_n = out ? trailing_numel (out, 0) : -1;
   switch (rule)
     {
     case FLOPS_ZERO:
@@ -412,7 +356,7 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
     case FLOPS_REDUCTION:
       {
         const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
-        return in ? numel (in) : -1;
+        return in ? trailing_numel (in, 0) : -1;
       }
     case FLOPS_LINEAR:
       {
@@ -449,7 +393,8 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
          * multiply-add per weight element of one output channel. */
         const FxsTensorMeta *base = rule == FLOPS_CONV ? out
                                     : argument_tensor (scan, node, 0, "input");
-        gint64 f = saturating_mul (2 * (base ? numel (base) : -1), trailing_numel (w, 1));
+        gint64 f = saturating_mul (2 * (base ? trailing_numel (base, 0) : -1),
+                                   trailing_numel (w, 1));
         gboolean bias = module ? module_tensor (scan, node, "bias") != NULL
                                : argument_present (node, 2, "bias");
         return f < 0 ? -1 : f + (bias ? out_n : 0);
@@ -518,7 +463,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   for (guint i = 0; i < c->n; i++)
     {
       const FxsNode *node = fxs_graph_node (graph, i);
-      if (!is_call (node))
+      if (!fxs_op_is_call (fxs_node_op (node)))
         continue;
       gint64 cost = 0;
       gboolean unknown = FALSE;

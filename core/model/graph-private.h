@@ -58,33 +58,25 @@ struct FxsAttr {
   guint8 kind;
 };
 
-typedef struct FxsBulkBlock FxsBulkBlock;
-
 /* A graph's nodes or attributes in order: pdata and len as in a GPtrArray,
- * but the storage may be the caller's (fxs_items_use_storage): the engine
- * puts its graphs' arrays in blocks of its own (fxs_graph_alloc_bulk). */
+ * with the growth inline. */
 typedef struct {
   gpointer *pdata;
   guint len;
   guint cap;
-  gboolean borrowed;   /* pdata is the caller's, not to be freed or grown in place */
 } FxsItems;
 
-void fxs_items_grow (FxsItems *items);
+/* Room for at least @cap items in all. */
+void fxs_items_reserve (FxsItems *items, guint cap);
+void fxs_items_clear (FxsItems *items);
 
 static inline void
 fxs_items_add (FxsItems *items, gpointer item)
 {
   if (G_UNLIKELY (items->len == items->cap))
-    fxs_items_grow (items);
+    fxs_items_reserve (items, items->len + 1);
   items->pdata[items->len++] = item;
 }
-
-/* Makes @items keep up to @cap items in @storage (the items it has are
- * copied there), which must live as long as @items; more move to memory
- * of its own. */
-void fxs_items_use_storage (FxsItems *items, gpointer *storage, guint cap);
-void fxs_items_clear (FxsItems *items);
 
 /* Names -> positions in a graph's nodes or attrs: a table.h table of
  * FxsTableHead entries (hash, position + 1); the names stay in the items.
@@ -102,19 +94,15 @@ G_GNUC_INTERNAL void fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guin
 struct FxsGraph {
   gint ref_count;
   FxsArena arena;
-  FxsBulkBlock *bulk;          /* fxs_graph_alloc_bulk() blocks */
   GStringChunk *strings;       /* NULL until the first string */
-  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer,
-   * and a graph takes no extra allocation for them */
+  /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer */
   FxsItems nodes[1];           /* FxsNode*, in graph order */
-  FxsNameIndex node_index;     /* node names, see n_nodes_indexed */
-  guint32 n_nodes_indexed;     /* nodes[0..n) are in node_index: filled on first
-                                  lookup, so graphs nobody searches (split
-                                  results) never pay for the table */
-  gint node_index_ready;       /* atomic: n_nodes_indexed + 1 once published
-                                  (readers of a finished graph may be many
-                                  threads: the first lookups fill the index
-                                  under a lock, later ones only read) */
+  /* nodes[0..n_nodes_indexed) are in node_index, filled on first lookup
+   * (split results are rarely searched) under index.c's lock;
+   * node_index_ready, atomic, is n_nodes_indexed + 1 once published */
+  FxsNameIndex node_index;
+  guint32 n_nodes_indexed;
+  gint node_index_ready;
   FxsNode *output;
   FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;     /* made and filled lazily like node_index */
@@ -123,11 +111,9 @@ struct FxsGraph {
   /* per node, where its get_attr / call_module target is in attrs
    * (fxs_graph_target_attrs); filled by the loader as it reads, or on
    * first use under the lazy indexes' lock */
-  guint32 *target_attrs;
-  guint32 n_target_attrs;      /* nodes[0..n) have an entry */
-  guint32 target_attrs_cap;
+  GArray *target_attrs;        /* guint32, for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
-  gint target_attrs_ready;     /* atomic: n_target_attrs + 1 once published */
+  gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */
@@ -142,13 +128,15 @@ fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
   fxs_table_prefetch (nodes ? &graph->node_index : &graph->attr_index, hash);
 }
 
+static inline gboolean
+fxs_op_is_call (FxsOp op)
+{
+  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
+}
+
 /* Strings that live as long as @graph; _intern shares equal strings. */
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
-
-
-/* g_malloc() memory that lives as long as @graph. */
-gpointer fxs_graph_alloc_bulk (FxsGraph *graph, gsize size);
 
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
@@ -166,10 +154,6 @@ FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, con
                                    const FxsValue *kwargs);
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
-
-/* The position of attribute @qualname in the graph's table, G_MAXUINT32
- * when there is none. */
-guint32 fxs_graph_attr_position (const FxsGraph *graph, const char *qualname);
 
 /* Per node of @graph, the position of its target in the attribute table
  * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for
@@ -189,34 +173,11 @@ FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
                                           FxsAttrKind kind, const char *class_name,
                                           const FxsTensorMeta *tensor);
 
-/* fxs_graph_append_attr_unchecked() without copying @qualname, which
- * must live as long as @graph (or a graph it keeps alive). */
-FxsAttr *fxs_graph_append_attr_shared (FxsGraph *graph, const char *qualname,
-                                       FxsAttrKind kind, const char *class_name,
-                                       const FxsTensorMeta *tensor);
-
-/* The same with the attribute's memory from the caller (as long-lived as
- * @graph). */
+/* The same without copying @qualname, and with the attribute's memory
+ * from the caller (both as long-lived as @graph). */
 FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
                                    FxsAttrKind kind, const char *class_name,
                                    const FxsTensorMeta *tensor);
-
-/* Changes what an attribute of a graph under construction says. */
-static inline void
-fxs_attr_assign (FxsAttr *attr, FxsAttrKind kind, const char *class_name,
-                 const FxsTensorMeta *tensor)
-{
-  attr->kind = kind;
-  attr->class_name = class_name;
-  attr->tensor = tensor;
-}
-
-/* Shares another graph's node metadata (kept alive by fxs_graph_keep_alive). */
-static inline void
-fxs_node_share_meta (FxsNode *node, const FxsNode *from)
-{
-  node->meta = from->meta;
-}
 
 /* Invalidate derived data after nodes were added. */
 void fxs_graph_invalidate_users (FxsGraph *graph);

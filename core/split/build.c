@@ -1,28 +1,15 @@
-/* The graphs of a split result: one submodule graph per partition and the
- * top-level graph calling them, built node by node in the order
- * split_module creates them, so that every name comes out of the torch.fx
- * namespace as it does in PyTorch.
- *
- * Copies share what the original graph already holds (targets, types,
- * metadata, constant argument values); each produced graph keeps the
- * original alive.  Only argument values that refer to nodes are rebuilt.
- *
- * Memory: in big splits the new nodes, argument lists, names and attribute
- * entries of all the graphs go to big blocks of one extra graph that every
- * produced graph keeps alive (a few malloc calls instead of one arena per
- * partition).  The partition graphs themselves stay small (tests/hostile,
- * 10^7 partitions). */
-#include "builder.h"
+/* The graphs of a split result: one per partition and the top-level graph,
+ * built node by node in split_module's order, so that every name comes out
+ * of the torch.fx namespace as in PyTorch.  Copies share what the original
+ * (kept alive) holds; only argument values that refer to nodes are rebuilt.
+ * An attribute table is a Python dict: a name set twice keeps its first
+ * position and takes the second value. */
+#include "split-private.h"
 #include "names.h"
 
 #include <string.h>
 
-/* The attribute table of the graph being built is a Python dict: a name
- * set twice keeps its first position and takes the second value.  Its
- * entries go straight into the graph, whose name index finds them. */
-
-/* Name candidates repeat with the targets (and targets are interned), so
- * the builder remembers them by target pointer, per graph. */
+/* Candidates repeat with the (interned) targets: cached by target, per graph */
 #define CANDIDATE_CACHE_SIZE 256
 
 typedef struct {
@@ -36,8 +23,7 @@ typedef struct {
   guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
-/* Builder.owner of the top-level graph (partitions own their dense index;
- * G_MAXUINT32: no graph) */
+/* Builder.owner of the top-level graph (a partition's is its dense index) */
 #define TOP_OWNER (G_MAXUINT32 - 1)
 
 struct FxsBuilder {
@@ -56,48 +42,20 @@ struct FxsBuilder {
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
   guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
-  guint32 *passed_inputs;   /* BuildJob.passed_inputs */
-  /* big splits: nodes and their argument lists in bulk blocks of a graph
-   * every produced graph keeps alive (fewer, cheaper page faults) */
-  FxsGraph *bulk;
-  char *bulk_cursor;
-  gsize bulk_left;
-  gsize bulk_chunk;
+  guint32 *passed_inputs;   /* see fxs_builder_new() */
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 };
 
 typedef FxsBuilder Builder;
 
-/* ---- making values and nodes ------------------------------------------------ */
-
-/* Memory for the graph being built: its nodes, their arguments and names. */
+/* Memory for the graph being built (an FxsNameAllocFunc). */
 static gpointer
-node_memory (Builder *b, gsize size)
+node_memory (gpointer builder, gsize size)
 {
-  size = (size + 7) & ~(gsize) 7;
-  if (!b->bulk)
-    return fxs_arena_alloc (&b->graph->arena, size);
-  if (size > b->bulk_left)
-    {
-      gsize chunk = MAX (b->bulk_chunk, size);
-      b->bulk_cursor = fxs_graph_alloc_bulk (b->bulk, chunk);
-      b->bulk_left = chunk;
-    }
-  gpointer p = b->bulk_cursor;
-  b->bulk_cursor += size;
-  b->bulk_left -= size;
-  return p;
+  return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
 }
 
-/* Moves @items to memory of the graph being built with room for @cap. */
-static void
-items_room (Builder *b, FxsItems *items, guint cap)
-{
-  fxs_items_use_storage (items, node_memory (b, cap * sizeof (gpointer)), cap);
-}
-
-/* Sets the graph's attribute @name (which must live as long as the graph);
- * returns its position. */
+/* Sets attribute @name (as long-lived as the graph); returns its position. */
 static guint
 attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
                        const char *class_name, const FxsTensorMeta *tensor)
@@ -106,12 +64,15 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
   guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, strlen (name), hash);
   if (pos != G_MAXUINT32)
     {
-      fxs_attr_assign (attrs->pdata[pos], kind, class_name, tensor);
+      FxsAttr *a = attrs->pdata[pos];
+      a->kind = kind;
+      a->class_name = class_name;
+      a->tensor = tensor;
       return pos;
     }
   /* every attribute comes with a node of the graph: room for as many */
   if (attrs->len == attrs->cap)
-    items_room (b, attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
+    fxs_items_reserve (attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
@@ -124,13 +85,6 @@ attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *clas
 {
   return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
                                 tensor);
-}
-
-static guint
-attr_table_set_original (Builder *b, const char *name, const FxsAttr *attr)
-{
-  return attr_table_set (b, name, fxs_attr_kind (attr), fxs_attr_class (attr),
-                         fxs_attr_tensor (attr));
 }
 
 /* TRUE when entry @i of the graph's table says what @attr says already. */
@@ -170,6 +124,23 @@ tuple1 (Builder *b, const FxsValue *item)
 
 static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
 
+/* The node standing for @v's node in the graph being built into *@out;
+ * FALSE (and b->missing set) when there is none. */
+static inline gboolean
+map_ref (Builder *b, const FxsValue *v, FxsValue *out)
+{
+  guint32 i = v->u.node->index;
+  if (b->env_owner[i] != b->owner)
+    {
+      if (!b->missing)
+        b->missing = v->u.node;
+      return FALSE;
+    }
+  *out = *v;
+  out->u.node = b->env[i];
+  return TRUE;
+}
+
 /* remap() of a container's items: of @count items at @in_items, every
  * @step-th from @first on.  Returns a copy with the changes, or NULL when
  * nothing changes. */
@@ -184,15 +155,8 @@ remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, gui
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
         {
-          guint32 i = v->u.node->index;
-          if (b->env_owner[i] != b->owner)
-            {
-              if (!b->missing)
-                b->missing = v->u.node;
-              continue;
-            }
-          item = *v;
-          item.u.node = b->env[i];
+          if (!map_ref (b, v, &item))
+            continue;
         }
       else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
@@ -216,17 +180,7 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
   switch (in->kind)
     {
     case FXS_VALUE_NODE:
-      {
-        guint32 i = in->u.node->index;
-        if (b->env_owner[i] != b->owner)
-          {
-            if (!b->missing)
-              b->missing = in->u.node;
-            return FALSE;
-          }
-        out->u.node = b->env[i];
-        return TRUE;
-      }
+      return map_ref (b, in, out);
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
     case FXS_VALUE_SLICE:
@@ -256,7 +210,6 @@ check_missing (Builder *b, const FxsNode *user, GError **error)
   return FALSE;
 }
 
-/* Two-way: a target's entry is one of a pair of slots. */
 static guint
 cache_slot (FxsOp op, const char *target)
 {
@@ -264,11 +217,11 @@ cache_slot (FxsOp op, const char *target)
   return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
 }
 
-static void
-cache_init (Builder *b)
+/* A copy of @s as long-lived as the graph being built. */
+static char *
+graph_strdup (Builder *b, const char *s)
 {
-  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
-    b->cache[i].owner = G_MAXUINT32;
+  return fxs_arena_strndup (&b->graph->arena, s, strlen (s));
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -278,33 +231,16 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  gsize len = strlen (target);
-  char *flat = node_memory (b, len + 1);
-  for (gsize i = 0; i <= len; i++)
-    flat[i] = target[i] == '.' ? '_' : target[i];
+  char *flat = graph_strdup (b, target);
+  for (char *c = flat; *c; c++)
+    if (*c == '.')
+      *c = '_';
   return flat;
 }
 
-/* A copy of @len bytes of @s as long-lived as the graph being built. */
-static const char *
-graph_strndup (Builder *b, const char *s, gsize len)
-{
-  char *copy = node_memory (b, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  return copy;
-}
-
-/* Targets of the nodes every graph has: static, so no graph stores them
- * (a graph per partition, millions of them maybe). */
+/* Targets of the nodes every graph has: static, not stored per graph. */
 static const char output_target[] = "output";
 static const char getitem_target[] = "_operator.getitem";
-
-static gpointer
-name_memory (gpointer builder, gsize size)
-{
-  return node_memory (builder, size);
-}
 
 /* The original attribute @orig's target names. */
 static const FxsAttr *
@@ -333,7 +269,7 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
     e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
   e->attr_index = G_MAXUINT;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  fxs_name_candidate_init_for_node (&e->name, op, e->flat, name_memory, b);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
   if (op == FXS_OP_CALL_MODULE)
     /* a plain candidate that is the flat target hashed it already */
     e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
@@ -364,11 +300,6 @@ static FxsNode *
 add_node (Builder *b, FxsOp op, const char *name, const char *target, const FxsValue *args,
           const FxsValue *kwargs)
 {
-  /* room is made up front, except for a top-level graph begun before its
-   * size was known */
-  FxsItems *nodes = b->graph->nodes;
-  if (G_UNLIKELY (nodes->len == nodes->cap))
-    items_room (b, nodes, 2 * nodes->cap + 16);
   return fxs_graph_append_node_at (b->graph, node_memory (b, sizeof (FxsNode)), op, name, target,
                                    args, kwargs);
 }
@@ -380,7 +311,7 @@ add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const cha
 {
   FxsNode *node = add_node (b, op, name, target, args, kwargs);
   node->type_expr = orig->type_expr;
-  fxs_node_share_meta (node, orig);
+  node->meta = orig->meta;
   return node;
 }
 
@@ -403,23 +334,27 @@ static void
 begin_graph (Builder *b, guint32 owner, guint n_nodes)
 {
   b->graph = fxs_graph_new ();
-  /* room for every node up front, with the nodes: the array never moves */
-  items_room (b, b->graph->nodes, n_nodes);
+  /* a node, its arguments and name take about 160 bytes */
+  fxs_arena_expect (&b->graph->arena, n_nodes * 160);
+  fxs_items_reserve (b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
-  if (b->bulk)
-    fxs_graph_keep_alive (b->graph, b->bulk);
-  fxs_namespace_reset (b->ns, b->graph, name_memory, b);
+  fxs_namespace_reset (b->ns, b->graph, node_memory, b);
   b->owner = owner;
 }
 
-static void
-end_graph (Builder *b)
+/* A get_attr of @orig's target, which goes into the graph's table. */
+static FxsNode *
+add_get_attr (Builder *b, const FxsNode *orig)
 {
-  b->graph = NULL;
+  FxsNode *node = add_node (b, FXS_OP_GET_ATTR,
+                            name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
+                            NULL, NULL);
+  node->meta = orig->meta;
+  const FxsAttr *attr = original_attr (b, orig);
+  attr_table_set (b, orig->target, attr->kind, attr->class_name, attr->tensor);
+  return node;
 }
-
-/* ---- submodules ---------------------------------------------------------- */
 
 /* Whether original node @i, an input of a partition, is passed to it:
  * module attributes are not, the submodule fetches them itself with
@@ -446,21 +381,15 @@ add_inputs (Builder *b, const FxsPartition *part)
       const FxsNode *orig = original_node (b, inputs[k]);
       FxsNode *node;
       if (!input_is_passed (b, inputs[k]))
-        {
-          node = add_node (b, FXS_OP_GET_ATTR,
-                           name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
-                           NULL, NULL);
-          fxs_node_share_meta (node, orig);
-          attr_table_set_original (b, orig->target, original_attr (b, orig));
-        }
+        node = add_get_attr (b, orig);
       else
         {
           const char *target = orig->name;
           if (!b->plan->keep_original_input_name)
             {
               char arg[32];
-              gint len = g_snprintf (arg, sizeof arg, "arg_%u", counter++);
-              target = graph_strndup (b, arg, (gsize) len);
+              g_snprintf (arg, sizeof arg, "arg_%u", counter++);
+              target = graph_strdup (b, arg);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
@@ -562,9 +491,10 @@ add_partition_output (Builder *b, const FxsPartition *part)
             output_target, &args, NULL);
 }
 
-static gboolean
-build_partition (Builder *b, FxsPartition *part, GError **error)
+gboolean
+fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
 {
+  FxsPartition *part = &b->r->partitions[k];
   guint dense = part->dense;
   begin_graph (b, dense, fxs_csr_count (&b->plan->preludes, dense)
                            + fxs_csr_count (&b->r->inputs, dense)
@@ -577,11 +507,9 @@ build_partition (Builder *b, FxsPartition *part, GError **error)
   gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
   if (ok)
     add_partition_output (b, part);
-  end_graph (b);
+  b->graph = NULL;
   return ok;
 }
-
-/* ---- the top-level graph --------------------------------------------------- */
 
 /* split_module's construct_graph: a placeholder or get_attr of the original. */
 static void
@@ -601,38 +529,22 @@ construct (Builder *b, guint32 i)
                        NULL);
     }
   else
-    {
-      node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig),
-                       orig->target, NULL, NULL);
-      fxs_node_share_meta (node, orig);
-      /* a target missing from the table fails the analysis (this may run
-       * beside it: fxs_split_build_start) */
-      const FxsAttr *attr = original_attr (b, orig);
-      if (attr)
-        attr_table_set_original (b, orig->target, attr);
-    }
+    node = add_get_attr (b, orig);
   bind (b, i, node);
-}
-
-static gboolean
-constructed (const Builder *b, guint32 i)
-{
-  return b->env_owner[i] == TOP_OWNER;
 }
 
 static void
 construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 {
-  /* placeholders and get_attrs are in no partition: once that is known,
-   * most nodes are passed over without reading them */
-  const guint32 *part_of = b->r ? b->r->part_of : NULL;
+  /* placeholders and get_attrs are in no partition: most nodes are passed
+   * over without reading them */
   for (guint i = 0; i < b->orig->nodes->len; i++)
     {
-      if (part_of && part_of[i] != FXS_NO_PARTITION)
+      if (b->r->part_of[i] != FXS_NO_PARTITION)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
       if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
-          && !constructed (b, i))
+          && b->env_owner[i] != TOP_OWNER)
         construct (b, i);
     }
 }
@@ -661,7 +573,7 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = graph_strndup (b, part->submod_name, strlen (part->submod_name));
+  const char *submod = graph_strdup (b, part->submod_name);
   /* one name per partition, and no attribute of the original */
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
@@ -691,31 +603,25 @@ static void
 construct_get_attr_ref (const FxsNode *def, gpointer data)
 {
   Builder *b = data;
-  if (def->op == FXS_OP_GET_ATTR && !constructed (b, def->index))
+  if (def->op == FXS_OP_GET_ATTR && b->env_owner[def->index] != TOP_OWNER)
     construct (b, def->index);
 }
 
-/* The top-level graph's first nodes, which need nothing of the analysis:
- * the original's placeholders and get_attrs (except with
- * keep_original_order, which places them among the calls).  Room for
- * @n_nodes nodes, more when needed. */
-static void
-begin_top (Builder *b, guint n_nodes)
+/* split_module's top-level graph: the original's placeholders and
+ * get_attrs (with keep_original_order among the calls, as they are needed),
+ * the partitions' calls and the output. */
+gboolean
+fxs_builder_build_top (FxsBuilder *b, GError **error)
 {
-  begin_graph (b, TOP_OWNER, n_nodes);
+  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
+  for (guint i = 0; i < b->orig->nodes->len; i++)
+    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
+  begin_graph (b, TOP_OWNER, n_top);
   if (!b->plan->keep_original_order)
     construct_all (b, TRUE, TRUE);
-}
-
-/* The rest of the top-level graph: the partitions' calls and the output. */
-static gboolean
-finish_top (Builder *b, GError **error)
-{
   const FxsSplitPlan *plan = b->plan;
   b->r->top = b->graph;
-  FxsItems *attrs = b->graph->attrs;
-  if (attrs->cap - attrs->len < b->r->n_partitions)
-    items_room (b, attrs, attrs->len + b->r->n_partitions);
+  fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
@@ -728,12 +634,12 @@ finish_top (Builder *b, GError **error)
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
           for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
             if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
-                && !constructed (b, inputs[i]))
+                && b->env_owner[inputs[i]] != TOP_OWNER)
               construct (b, inputs[i]);
         }
       if (!call_partition (b, part, error))
         {
-          end_graph (b);
+          b->graph = NULL;
           return FALSE;
         }
     }
@@ -754,41 +660,29 @@ finish_top (Builder *b, GError **error)
       add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
                 output_target, &args, NULL);
     }
-  end_graph (b);
+  b->graph = NULL;
   return ok;
 }
 
-static gboolean
-build_top (Builder *b, GError **error)
-{
-  guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
-  for (guint i = 0; i < b->orig->nodes->len; i++)
-    n_top += b->r->part_of[i] == FXS_NO_PARTITION;
-  begin_top (b, n_top);
-  return finish_top (b, error);
-}
-
-/* ---- the builder as the workers see it (split-builder.h) ------------------- */
-
 FxsBuilder *
-fxs_builder_new (FxsGraph *orig, const FxsSplitPlan *plan, gsize bulk_chunk)
+fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs)
 {
   Builder *b = g_new (Builder, 1);
-  guint n = orig->nodes->len;
+  guint n = r->original->nodes->len;
   gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
   *b = (Builder) {
+    .r = r,
     .plan = plan,
-    .orig = orig,
+    .orig = r->original,
     .env = g_malloc ((n ? n : 1) * sizeof (FxsNode *)),
     .env_owner = g_malloc (env_owner_size),
     .candidate = g_string_new (NULL),
-    .bulk_chunk = bulk_chunk,
+    .passed_inputs = passed_inputs,
   };
   memset (b->env_owner, 0xff, env_owner_size);
-  cache_init (b);
+  for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
+    b->cache[i].owner = G_MAXUINT32;
   b->ns = fxs_namespace_new (NULL);
-  if (b->bulk_chunk)
-    b->bulk = fxs_graph_new ();
   return b;
 }
 
@@ -798,47 +692,6 @@ fxs_builder_free (FxsBuilder *b)
   fxs_namespace_free (b->ns);
   g_free (b->env);
   g_free (b->env_owner);
-  if (b->bulk)
-    fxs_graph_unref (b->bulk);
   g_string_free (b->candidate, TRUE);
   g_free (b);
-}
-
-void
-fxs_builder_begin_top (FxsBuilder *b, guint n_nodes)
-{
-  begin_top (b, n_nodes);
-}
-
-void
-fxs_builder_drop_top (FxsBuilder *b)
-{
-  FxsGraph *unfinished = b->graph;
-  end_graph (b);
-  fxs_graph_unref (unfinished);
-}
-
-void
-fxs_builder_set_result (FxsBuilder *b, FxsSplitResult *result, guint32 *passed_inputs)
-{
-  b->r = result;
-  b->passed_inputs = passed_inputs;
-}
-
-gboolean
-fxs_builder_finish_top (FxsBuilder *b, GError **error)
-{
-  return finish_top (b, error);
-}
-
-gboolean
-fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
-{
-  return build_partition (b, &b->r->partitions[k], error);
-}
-
-gboolean
-fxs_builder_build_top (FxsBuilder *b, GError **error)
-{
-  return build_top (b, error);
 }

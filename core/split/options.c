@@ -36,61 +36,25 @@ fxs_split_options_free (FxsSplitOptions *options)
   g_free (options);
 }
 
-void
-fxs_split_options_set_keep_original_order (FxsSplitOptions *o, gboolean v)
-{
-  g_return_if_fail (o != NULL);
-  o->keep_original_order = !!v;
-}
+/* The setter and getter of boolean option @name (@fallback for NULL). */
+#define BOOLEAN_OPTION(name, fallback)                                  \
+  void                                                                  \
+  fxs_split_options_set_##name (FxsSplitOptions *o, gboolean v)         \
+  {                                                                     \
+    g_return_if_fail (o != NULL);                                       \
+    o->name = !!v;                                                      \
+  }                                                                     \
+  gboolean                                                              \
+  fxs_split_options_get_##name (const FxsSplitOptions *o)               \
+  {                                                                     \
+    g_return_val_if_fail (o != NULL, fallback);                         \
+    return o->name;                                                     \
+  }
 
-gboolean
-fxs_split_options_get_keep_original_order (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, FALSE);
-  return o->keep_original_order;
-}
-
-void
-fxs_split_options_set_keep_original_node_name (FxsSplitOptions *o, gboolean v)
-{
-  g_return_if_fail (o != NULL);
-  o->keep_original_node_name = !!v;
-}
-
-gboolean
-fxs_split_options_get_keep_original_node_name (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, FALSE);
-  return o->keep_original_node_name;
-}
-
-void
-fxs_split_options_set_keep_original_input_name (FxsSplitOptions *o, gboolean v)
-{
-  g_return_if_fail (o != NULL);
-  o->keep_original_input_name = !!v;
-}
-
-gboolean
-fxs_split_options_get_keep_original_input_name (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, TRUE);
-  return o->keep_original_input_name;
-}
-
-void
-fxs_split_options_set_tuple_return (FxsSplitOptions *o, gboolean v)
-{
-  g_return_if_fail (o != NULL);
-  o->tuple_return = !!v;
-}
-
-gboolean
-fxs_split_options_get_tuple_return (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, FALSE);
-  return o->tuple_return;
-}
+BOOLEAN_OPTION (keep_original_order, FALSE)
+BOOLEAN_OPTION (keep_original_node_name, FALSE)
+BOOLEAN_OPTION (keep_original_input_name, TRUE)
+BOOLEAN_OPTION (tuple_return, FALSE)
 
 void
 fxs_split_options_set_partition_affix (FxsSplitOptions *o, const char *affix)

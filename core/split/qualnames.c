@@ -1,7 +1,6 @@
 /* The qualname map of a split result: "submod_1.layer_0_linear" ->
  * "layer.0.linear" for every call_module, in graph order (split_module
- * fills it while copying nodes).  The keys are indexed here in a
- * GHashTable of their own: key -> pair index + 1. */
+ * fills it while copying nodes); a key met again takes the later value. */
 #include "split-private.h"
 #include "names.h"
 
@@ -10,8 +9,7 @@
 void
 fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
-  /* room for every call_module up front: no growing; the keys go to one
-   * block */
+  /* room for every call_module up front; the keys go to one block */
   gsize n_calls = plan->n_call_modules, text_size = 1;
   for (gsize k = 0; k < n_calls; k++)
     {
@@ -19,11 +17,11 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
       const FxsNode *node = r->original->nodes->pdata[i];
       text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
     }
-  GHashTable *keys = g_hash_table_new (g_str_hash, g_str_equal);
-  gsize array_size = 2 * n_calls * sizeof (gpointer);
-  r->qualname_block = g_malloc (array_size + text_size);
-  fxs_items_use_storage (r->qualnames, r->qualname_block, (guint) (2 * n_calls));
-  char *text = (char *) r->qualname_block + array_size;
+  FxsTable keys;   /* FxsTableHead: pair index + 1 */
+  fxs_table_init (&keys, sizeof (FxsTableHead));
+  fxs_table_reserve (&keys, n_calls);
+  fxs_items_reserve (r->qualnames, (guint) (2 * n_calls));
+  char *text = r->qualname_block = g_malloc (text_size);
   const FxsNode *last = NULL;   /* consecutive calls of one module add nothing new */
   for (gsize k = 0; k < n_calls; k++)
     {
@@ -42,16 +40,25 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
       for (gsize c = 0; c < target_len; c++)
         flat[c] = node->target[c] == '.' ? '_' : node->target[c];
       key[key_len] = '\0';
-      guint pair = GPOINTER_TO_UINT (g_hash_table_lookup (keys, key));
-      if (pair)
+      guint32 hash = fxs_name_hash (key, key_len);
+      FxsTableHead *e;
+      for (gsize at = fxs_table_start (&keys, hash);; at = fxs_table_step (&keys, at))
         {
-          r->qualnames->pdata[2 * (pair - 1) + 1] = (gpointer) node->target;
+          e = fxs_table_at (&keys, at);
+          if (!e->tag
+              || (e->hash == hash && strcmp (r->qualnames->pdata[2 * (e->tag - 1)], key) == 0))
+            break;
+        }
+      if (e->tag)
+        {
+          r->qualnames->pdata[2 * (e->tag - 1) + 1] = (gpointer) node->target;
           continue;
         }
       text += key_len + 1;
       fxs_items_add (r->qualnames, key);
       fxs_items_add (r->qualnames, (gpointer) node->target);
-      g_hash_table_insert (keys, key, GUINT_TO_POINTER (r->qualnames->len / 2));
+      *e = (FxsTableHead) { hash, r->qualnames->len / 2 };
+      fxs_table_added (&keys);
     }
-  g_hash_table_unref (keys);
+  fxs_table_clear (&keys);
 }

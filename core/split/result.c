@@ -3,25 +3,6 @@
 
 #include <string.h>
 
-void
-fxs_pairs_grow (FxsPairs *pairs)
-{
-  gsize cap = pairs->cap ? 2 * pairs->cap : 256;
-  guint32 *data = g_malloc (2 * cap * sizeof (guint32));
-  if (pairs->len)
-    memcpy (data, pairs->data, 2 * pairs->len * sizeof (guint32));
-  g_free (pairs->data);
-  pairs->data = data;
-  pairs->cap = cap;
-}
-
-void
-fxs_pairs_clear (FxsPairs *pairs)
-{
-  g_clear_pointer (&pairs->data, g_free);
-  pairs->len = pairs->cap = 0;
-}
-
 /* Turns counts (offsets[g + 1] = items of group g) into offsets; returns
  * a copy of them to fill from. */
 static guint32 *
@@ -40,7 +21,7 @@ csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
 void
 fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
 {
-  const guint32 *pair = pairs->data;
+  const guint32 *pair = (const guint32 *) pairs->data;
   csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
   for (gsize i = 0; i < pairs->len; i++)
     csr->offsets[pair[2 * i] + 1]++;
@@ -79,6 +60,31 @@ fxs_split_result_new (FxsGraph *graph)
   r->original = fxs_graph_ref (graph);
   r->strings = g_string_chunk_new (4096);
   return r;
+}
+
+void
+fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix)
+{
+  guint P = ids->len;
+  r->n_partitions = P;
+  r->partitions = g_new0 (FxsPartition, P ? P : 1);
+  r->by_dense = g_new (FxsPartition *, P ? P : 1);
+  for (guint p = 0; p < P; p++)
+    {
+      /* the call position is set once the order is known */
+      FxsPartition *part = &r->partitions[p];
+      part->result = r;
+      part->dense = p;
+      part->id = g_array_index (ids, gint64, p);
+      char *name = affix ? g_strdup_printf ("%s_%" G_GINT64_FORMAT, affix, part->id)
+                         : g_strdup_printf ("%" G_GINT64_FORMAT, part->id);
+      char *submod = g_strconcat ("submod_", name, NULL);
+      part->name = g_string_chunk_insert (r->strings, name);
+      part->submod_name = g_string_chunk_insert (r->strings, submod);
+      g_free (name);
+      g_free (submod);
+      r->by_dense[p] = part;
+    }
 }
 
 void

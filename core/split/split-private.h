@@ -1,6 +1,6 @@
 /* Internals of the splitting engine, shared by split.c (analysis: which
- * node goes where, partition order), split-build.c (the produced graphs)
- * and split-result.c (accessors).
+ * node goes where, partition order), build.c and workers.c (the produced
+ * graphs) and result.c (accessors).
  *
  * Partitions have two indices: the "dense" index, in order of first
  * appearance in the graph, used while analysing, and the position in call
@@ -13,6 +13,17 @@
 #include <fxsplit/split.h>
 #include "model/graph-private.h"
 
+/* What a node does to the grad / autocast state (split_module re-enters
+ * these regions in every partition they span; verify follows them). */
+typedef enum {
+  GLOBAL_STATE_NONE,
+  GLOBAL_STATE_SET_GRAD,
+  GLOBAL_STATE_ENTER_AUTOCAST,
+  GLOBAL_STATE_EXIT_AUTOCAST,
+} FxsGlobalState;
+
+G_GNUC_INTERNAL FxsGlobalState fxs_global_state_of (const FxsNode *node);
+
 /* part_of[] of nodes that are in no partition (placeholder, get_attr, output). */
 #define FXS_NO_PARTITION G_MAXUINT32
 
@@ -21,24 +32,20 @@ typedef struct {
   guint32 *items;
 } FxsCsr;
 
-/* A growing list of (group, item) pairs. */
-typedef struct {
-  guint32 *data;
-  gsize len;          /* pairs */
-  gsize cap;
-} FxsPairs;
+/* A list of (group, item) pairs: a GArray of two guint32 per element. */
+typedef GArray FxsPairs;
 
-void fxs_pairs_grow (FxsPairs *pairs);
-void fxs_pairs_clear (FxsPairs *pairs);
+static inline FxsPairs *
+fxs_pairs_new (void)
+{
+  return g_array_new (FALSE, FALSE, 2 * sizeof (guint32));
+}
 
 static inline void
 fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
 {
-  if (pairs->len == pairs->cap)
-    fxs_pairs_grow (pairs);
-  pairs->data[2 * pairs->len] = group;
-  pairs->data[2 * pairs->len + 1] = item;
-  pairs->len++;
+  guint32 pair[2] = { group, item };
+  g_array_append_vals (pairs, pair, 1);
 }
 
 /* Groups the pairs by group, keeping their order within each group. */
@@ -89,7 +96,7 @@ struct FxsSplitResult {
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
   GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
   GStringChunk *strings;
-  gpointer qualname_block;      /* g_malloc memory: the map's array and its new names */
+  gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };
 
 /* What the analysis hands to the graph builder besides the result. */
@@ -117,23 +124,41 @@ typedef struct {
 /* Sets the label of partition @index (call order): copied, NULL for none. */
 void fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label);
 
+/* Why partition use_part depends on def_part: the first use that said so. */
+typedef struct {
+  guint32 use_part, def_part;
+  guint32 def_node, use_node;
+  const char *symbol;   /* def_node binds this symbol of an input, or NULL */
+} FxsDepEdge;
+
+/* Puts @r's partitions (named, with their dependents) in call order and
+ * fills r->dependencies from @edges (FxsDepEdge, one per dependency);
+ * FXS_ERROR_CYCLE or, with @keep_original_order, FXS_ERROR_GRAPH when
+ * there is no order.  order.c */
+gboolean fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,
+                          GError **error);
+
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
+/* Its partitions, named after their @ids (gint64, first appearance first),
+ * in that order until fxs_split_order(). */
+void fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix);
 
-/* Fills @r's qualname map from @plan's call_module list
- * (split-qualnames.c); @r's partitions must be named. */
+/* Fills @r's qualname map from @plan's call_module list (qualnames.c). */
 void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
 
-/* Building the submodule graphs, the top-level graph and the qualname map
- * (split-workers.c, with split-build.c), begun before the analysis: with threads, workers start
- * at once and one of them makes what the top-level graph needs nothing of
- * the analysis for.  @plan must have its options and attr_of set, and the
- * rest by fxs_split_build_finish(). */
-typedef struct FxsSplitBuild FxsSplitBuild;
-FxsSplitBuild *fxs_split_build_start (FxsGraph *graph, const FxsSplitPlan *plan);
-/* Builds the graphs of @result, whose partitions, lists and order the
- * analysis has filled, or, with @result NULL (the analysis failed), stops
- * the workers.  Frees @build. */
-gboolean fxs_split_build_finish (FxsSplitBuild *build, FxsSplitResult *result, GError **error);
+/* Builds the graphs of @r, whose partitions, lists and order the analysis
+ * has filled, and its qualname map (workers.c, on threads for big splits). */
+gboolean fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error);
+
+/* One builder per thread (build.c): it builds whole graphs of @r, one at a
+ * time, and records the inputs each partition is passed in
+ * @passed_inputs (at r->inputs' offsets). */
+typedef struct FxsBuilder FxsBuilder;
+FxsBuilder *fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs);
+void        fxs_builder_free (FxsBuilder *b);
+/* The graph of the partition at call-order position @k. */
+gboolean    fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error);
+gboolean    fxs_builder_build_top (FxsBuilder *b, GError **error);
 
 #endif

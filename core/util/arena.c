@@ -44,15 +44,14 @@ fxs_arena_expect (FxsArena *arena, gsize bytes)
   arena->expected = bytes;
 }
 
-/* Makes room for @size more bytes (a multiple of 8): a new current block,
- * or for a large object a block of its own, returned. */
-static gpointer
-arena_grow (FxsArena *arena, gsize size)
+gpointer
+fxs_arena_grow (FxsArena *arena, gsize size)
 {
   /* Large objects get a block of their own so the current block's
    * remainder is not wasted. */
   gboolean big = size > BLOCK_SIZE / 4;
-  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE) : FIRST_BLOCK_SIZE;
+  gsize next = arena->blocks ? MIN (2 * arena->blocks->size, BLOCK_SIZE)
+                             : CLAMP (arena->expected, FIRST_BLOCK_SIZE, BLOCK_SIZE);
   if (arena->total >= HUGE_AFTER || arena->expected >= HUGE_AFTER)
     next = BIG_BLOCK_SIZE - sizeof (FxsArenaBlock);
   gsize block = big ? size : MAX (next, size);
@@ -82,26 +81,10 @@ arena_grow (FxsArena *arena, gsize size)
   return NULL;
 }
 
-/* @size bytes, 8-byte aligned, not zeroed. */
-static inline gpointer
-arena_take (FxsArena *arena, gsize size)
-{
-  size = (size + 7) & ~(gsize) 7;
-  if (size == 0)
-    size = 8;
-  gpointer p;
-  if (G_UNLIKELY (size > arena->left) && (p = arena_grow (arena, size)) != NULL)
-    return p;
-  p = arena->cursor;
-  arena->cursor += size;
-  arena->left -= size;
-  return p;
-}
-
 gpointer
 fxs_arena_alloc (FxsArena *arena, gsize size)
 {
-  gpointer p = arena_take (arena, size);
+  gpointer p = fxs_arena_take (arena, size);
   gsize rounded = size ? (size + 7) & ~(gsize) 7 : 8;
   /* small objects: a few word stores, no call */
   if (rounded <= 128)
@@ -115,7 +98,7 @@ fxs_arena_alloc (FxsArena *arena, gsize size)
 gpointer
 fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 {
-  gpointer p = arena_take (arena, size);
+  gpointer p = fxs_arena_take (arena, size);
   if (size)
     memcpy (p, data, size);
   return p;
@@ -126,7 +109,7 @@ fxs_arena_strndup (FxsArena *arena, const char *s, gsize len)
 {
   char *p;
   if (G_UNLIKELY (len + 1 > arena->left))
-    p = arena_grow (arena, (len + 1 + 7) & ~(gsize) 7);
+    p = fxs_arena_grow (arena, (len + 1 + 7) & ~(gsize) 7);
   else
     p = NULL;
   if (!p)

@@ -1,26 +1,17 @@
-/* The one hash table of the core that is not a GHashTable: open addressing
- * with linear probing, at most half full, entries stored in the slots.
+/* The core's one table that is not a GHashTable: open addressing with
+ * linear probing, at most half full, the caller's entries (a FxsTableHead,
+ * then its fields) stored in the slots and compared by the caller inline.
+ * For names looked up a few times per node at 10^5-10^7 nodes, where keys
+ * are not NUL-terminated (the loader's bytes) or compare with context
+ * (verify's value numbers).  Measured: 10^6 node names inserted and each
+ * looked up three times, 232-353 ns per operation against GHashTable's
+ * 302-592.  A search:
  *
- * Why it exists: the engine (core/split/) and the loader look names up a
- * few times per node at 10^5-10^7 nodes.  A GHashTable needs NUL-terminated
- * keys of its own (the loader has the file's bytes, the namespace bases
- * without NUL), calls hash and equality through pointers, and has no
- * equality with context (the verifier's value numbers).  This table keeps
- * the caller's entries (a FxsTableHead, then the caller's fields) in one
- * flat array and the caller compares inline.  Measured: inserting 10^6
- * node names ("add_123") and looking each up three times, 232-353 ns per
- * operation against GHashTable's 302-592 (10^5: 100 against 113), on a
- * shared 2-core machine.
- *
- * Every entry starts with a FxsTableHead; @tag 0 marks an empty slot, so
- * callers store something non-zero there (an index + 1, a length + 1).
- * A search:
- *
- *   fxs_table_room (t);                       (only when it may insert)
  *   for (gsize i = fxs_table_start (t, hash);; i = fxs_table_step (t, i))
  *     {
  *       Entry *e = fxs_table_at (t, i);
- *       if (!e->head.tag)          -> absent; fill *e, then fxs_table_added (t)
+ *       if (!e->head.tag) -> absent: fill *e, then fxs_table_added (t)
+ *                            (after fxs_table_room (t) before the search)
  *       if (e->head.hash == hash && ...) -> found
  *     }
  *

@@ -262,3 +262,51 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
   return TRUE;
 }
 
+/* ---- messages ------------------------------------------------------------------- */
+
+gboolean
+fxs_verify_fail (Verifier *v, const char *format, ...)
+{
+  if (v->error)
+    return FALSE;
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (&v->error, FXS_ERROR, FXS_ERROR_VERIFY, message);
+  g_free (message);
+  return FALSE;
+}
+
+/* Descriptions for messages, owned by @v until the check ends. */
+const char *
+fxs_verify_keep (Verifier *v, GString *s)
+{
+  char *text = g_string_free (s, FALSE);
+  g_ptr_array_add (v->texts, text);
+  return text;
+}
+
+const char *
+fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node)
+{
+  GString *s = g_string_new (NULL);
+  fxs_verify_describe_split_node (s, scope, node);
+  return fxs_verify_keep (v, s);
+}
+
+const char *
+fxs_verify_orig_node (Verifier *v, const FxsNode *node)
+{
+  GString *s = g_string_new (NULL);
+  fxs_verify_describe_orig_node (s, node);
+  return fxs_verify_keep (v, s);
+}
+
+const char *
+fxs_verify_quoted (Verifier *v, const char *text)
+{
+  GString *s = g_string_new (NULL);
+  fxs_verify_append_quoted (s, text);
+  return fxs_verify_keep (v, s);
+}

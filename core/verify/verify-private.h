@@ -1,13 +1,14 @@
-/* Verifying a split: what verify.c (value numbering, symbolic evaluation,
- * the checks), verify-values.c (resolving, hashing, comparing and
- * describing argument values) and verify-sources.c (the entry points and
- * where the split's graphs come from) share. */
+/* Verifying a split: what verify.c (value numbering, symbolic evaluation),
+ * checks.c (the checks once all ran), values.c (argument values and
+ * messages), sources.c (the entry points) and table.c (a split file's
+ * partitions table) share. */
 #ifndef FXS_VERIFY_PRIVATE_H
 #define FXS_VERIFY_PRIVATE_H
 
 #include <fxsplit/verify.h>
 
 #include "model/graph-private.h"
+#include "split/split-private.h"
 #include "util/idset.h"
 #include "util/table.h"
 
@@ -15,13 +16,6 @@
  * (STRUCT | index into structs), or nothing yet. */
 #define VAL_NONE G_MAXUINT32
 #define VAL_STRUCT 0x80000000u
-
-typedef enum {
-  GLOBAL_NONE,
-  GLOBAL_SET_GRAD,
-  GLOBAL_ENTER_AUTOCAST,
-  GLOBAL_EXIT_AUTOCAST,
-} GlobalKind;
 
 /* One evaluation of a graph: the original, the top-level graph, or a
  * submodule inlined at its call. */
@@ -48,18 +42,23 @@ typedef struct {
   guint32 n_split;           /* split nodes found computing it */
 } Vn;
 
-/* Where the split's graphs come from. */
+/* Where the split's graphs come from: a split result file's submodules
+ * (name -> graph) and qualname map (new name -> old name, or NULL), or a
+ * split result's (@result; @submodules made only when the top-level graph
+ * calls them out of order, @next is the partition expected next). */
 typedef struct {
-  gpointer data;
-  const FxsGraph *(*lookup_submodule) (gpointer data, const char *name);
-  const char *(*lookup_qualname) (gpointer data, const char *new_name);
-  guint n_submodules;
-  /* the names of all submodules, sorted (only to name one never called) */
-  GPtrArray *(*submodule_names) (gpointer data);
+  GHashTable *submodules;
+  GHashTable *qualnames;
+  const FxsSplitResult *result;
+  guint next;
 } Source;
 
+/* The submodule called @name, or NULL (sources.c). */
+G_GNUC_INTERNAL const FxsGraph *fxs_verify_submodule (Source *src, const char *name);
+G_GNUC_INTERNAL guint fxs_verify_n_submodules (const Source *src);
+
 typedef struct {
-  const Source *src;
+  Source *src;
   Scope orig;
   GArray *vns;               /* Vn */
   FxsTable numbers;          /* vns by signature hash: FxsTableHead (hash, vn + 1) */
@@ -73,6 +72,7 @@ typedef struct {
   GArray *state_grad, *state_stack;   /* guint32 per state */
   GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
   GString *qualname;         /* scratch: "submod_1.target" */
+  GPtrArray *texts;          /* char*: the texts of a message being made */
   GError *error;
 } Verifier;
 
@@ -116,7 +116,7 @@ fxs_verify_node (const FxsGraph *graph, guint32 i)
   return graph->nodes->pdata[i];
 }
 
-/* ---- values (verify-values.c) ---------------------------------------------------- */
+/* ---- values (values.c) ---------------------------------------------------- */
 
 /* What @value stands for in @scope once node references are followed. */
 G_GNUC_INTERNAL Resolved fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope);
@@ -140,13 +140,36 @@ G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
 G_GNUC_INTERNAL void     fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsNode *node);
 
+/* ---- messages (values.c) ---------------------------------------------------------- */
+
+/* Sets v->error (FXS_ERROR_VERIFY) unless it is set; FALSE. */
+G_GNUC_INTERNAL gboolean fxs_verify_fail (Verifier *v, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Texts for a message, owned by @v until the check ends: @s's (freed),
+ * a split node's and an original node's description, @text quoted. */
+G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
+G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
+
+/* ---- the checks once everything ran (checks.c) ------------------------------------ */
+
+G_GNUC_INTERNAL gboolean fxs_verify_check_output (Verifier *v, Scope *top);
+/* Every original call node is computed by the split. */
+G_GNUC_INTERNAL gboolean fxs_verify_check_counts (Verifier *v);
+/* Every input of a submodule is used, except those that only bring a
+ * symbolic size into scope (their node is that symbol). */
+G_GNUC_INTERNAL gboolean fxs_verify_check_inputs_used (Verifier *v, const Scope *scope);
+/* Every value a submodule returns is read in the top-level graph. */
+G_GNUC_INTERNAL gboolean fxs_verify_check_outputs_read (Verifier *v, const Scope *scope);
+G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
+
 /* ---- the check (verify.c) ---------------------------------------------------------- */
 
 /* Verifies the split that @src describes, with top-level graph @top. */
-G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src,
+G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src,
                          GError **error);
 
-/* ---- a split result file's partitions table (verify-table.c) --------------------- */
+/* ---- a split result file's partitions table (table.c) --------------------- */
 
 /* Checks the partitions table of @parts (a loaded split result file whose
  * submodules are @submodules: name -> graph) against its graphs; a file

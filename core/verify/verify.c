@@ -21,42 +21,6 @@
 
 #include <string.h>
 
-static GlobalKind
-global_kind (FxsOp op, const char *target)
-{
-  if (op != FXS_OP_CALL_FUNCTION || strncmp (target, "torch.", 6) != 0)
-    return GLOBAL_NONE;
-  if (strcmp (target, "torch._C._set_grad_enabled") == 0)
-    return GLOBAL_SET_GRAD;
-  if (strcmp (target, "torch.amp.autocast_mode._enter_autocast") == 0
-      || strcmp (target, "torch.amp._enter_autocast") == 0)
-    return GLOBAL_ENTER_AUTOCAST;
-  if (strcmp (target, "torch.amp.autocast_mode._exit_autocast") == 0
-      || strcmp (target, "torch.amp._exit_autocast") == 0)
-    return GLOBAL_EXIT_AUTOCAST;
-  return GLOBAL_NONE;
-}
-
-static gboolean
-is_call (FxsOp op)
-{
-  return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
-}
-
-static gboolean G_GNUC_PRINTF (2, 3)
-fail (Verifier *v, const char *format, ...)
-{
-  if (v->error)
-    return FALSE;
-  va_list args;
-  va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (&v->error, FXS_ERROR, FXS_ERROR_VERIFY, message);
-  g_free (message);
-  return FALSE;
-}
-
 /* ---- scopes ----------------------------------------------------------------------- */
 
 static Scope *
@@ -105,19 +69,19 @@ make_state (Verifier *v, guint32 grad, guint32 stack)
 /* The state after global-state node of @kind, with value number @vn and
  * (for an exit) the entered value number @arg_vn. */
 static guint32
-next_state (Verifier *v, guint32 state, GlobalKind kind, guint32 vn, guint32 arg_vn)
+next_state (Verifier *v, guint32 state, FxsGlobalState kind, guint32 vn, guint32 arg_vn)
 {
   guint32 grad = g_array_index (v->state_grad, guint32, state);
   guint32 stack = g_array_index (v->state_stack, guint32, state);
   switch (kind)
     {
-    case GLOBAL_SET_GRAD:
+    case GLOBAL_STATE_SET_GRAD:
       grad = vn + 1;
       break;
-    case GLOBAL_ENTER_AUTOCAST:
+    case GLOBAL_STATE_ENTER_AUTOCAST:
       stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack, vn + 1);
       break;
-    case GLOBAL_EXIT_AUTOCAST:
+    case GLOBAL_STATE_EXIT_AUTOCAST:
       if (stack && g_array_index (v->stack_top, guint32, stack) == arg_vn + 1)
         stack = g_array_index (v->stack_parent, guint32, stack);
       else /* not the innermost region: a state of its own, alike on both sides */
@@ -137,7 +101,7 @@ typedef struct {
   const FxsNode *node;
   Scope *scope;
   const char *target;   /* mapped back to the original's names */
-  GlobalKind global;
+  FxsGlobalState global;
   guint32 state;        /* ignored for global-state calls */
   guint64 hash;
 } Sig;
@@ -239,7 +203,7 @@ number_original (Verifier *v, Original *o)
           break;
         default:
           {
-            Sig sig = { node, &v->orig, node->target, global_kind ((FxsOp) node->op, node->target),
+            Sig sig = { node, &v->orig, node->target, fxs_global_state_of (node),
                         state, 0 };
             sig_hash (v, &sig);
             vn = vn_lookup (v, &sig, o->state, i);
@@ -247,7 +211,7 @@ number_original (Verifier *v, Original *o)
             if (sig.global)
               {
                 guint32 arg = VAL_NONE;
-                if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+                if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
                   arg = fxs_verify_resolve (v, &node->args.u.items[0], &v->orig).vn;
                 state = next_state (v, state, sig.global, vn, arg);
               }
@@ -265,13 +229,16 @@ number_original (Verifier *v, Original *o)
 static const char *
 original_target (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR)
-      || !v->src->lookup_qualname)
+  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR))
     return node->target;
   g_string_assign (v->qualname, scope->name);
   g_string_append_c (v->qualname, '.');
   g_string_append (v->qualname, node->target);
-  const char *old = v->src->lookup_qualname (v->src->data, v->qualname->str);
+  const char *key = v->qualname->str, *old = NULL;
+  if (v->src->result)
+    old = fxs_split_result_lookup_qualname (v->src->result, key);
+  else if (v->src->qualnames)
+    old = g_hash_table_lookup (v->src->qualnames, key);
   return old ? old : node->target;
 }
 
@@ -292,14 +259,9 @@ check_ref (const FxsNode *ref, gpointer data)
   if (ref->graph == c->scope->graph && ref->index < c->user->index
       && c->scope->val[ref->index] != VAL_NONE)
     return;
-  GString *m = g_string_new (NULL);
-  fxs_verify_describe_split_node (m, c->scope, c->user);
-  g_string_append (m, " refers to ");
-  fxs_verify_append_quoted (m, ref->name);
-  g_string_append (m, ref->graph == c->scope->graph ? ", which does not come before it"
-                                                    : ", which is not a node of its graph");
-  fail (c->v, "%s", m->str);
-  g_string_free (m, TRUE);
+  fxs_verify_fail (c->v, "%s refers to %s, %s", fxs_verify_split_node (c->v, c->scope, c->user), fxs_verify_quoted (c->v, ref->name),
+        ref->graph == c->scope->graph ? "which does not come before it"
+                                      : "which is not a node of its graph");
 }
 
 static gboolean
@@ -365,7 +327,7 @@ fail_unmatched (Verifier *v, const Sig *sig)
         g_string_append (m, "it runs under other set_grad_enabled / autocast calls "
                             "(counted from the start of its submodule)");
     }
-  fail (v, "%s", m->str);
+  fxs_verify_fail (v, "%s", m->str);
   g_string_free (m, TRUE);
   g_string_free (path, TRUE);
   g_string_free (why, TRUE);
@@ -382,7 +344,7 @@ describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, 
       for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
         {
           const FxsNode *node = fxs_verify_node (s->graph, i);
-          if (s->val[i] == vn && is_call ((FxsOp) node->op) && node != except)
+          if (s->val[i] == vn && fxs_op_is_call ((FxsOp) node->op) && node != except)
             {
               fxs_verify_describe_split_node (out, s, node);
               return;
@@ -395,7 +357,7 @@ describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, 
 static gboolean
 match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
 {
-  Sig sig = { node, scope, original_target (v, scope, node), global_kind ((FxsOp) node->op, node->target),
+  Sig sig = { node, scope, original_target (v, scope, node), fxs_global_state_of (node),
               scope->state, 0 };
   sig_hash (v, &sig);
   guint32 vn = vn_lookup (v, &sig, o->state, VAL_NONE);
@@ -405,22 +367,17 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
   entry->n_split++;
   if (!sig.global && entry->n_split > entry->n_orig)
     {
-      GString *m = g_string_new (NULL);
-      fxs_verify_describe_split_node (m, scope, node);
-      g_string_append (m, " computes ");
-      fxs_verify_describe_orig_node (m, fxs_verify_node (v->orig.graph, entry->rep));
-      g_string_append (m, " again, which ");
-      describe_first_computing (v, vn, node, m);
-      g_string_append (m, " computes already");
-      fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      return FALSE;
+      GString *first = g_string_new (NULL);
+      describe_first_computing (v, vn, node, first);
+      return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
+                   fxs_verify_split_node (v, scope, node),
+                   fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, entry->rep)), fxs_verify_keep (v, first));
     }
   scope->val[node->index] = vn;
   if (sig.global)
     {
       guint32 arg = VAL_NONE;
-      if (sig.global == GLOBAL_EXIT_AUTOCAST && node->args.n > 0)
+      if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
         arg = fxs_verify_resolve (v, &node->args.u.items[0], scope).vn;
       scope->state = next_state (v, scope->state, sig.global, vn, arg);
     }
@@ -465,32 +422,18 @@ static gboolean evaluate (Verifier *v, Scope *scope, const Original *o);
 static gboolean
 inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, const Original *o)
 {
-  GString *m = g_string_new (NULL);
-  fxs_verify_describe_split_node (m, top, call);
+  const char *m = fxs_verify_split_node (v, top, call);
   if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
-    {
-      fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
-            m->str, call->target);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
+    return fxs_verify_fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
+                 m, call->target);
   if (call->kwargs.n)
-    {
-      fail (v, "%s passes keyword arguments to %s (split_module passes positional ones only)",
-            m->str, call->target);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
+    return fxs_verify_fail (v, "%s passes keyword arguments to %s (split_module passes positional ones only)",
+                 m, call->target);
   Scope *scope = scope_new (v, sub, call->target, call);
   guint n_inputs = fxs_graph_count_op (sub, FXS_OP_PLACEHOLDER);
   if (n_inputs != call->args.n)
-    {
-      fail (v, "%s passes %u arguments to %s, which takes %u inputs", m->str, call->args.n,
-            call->target, n_inputs);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
-  g_string_free (m, TRUE);
+    return fxs_verify_fail (v, "%s passes %u arguments to %s, which takes %u inputs", m, call->args.n,
+                 call->target, n_inputs);
   guint k = 0;
   for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
     {
@@ -501,13 +444,9 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
       if (r.value)
         {
           GString *d = g_string_new (NULL);
-          fxs_verify_describe_split_node (d, scope, node);
-          g_string_append (d, " is given ");
           fxs_verify_describe_resolved (v, d, r);
-          g_string_append (d, ", not the value of one node (verify expects a node per input)");
-          fail (v, "%s", d->str);
-          g_string_free (d, TRUE);
-          return FALSE;
+          return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
+                       "input)", fxs_verify_split_node (v, scope, node), fxs_verify_keep (v, d));
         }
       scope->val[i] = r.vn;
     }
@@ -517,7 +456,7 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
   const FxsNode *out = fxs_graph_output_node (sub);
   if (!out || out->args.n != 1)
     {
-      fail (v, "%s: the output node must return exactly one value", scope->name);
+      fxs_verify_fail (v, "%s: the output node must return exactly one value", scope->name);
       return FALSE;
     }
   Resolved r = fxs_verify_resolve (v, &out->args.u.items[0], scope);
@@ -535,36 +474,20 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
 static gboolean
 check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const Original *o)
 {
-  GString *m = g_string_new (NULL);
-  fxs_verify_describe_split_node (m, top, node);
+  const char *m = fxs_verify_split_node (v, top, node);
   if (k >= o->placeholders->len)
-    {
-      fail (v, "%s is an input the original does not have (it has %u)", m->str,
-            o->placeholders->len);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
+    return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
+                 o->placeholders->len);
   guint32 i = g_array_index (o->placeholders, guint32, k);
   const FxsNode *orig = fxs_verify_node (v->orig.graph, i);
-  /* keep_original_node_name gives the top-level placeholder the node's name as target */
-  gboolean ok = TRUE;
-  if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
-    {
-      g_string_append_printf (m, " is input %u, which is ", k);
-      fxs_verify_describe_orig_node (m, orig);
-      g_string_append (m, " in the original");
-      ok = fail (v, "%s", m->str);
-    }
-  else if ((node->args.n != 0) != (orig->args.n != 0)
-           || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
-    {
-      g_string_append (m, " has another default value than ");
-      fxs_verify_describe_orig_node (m, orig);
-      ok = fail (v, "%s", m->str);
-    }
-  g_string_free (m, TRUE);
   top->val[node->index] = v->orig.val[i];
-  return ok;
+  /* keep_original_node_name gives the top-level placeholder the node's name as target */
+  if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
+    return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k, fxs_verify_orig_node (v, orig));
+  if ((node->args.n != 0) != (orig->args.n != 0)
+      || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
+    return fxs_verify_fail (v, "%s has another default value than %s", m, fxs_verify_orig_node (v, orig));
+  return TRUE;
 }
 
 static gboolean
@@ -575,15 +498,10 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
   /* a missing input first: everything after it would differ */
   guint n_top_inputs = top ? fxs_graph_count_op (scope->graph, FXS_OP_PLACEHOLDER) : 0;
   if (top && n_top_inputs < o->placeholders->len)
-    {
-      GString *m = g_string_new (NULL);
-      fxs_verify_describe_orig_node (m, fxs_verify_node (v->orig.graph,
-                                      g_array_index (o->placeholders, guint32, n_top_inputs)));
-      fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
-            n_top_inputs, o->placeholders->len, m->str);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
+    return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
+                 n_top_inputs, o->placeholders->len,
+                 fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, g_array_index (o->placeholders,
+                                                                             guint32, n_top_inputs))));
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
     {
       const FxsNode *node = fxs_verify_node (scope->graph, i);
@@ -601,16 +519,8 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
             const char *target = original_target (v, scope, node);
             gpointer vn = g_hash_table_lookup (v->attr_vn, target);
             if (!vn)
-              {
-                GString *m = g_string_new (NULL);
-                fxs_verify_describe_split_node (m, scope, node);
-                g_string_append (m, " reads attribute ");
-                fxs_verify_append_quoted (m, target);
-                g_string_append (m, ", which no get_attr node of the original reads");
-                fail (v, "%s", m->str);
-                g_string_free (m, TRUE);
-                return FALSE;
-              }
+              return fxs_verify_fail (v, "%s reads attribute %s, which no get_attr node of the original "
+                           "reads", fxs_verify_split_node (v, scope, node), fxs_verify_quoted (v, target));
             scope->val[i] = GPOINTER_TO_UINT (vn) - 1;
             break;
           }
@@ -619,7 +529,7 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
         default:
           {
             const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
-                                    ? v->src->lookup_submodule (v->src->data, node->target)
+                                    ? fxs_verify_submodule (v->src, node->target)
                                     : NULL;
             if (sub)
               {
@@ -634,150 +544,10 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
   return v->error == NULL;
 }
 
-/* ---- what is left to check once everything ran ---------------------------------------- */
-
-static gboolean
-check_output (Verifier *v, Scope *top)
-{
-  const FxsNode *out = fxs_graph_output_node (top->graph);
-  const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
-  if (!out || out->args.n != 1)
-    return fail (v, "the top-level graph's output node must return exactly one value");
-  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
-  gboolean differs = fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
-                                       &v->orig, path, why);
-  if (differs)
-    fail (v, "the top-level output%s %s", path->str, why->str);
-  g_string_free (path, TRUE);
-  g_string_free (why, TRUE);
-  return !differs;
-}
-
-static gboolean
-check_counts (Verifier *v)
-{
-  const FxsGraph *g = v->orig.graph;
-  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
-    {
-      const FxsNode *node = fxs_verify_node (g, i);
-      if (!is_call ((FxsOp) node->op))
-        continue;
-      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
-      if (vn->n_split >= vn->n_orig)
-        continue;
-      GString *m = g_string_new (NULL);
-      fxs_verify_describe_orig_node (m, node);
-      if (fxs_node_n_users (node) == 0)
-        g_string_append (m, " is not computed by the split (it is dead code, but split_module "
-                            "keeps every call node, and dropping one may drop a side effect)");
-      else
-        g_string_append (m, " is not computed by the split");
-      fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Every input of a submodule is used, except those that only bring a
- * symbolic size into scope (their node is that symbol). */
-static gboolean
-check_inputs_used (Verifier *v, const Scope *scope)
-{
-  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
-    {
-      const FxsNode *node = fxs_verify_node (scope->graph, i);
-      if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
-        continue;
-      GString *m = g_string_new (NULL);
-      fxs_verify_describe_split_node (m, scope, node);
-      g_string_append (m, " is an input that nothing in the submodule uses");
-      fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Every value a submodule returns is read in the top-level graph (by any
- * node, the output included). */
-static gboolean
-check_outputs_read (Verifier *v, const Scope *scope)
-{
-  const FxsNode *call = scope->call;
-  const FxsNode *out = fxs_graph_output_node (scope->graph);
-  const FxsValue *ret = &out->args.u.items[0];
-  const FxsValue *items = ret;
-  guint n = 1;
-  if (ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST)
-    {
-      items = ret->u.items;
-      n = ret->n;
-    }
-  gboolean whole = FALSE;
-  guint8 *read = g_new0 (guint8, n ? n : 1);
-  for (guint u = 0; u < fxs_node_n_users (call) && !whole; u++)
-    {
-      const FxsNode *user = fxs_node_user (call, u);
-      gboolean picks = ret != items && user->op == FXS_OP_CALL_FUNCTION
-                       && strcmp (user->target, "_operator.getitem") == 0 && user->args.n == 2
-                       && user->args.u.items[0].kind == FXS_VALUE_NODE
-                       && user->args.u.items[0].u.node == call
-                       && user->args.u.items[1].kind == FXS_VALUE_INT
-                       && user->args.u.items[1].u.i >= 0
-                       && (guint64) user->args.u.items[1].u.i < n;
-      if (!picks)
-        whole = TRUE;
-      else if (fxs_node_n_users (user) > 0)
-        read[user->args.u.items[1].u.i] = TRUE;
-    }
-  for (guint k = 0; k < n && !whole; k++)
-    {
-      if (read[k])
-        continue;
-      GString *m = g_string_new (NULL);
-      g_string_append_printf (m, "%s returns ", scope->name);
-      if (items[k].kind == FXS_VALUE_NODE)
-        fxs_verify_append_quoted (m, items[k].u.node->name);
-      else
-        g_string_append (m, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
-      if (ret != items)
-        g_string_append_printf (m, " (output %u)", k);
-      g_string_append (m, ", which nothing in the top-level graph reads");
-      fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      break;
-    }
-  g_free (read);
-  return v->error == NULL;
-}
-
-static gboolean
-check_all_called (Verifier *v)
-{
-  if (v->called.table.used >= v->src->n_submodules)
-    return TRUE;
-  GPtrArray *names = v->src->submodule_names (v->src->data);
-  for (guint i = 0; i < names->len; i++)
-    {
-      const FxsGraph *sub = v->src->lookup_submodule (v->src->data, names->pdata[i]);
-      if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
-        {
-          GString *m = g_string_new (NULL);
-          fxs_verify_append_quoted (m, names->pdata[i]);
-          fail (v, "submodule %s is never called by the top-level graph", m->str);
-          g_string_free (m, TRUE);
-          break;
-        }
-    }
-  g_ptr_array_unref (names);
-  return v->error == NULL;
-}
-
 /* ---- the whole check ---------------------------------------------------------------- */
 
 gboolean
-fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src, GError **error)
+fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GError **error)
 {
   if (!fxs_graph_output_node (original))
     {
@@ -794,6 +564,7 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src
   v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
   v.scopes = g_ptr_array_new_with_free_func (scope_free);
   v.qualname = g_string_new (NULL);
+  v.texts = g_ptr_array_new_with_free_func (g_free);
   fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_id_set_init (&v.called);
   fxs_id_map_init (&v.state_ids);
@@ -811,10 +582,10 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src
   Original o = { NULL, g_array_new (FALSE, FALSE, sizeof (guint32)) };
   number_original (&v, &o);
   Scope *top_scope = scope_new (&v, top, NULL, NULL);
-  gboolean ok = evaluate (&v, top_scope, &o) && check_output (&v, top_scope)
-                && check_all_called (&v) && check_counts (&v);
+  gboolean ok = evaluate (&v, top_scope, &o) && fxs_verify_check_output (&v, top_scope)
+                && fxs_verify_check_all_called (&v) && fxs_verify_check_counts (&v);
   for (guint k = 1; ok && k < v.scopes->len; k++)
-    ok = check_inputs_used (&v, v.scopes->pdata[k]) && check_outputs_read (&v, v.scopes->pdata[k]);
+    ok = fxs_verify_check_inputs_used (&v, v.scopes->pdata[k]) && fxs_verify_check_outputs_read (&v, v.scopes->pdata[k]);
   if (!ok)
     g_propagate_error (error, v.error);
 
@@ -827,6 +598,7 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, const Source *src
   g_array_free (v.structs, TRUE);
   g_ptr_array_unref (v.scopes);
   g_string_free (v.qualname, TRUE);
+  g_ptr_array_unref (v.texts);
   fxs_id_set_clear (&v.called);
   fxs_id_map_clear (&v.state_ids);
   fxs_id_map_clear (&v.stack_ids);

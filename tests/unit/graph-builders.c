@@ -363,3 +363,15 @@ fxs_test_text_equal (const char *actual, const char *expected)
   fprintf (stderr, "\n--- expected:\n%s--- actual:\n%s--- end\n", expected, actual);
   return FALSE;
 }
+
+const char fxs_test_global_state_graph[] =
+  "placeholder x x ()\n"
+  "call_function _set_grad_enabled torch._C._set_grad_enabled (False,)\n"
+  "call_function relu torch.relu (x,)\n"
+  "call_function _enter_autocast torch.amp.autocast_mode._enter_autocast "
+  "('cuda', None, True, None)\n"
+  "call_function neg torch.neg (relu,)\n"
+  "call_function sin torch.sin (neg,)\n"
+  "call_function _exit_autocast torch.amp.autocast_mode._exit_autocast (_enter_autocast,)\n"
+  "call_function cos torch.cos (sin,)\n"
+  "output output output (cos,)\n";

@@ -36,4 +36,8 @@ char *fxs_test_dump_split (const FxsSplitResult *result);
 /* Compares two texts; prints both to stderr when they differ. */
 gboolean fxs_test_text_equal (const char *actual, const char *expected);
 
+/* set_grad_enabled(False), then an autocast region around neg and sin:
+ * the engine's and verify's tests of global state share it. */
+extern const char fxs_test_global_state_graph[];
+
 #endif

@@ -603,9 +603,9 @@ test_load_finds_targets_while_reading (void)
   g_string_free (json, TRUE);
   CU_ASSERT_PTR_NOT_NULL_FATAL (g);
   /* as the loader left them, before anything looks the missing ones up */
-  CU_ASSERT_EQUAL_FATAL (g->n_target_attrs, 41);
+  CU_ASSERT_EQUAL_FATAL (g->target_attrs->len, 41);
   for (guint i = 0; i < 40; i++)
-    CU_ASSERT_EQUAL (g->target_attrs[i], i);
+    CU_ASSERT_EQUAL (g_array_index (g->target_attrs, guint32, i), i);
   fxs_graph_unref (g);
 }
 

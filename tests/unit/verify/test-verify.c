@@ -23,18 +23,6 @@ static const char docstring_graph[] =
   "output output output (add_1,)\n";
 static const char docstring_attrs[] = "param:parameter linear:module:torch.nn.modules.linear.Linear";
 
-static const char global_state_graph[] =
-  "placeholder x x ()\n"
-  "call_function _set_grad_enabled torch._C._set_grad_enabled (False,)\n"
-  "call_function relu torch.relu (x,)\n"
-  "call_function _enter_autocast torch.amp.autocast_mode._enter_autocast "
-  "('cuda', None, True, None)\n"
-  "call_function neg torch.neg (relu,)\n"
-  "call_function sin torch.sin (neg,)\n"
-  "call_function _exit_autocast torch.amp.autocast_mode._exit_autocast (_enter_autocast,)\n"
-  "call_function cos torch.cos (sin,)\n"
-  "output output output (cos,)\n";
-
 /* A module fetched with get_attr and called through a function, a dead
  * node, two identical computations and a getitem of a tuple. */
 static const char mixed_graph[] =
@@ -129,10 +117,10 @@ test_engine_splits (void)
       for (guint i = 0; i < G_N_ELEMENTS (mixed_ids); i++)
         if (!(o & 1) || i == 2)
           check_engine_split (mixed_graph, mixed_attrs, mixed_ids[i], options);
-      check_engine_split (global_state_graph, "",
+      check_engine_split (fxs_test_global_state_graph, "",
                           "_set_grad_enabled=0 relu=0 _enter_autocast=0 neg=1 sin=2 "
                           "_exit_autocast=2 cos=3", options);
-      check_engine_split (global_state_graph, "",
+      check_engine_split (fxs_test_global_state_graph, "",
                           "_set_grad_enabled=0 relu=1 _enter_autocast=1 neg=1 sin=1 "
                           "_exit_autocast=1 cos=1", options);
       fxs_split_options_free (options);
@@ -490,7 +478,7 @@ test_global_state (void)
     "call_module submod_0 submod_0 (x,)\n"
     "call_module submod_1 submod_1 (submod_0,)\n"
     "output output output (submod_1,)\n";
-  expect (global_state_graph, "", top, good, NULL, NULL);
+  expect (fxs_test_global_state_graph, "", top, good, NULL, NULL);
 
   /* sin without its region's autocast in submod_1 */
   const Sub no_prelude[] = {
@@ -500,7 +488,7 @@ test_global_state (void)
                   "call_function sin torch.sin (neg,)\n"
                   "call_function cos torch.cos (sin,)\n"
                   "output output output (cos,)\n" }, { NULL, NULL } };
-  expect (global_state_graph, "", top, no_prelude, NULL,
+  expect (fxs_test_global_state_graph, "", top, no_prelude, NULL,
           "submod_1: node \"sin\" (call_function \"torch.sin\") does not match original node "
           "\"sin\" (call_function \"torch.sin\"): it runs under other set_grad_enabled / autocast "
           "calls");

@@ -1,0 +1,67 @@
+/* The analysis of a split as its two files share it: split.c (pass 1, the
+ * partitions and global-state regions, and the entry points) and uses.c
+ * (pass 2, the cross-partition uses). */
+#ifndef FXS_SPLIT_ANALYSIS_H
+#define FXS_SPLIT_ANALYSIS_H
+
+#include "split-private.h"
+#include "util/idset.h"
+
+/* A set_grad_enabled or autocast region: the partitions (dense indices,
+ * which follow partition ids once ids never decrease) it spans. */
+typedef struct {
+  guint32 node;       /* the _set_grad_enabled / _enter_autocast node */
+  guint32 exit;       /* the _exit_autocast node, FXS_NO_PARTITION while open */
+  guint32 lo, hi;
+} Region;
+
+/* Per partition, the dependent and the dependency recorded last: most
+ * repeated uses repeat the previous one, which the sets need not see. */
+typedef struct {
+  guint32 dependent, dependency;
+} Last;
+
+typedef struct {
+  FxsSplitResult *r;
+  FxsGraph *g;
+  guint n;
+  GArray *ids;                /* gint64 per dense partition */
+  FxsIdMap dense_of_id;
+  guint32 last_dense;         /* neighbours usually share a partition */
+  FxsPairs *input_pairs, *output_pairs, *dependent_pairs;
+  GArray *dep_edges;
+  FxsIdSet input_seen, dependent_seen, dependency_seen;
+  /* cheap first checks before the sets: most repeated uses repeat the
+   * previous one */
+  guint32 *first_input_part;  /* per node: the first partition it is an input of;
+                               * input_seen holds the others */
+  guint8 *is_output;          /* per node: an output of its partition already */
+  GArray *last;               /* Last, per partition */
+  /* uses are recorded while partitions are assigned (one pass over the
+   * nodes, not two) unless that could differ from recording them after:
+   * global-state nodes, a symbol bound only by a later node */
+  gboolean fused;
+  GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
+  const guint32 *attr_of;     /* see FxsSplitPlan */
+  guint32 *call_modules;      /* see FxsSplitPlan */
+  gsize n_call_modules;
+  GArray *autocast_regions, *grad_regions;
+  GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
+  gboolean has_global_state;
+  GError *error;              /* set inside foreach callbacks */
+} Analysis;
+
+static inline const FxsNode *
+node_at (const Analysis *a, guint i)
+{
+  return a->g->nodes->pdata[i];
+}
+
+/* Records the uses of @node (in partition @part, or none for the output
+ * node); errors go to a->error. */
+void     fxs_analysis_record_node_uses (Analysis *a, const FxsNode *node, guint32 part);
+/* Pass 2, when pass 1 could not record the uses (a->fused FALSE). */
+gboolean fxs_analysis_record_uses (Analysis *a, GError **error);
+void     fxs_analysis_uses_init (Analysis *a);
+
+#endif

@@ -1,0 +1,373 @@
+/* torch.fx 1.13's _Namespace.create_name: the FIRST free "<base>_<n>" at
+ * or after the candidate's number.  A linear scan from there would be
+ * quadratic on graphs with many nodes of one base ("add", "add_1", ...
+ * "add_99999"); see below for how it is not. */
+#include "names.h"
+#include "model/graph-private.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+/* ---- the namespace -------------------------------------------------------- *
+ *
+ * A name is either plain ("relu": no "_<digits>" suffix) or numbered
+ * ("relu_3": base "relu", number 3); create_name only ever takes canonical
+ * numbered names (no leading zeros), so a name is exactly a (base, number)
+ * pair.  Per base the namespace keeps whether the plain name is taken and a
+ * cursor: every number in [1, cursor) is taken.  Numbers taken beyond the
+ * cursor (explicit names, or 0) sit in one sparse table with "next" links:
+ * every number in [own, next) is taken.  Generated names (most of them)
+ * only move a cursor and never touch a big table, which keeps this fast on
+ * graphs of millions of nodes.
+ *
+ * Both tables are table.h tables: fxs_namespace_reset() empties them in
+ * time proportional to what they held, so that a namespace reused for many
+ * small graphs costs little per graph. */
+
+typedef struct {
+  const char *name;          /* len bytes, not NUL-terminated */
+  guint64 cursor;            /* >= 1 */
+  guint32 len;
+  guint32 sparse_above;      /* sparse entries of this base above the cursor */
+  gboolean plain_taken;
+} Base;
+
+typedef struct {
+  FxsTableHead head;         /* tag: base index + 1 */
+  guint64 number;
+  guint64 next;
+} SparseSlot;
+
+struct FxsNamespace {
+  FxsGraph *graph;
+  FxsNameAllocFunc alloc;    /* where names go; NULL: the graph's arena */
+  gpointer alloc_data;
+  guint64 epoch;             /* unique per namespace and reset: candidates' hints */
+  GArray *base_list;         /* Base */
+  GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
+  FxsTable bases;            /* FxsTableHead: tag is the base index + 1 */
+  FxsTable sparse;           /* SparseSlot */
+  GHashTable *big;           /* names with numbers beyond 64 bits, or NULL */
+  GString *candidate;        /* fxs_namespace_create_name's cleaned candidate */
+  GPtrArray *path;           /* SparseSlot*: the slots one search visited */
+};
+
+static guint32
+hash_number (guint32 base, guint64 number)
+{
+  guint64 h = (number ^ ((guint64) base << 40)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (h ^ (h >> 31));
+}
+
+static guint64
+next_epoch (void)
+{
+  static _Atomic guint64 epochs = 1;
+  return atomic_fetch_add (&epochs, 1);
+}
+
+FxsNamespace *
+fxs_namespace_new (FxsGraph *graph)
+{
+  FxsNamespace *ns = g_new0 (FxsNamespace, 1);
+  ns->graph = graph;
+  ns->epoch = next_epoch ();
+  ns->base_list = g_array_new (FALSE, FALSE, sizeof (Base));
+  ns->candidate = g_string_new (NULL);
+  ns->path = g_ptr_array_new ();
+  fxs_table_init (&ns->bases, sizeof (FxsTableHead));
+  fxs_table_init (&ns->sparse, sizeof (SparseSlot));
+  return ns;
+}
+
+void
+fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
+                     gpointer alloc_data)
+{
+  ns->graph = graph;
+  ns->alloc = alloc;
+  ns->alloc_data = alloc_data;
+  ns->epoch = next_epoch ();
+  g_array_set_size (ns->base_list, 0);
+  if (ns->base_names)
+    g_string_chunk_clear (ns->base_names);
+  if (ns->big)
+    g_hash_table_remove_all (ns->big);
+  fxs_table_reset (&ns->bases);
+  fxs_table_reset (&ns->sparse);
+}
+
+void
+fxs_namespace_free (FxsNamespace *ns)
+{
+  if (!ns)
+    return;
+  g_array_free (ns->base_list, TRUE);
+  if (ns->base_names)
+    g_string_chunk_free (ns->base_names);
+  fxs_table_clear (&ns->bases);
+  fxs_table_clear (&ns->sparse);
+  if (ns->big)
+    g_hash_table_unref (ns->big);
+  g_string_free (ns->candidate, TRUE);
+  g_ptr_array_free (ns->path, TRUE);
+  g_free (ns);
+}
+
+/* Memory for a name, as long-lived as the namespace's graph. */
+static char *
+name_memory (FxsNamespace *ns, gsize size)
+{
+  return ns->alloc ? ns->alloc (ns->alloc_data, size) : fxs_arena_alloc (&ns->graph->arena, size);
+}
+
+/* A copy of @len bytes of @s that lives as long as the namespace's graph. */
+static const char *
+graph_strndup (FxsNamespace *ns, const char *s, gsize len)
+{
+  char *copy = name_memory (ns, len + 1);
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* ---- bases ---- */
+
+static Base *
+base_at (const FxsNamespace *ns, guint32 index)
+{
+  return &g_array_index (ns->base_list, Base, index);
+}
+
+/* The index of base @name (@len bytes, hashing to @hash), added when new;
+ * a new base keeps @name itself when @keep, else a copy. */
+G_GNUC_NO_INLINE static guint32
+find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
+{
+  for (gsize i = fxs_table_start (&ns->bases, hash);; i = fxs_table_step (&ns->bases, i))
+    {
+      const FxsTableHead *slot = fxs_table_at (&ns->bases, i);
+      if (!slot->tag)
+        break;
+      const Base *b = base_at (ns, slot->tag - 1);
+      if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
+        return slot->tag - 1;
+    }
+  if (!keep)
+    {
+      if (!ns->base_names)
+        ns->base_names = g_string_chunk_new (1024);
+      name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
+    }
+  Base b = { name, 1, (guint32) len, 0, FALSE };
+  guint32 index = ns->base_list->len;
+  g_array_append_val (ns->base_list, b);
+  ((FxsTableHead *) fxs_table_add (&ns->bases, hash))->tag = index + 1;
+  return index;
+}
+
+/* ---- numbers taken out of order ---- */
+
+/* The slot of (@base, @number): its entry, or the empty slot where it
+ * would go. */
+static SparseSlot *
+find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
+{
+  guint32 hash = hash_number (base, number);
+  for (gsize i = fxs_table_start (&ns->sparse, hash);; i = fxs_table_step (&ns->sparse, i))
+    {
+      SparseSlot *s = fxs_table_at (&ns->sparse, i);
+      if (!s->head.tag || (s->head.tag == base + 1 && s->number == number))
+        return s;
+    }
+}
+
+static gboolean
+sparse_live (const SparseSlot *s)
+{
+  return s->head.tag != 0;
+}
+
+static void
+advance_cursor (Base *b)
+{
+  b->cursor++;
+}
+
+static guint64 take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start);
+
+/* Takes the first free number >= @start of @base and returns it. */
+static inline guint64
+take_number (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  Base *b = base_at (ns, base);
+  /* the usual case: the cursor, with nothing taken beyond it */
+  if (start <= b->cursor && start >= 1 && b->sparse_above == 0)
+    {
+      guint64 n = b->cursor;
+      advance_cursor (b);
+      return n;
+    }
+  return take_number_sparse (ns, base, start);
+}
+
+/* take_number() when numbers beyond the cursor are involved: out of line,
+ * which keeps the usual case small. */
+G_GNUC_NO_INLINE static guint64
+take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  Base *b = base_at (ns, base);
+  /* room first, so that the slots found below stay put */
+  fxs_table_room (&ns->sparse);
+  guint64 n = start;
+  g_ptr_array_set_size (ns->path, 0);
+  SparseSlot *s;
+  for (;;)
+    {
+      if (n >= 1 && n < b->cursor)
+        n = b->cursor;
+      if (n == b->cursor && b->sparse_above == 0)
+        {
+          s = NULL;     /* nothing is taken beyond the cursor */
+          break;
+        }
+      s = find_sparse (ns, base, n);
+      if (!sparse_live (s))
+        break;
+      g_ptr_array_add (ns->path, s);
+      n = s->next > n ? s->next : n + 1;
+    }
+  /* every number on the path up to n is taken now */
+  for (guint i = 0; i < ns->path->len; i++)
+    ((SparseSlot *) ns->path->pdata[i])->next = n + 1;
+
+  if (n == b->cursor)
+    {
+      /* the cursor moves on, over numbers taken out of order before */
+      advance_cursor (b);
+      while (b->sparse_above && sparse_live (find_sparse (ns, base, b->cursor)))
+        {
+          advance_cursor (b);
+          b->sparse_above--;
+        }
+      return n;
+    }
+  if (!s)
+    s = find_sparse (ns, base, n);
+  *s = (SparseSlot) { { hash_number (base, n), base + 1 }, n, n + 1 };
+  fxs_table_added (&ns->sparse);
+  if (n > b->cursor)
+    b->sparse_above++;
+  return n;
+}
+
+/* ---- names ---- */
+
+/* Takes a number of @base from @start on and stores "<base>_<n>" in the
+ * graph. */
+static const char *
+take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
+{
+  guint64 n = take_number (ns, base, start);
+  char digits[24];
+  guint k = 0;
+  do
+    digits[sizeof digits - ++k] = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
+  const Base *b = base_at (ns, base);
+  char *name = name_memory (ns, b->len + 1 + k + 1);
+  memcpy (name, b->name, b->len);
+  name[b->len] = '_';
+  memcpy (name + b->len + 1, digits + sizeof digits - k, k);
+  name[b->len + 1 + k] = '\0';
+  return name;
+}
+
+/* Adds one to a decimal number held as text. */
+static void
+decimal_increment (GString *digits)
+{
+  gssize i = (gssize) digits->len - 1;
+  while (i >= 0 && digits->str[i] == '9')
+    digits->str[i--] = '0';
+  if (i >= 0)
+    digits->str[i]++;
+  else
+    g_string_prepend_c (digits, '1');
+}
+
+/* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
+ * others: a plain scan over a string set, as such names only come from
+ * hand-written graphs. */
+G_GNUC_NO_INLINE static const char *
+take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
+{
+  if (!ns->big)
+    ns->big = g_hash_table_new (g_str_hash, g_str_equal);
+  GString *name = g_string_new (NULL);
+  GString *num = g_string_new (digits);
+  for (;;)
+    {
+      g_string_truncate (name, 0);
+      g_string_append_len (name, base, (gssize) base_len);
+      g_string_append_c (name, '_');
+      g_string_append_len (name, num->str, (gssize) num->len);
+      if (!g_hash_table_contains (ns->big, name->str))
+        break;
+      decimal_increment (num);
+    }
+  const char *taken = graph_strndup (ns, name->str, name->len);
+  g_hash_table_add (ns->big, (gpointer) taken);
+  g_string_free (name, TRUE);
+  g_string_free (num, TRUE);
+  return taken;
+}
+
+/* create_name for an analysed candidate; a new base keeps pointing into
+ * the candidate's text when @keep_text, and a plain name is that text. */
+static const char *
+create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
+{
+  if (c->form == FXS_NAME_BIG)
+    return take_big (ns, c->text, c->base_len, c->digits);
+  guint32 base;
+  if (c->hint_epoch == ns->epoch)
+    base = c->hint_base;
+  else
+    {
+      base = find_base (ns, c->text, c->base_len, c->hash, keep_text);
+      c->hint_epoch = ns->epoch;
+      c->hint_base = base;
+    }
+  if (c->form == FXS_NAME_NUMBERED)
+    return take_numbered (ns, base, c->number);
+  Base *b = base_at (ns, base);
+  if (!b->plain_taken && !fxs_name_is_reserved_len (c->text, c->len))
+    {
+      b->plain_taken = TRUE;
+      return keep_text ? c->text : graph_strndup (ns, c->text, c->len);
+    }
+  return take_numbered (ns, base, 1);
+}
+
+/* fxs_namespace_create_name's candidate text, in @data (a GString). */
+static gpointer
+scratch (gpointer data, gsize size)
+{
+  g_string_set_size (data, size);
+  return ((GString *) data)->str;
+}
+
+const char *
+fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *candidate)
+{
+  return create_name (ns, candidate, TRUE);
+}
+
+const char *
+fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
+{
+  FxsNameCandidate c;
+  fxs_name_candidate_init (&c, candidate, scratch, ns->candidate);
+  return create_name (ns, &c, FALSE);
+}

@@ -67,12 +67,6 @@ fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
   return f->bad_escape >= 0 && f->bad_escape < f->prev_end;
 }
 
-/* Feeds one chunk, or says the input ended; FALSE when parsing stopped
- * (f->status says why). */
-gboolean fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len);
-gboolean fxs_json_feeder_complete (FxsJsonFeeder *f);
-/* The next chunk's size: @chunk, or more while a long token is pending. */
-gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
 /* Feeds the whole input: what @fd reads when it is >= 0, else the @length
  * bytes at @data, in chunks of @chunk bytes (more while a long token is
  * pending), then its end.  FALSE when parsing stopped (f->status) or a read

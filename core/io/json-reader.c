@@ -288,6 +288,14 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 static gboolean
 check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 {
+  guint64 any = 0, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    memcpy (&w, s + i, 8), any |= w;
+  for (; i < len; i++)
+    any |= (guchar) s[i];
+  if (!(any & 0x8080808080808080u))
+    return TRUE;
   const char *end = s + len, *stop;
   while (!g_utf8_validate_len (s, (gsize) (end - s), &stop))
     {

@@ -103,6 +103,35 @@ test_errors_node_structure (void)
 /* Unpaired UTF-16 surrogate escapes: yajl decodes a lone high one to '?'
  * and pairs it with any escape after it; they are invalid text, as bytes
  * that are not UTF-8 are. */
+/* The reader checks texts a word at a time: a NUL or a byte that is not
+ * UTF-8 is found at every offset of names of every length around a word. */
+static void
+test_errors_text_at_every_offset (void)
+{
+  for (guint len = 1; len <= 17; len++)
+    for (guint at = 0; at < len; at++)
+      {
+        const char *bad[] = { "\\u0000", "\xc0\x80" };
+        const char *messages[] = { "contains a NUL character", "not valid UTF-8" };
+        for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+          {
+            GString *name = g_string_new (NULL);
+            for (guint i = 0; i < len; i++)
+              g_string_append (name, i == at ? bad[k] : "n");
+            char *json = g_strdup_printf (NODES ("{\"name\": \"%s\", \"op\": \"placeholder\", "
+                                                 "\"target\": \"x\"},\n" OUT), name->str);
+            GError *error = NULL;
+            FxsGraph *g = fxs_graph_load_data (json, strlen (json), "t.json", &error);
+            CU_ASSERT_PTR_NULL (g);
+            CU_ASSERT_TRUE (error && strstr (error->message, messages[k]));
+            fxs_graph_unref (g);
+            g_clear_error (&error);
+            g_free (json);
+            g_string_free (name, TRUE);
+          }
+      }
+}
+
 static void
 test_errors_surrogate_escapes (void)
 {
@@ -364,6 +393,7 @@ register_tests (void)
     FXS_TEST (test_errors_node_structure),
     FXS_TEST (test_errors_values),
     FXS_TEST (test_errors_surrogate_escapes),
+    FXS_TEST (test_errors_text_at_every_offset),
     FXS_TEST (test_errors_graph_rules),
     FXS_TEST (test_errors_meta_and_attributes),
     FXS_TEST (test_errors_split_result),

@@ -530,7 +530,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   l->peeked_target_pos = -1;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
-                                                                          target_hash),
+                                                                          target_hash, FALSE),
                                                    &args, &kwargs);
   /* every split looks the targets of these up: the attributes are in the
    * loader's table already (files fxsplit writes list them first) */

@@ -77,9 +77,7 @@ typedef struct {
   /* tensors met lately, by their hash: a graph has a few shapes, and
    * neighbours alternate between them */
   const FxsTensorMeta *recent_tensors[64];
-  GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
   FxsMetaMemo *metas;           /* whole node metadata by its JSON */
-  struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;

@@ -158,12 +158,11 @@ G_GNUC_INTERNAL const char *fxs_load_type_name (const FxsJson *j);
 /* Record an error at @where (or @pos), naming the node when known, and
  * return FALSE.  Strings from the file go into messages through
  * fxs_load_quoted() or fxs_load_shown(). */
-G_GNUC_INTERNAL gboolean fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where,
-                                        const FxsJsonPath *path, const char *format, ...)
-  G_GNUC_PRINTF (5, 6);
 G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos,
                                            const FxsJsonPath *path, const char *format, ...)
   G_GNUC_PRINTF (5, 6);
+#define fxs_load_fail(c, code, where, path, ...) \
+  fxs_load_fail_at ((c), (code), (where)->pos, (path), __VA_ARGS__)
 /* @s quoted and escaped for a one-line message; free with g_free. */
 G_GNUC_INTERNAL char *fxs_load_quoted (const char *s, gsize len);
 /* A number's text, cut short when very long; lives in @buf. */
@@ -178,13 +177,13 @@ G_GNUC_INTERNAL gboolean fxs_load_unknown_member (FxsLoadConv *c, const FxsJson 
 G_GNUC_INTERNAL gboolean fxs_load_check_text (FxsLoadConv *c, const FxsJson *j,
                                               const FxsJsonPath *path, const char *what);
 /* A JSON number without fraction or exponent. */
-G_GNUC_INTERNAL gboolean fxs_load_is_integer (const FxsJson *j);
+#define fxs_load_is_integer(j) (((j)->flags & FXS_JSON_INTEGER) != 0)
 /* FALSE when the integer text does not fit in 64 bits. */
 G_GNUC_INTERNAL gboolean fxs_load_parse_integer (const char *s, gint64 *out);
 G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
                                            const FxsJsonPath *path, gint64 *out);
 /* A copy of string @j (NULs and all) in the graph's memory. */
-G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
+#define fxs_load_copy_text(g, j) fxs_arena_strndup (&(g)->arena, (j)->u.s, (j)->n)
 /* A copy of a string without NUL in the graph being built, shared with an
  * equal one met lately, or (@intern) always: equal strings, equal pointers.
  * @hash: the text's fxs_name_hash(). */

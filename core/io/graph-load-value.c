@@ -34,20 +34,6 @@ load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *pa
   g_string_free (msg, TRUE);
 }
 
-/* Records an error at @where (a value of the tree) and returns FALSE.
- * Strings from the file go into messages through fxs_load_quoted() or
- * fxs_load_shown(). */
-gboolean
-fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *path,
-               const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  load_failv (c, code, where->pos, path, format, args);
-  va_end (args);
-  return FALSE;
-}
-
 gboolean
 fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
                   const char *format, ...)
@@ -105,12 +91,6 @@ fxs_load_check_text (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, 
   return TRUE;
 }
 
-gboolean
-fxs_load_is_integer (const FxsJson *j)
-{
-  return (j->flags & FXS_JSON_INTEGER) != 0;
-}
-
 /* JSON integer text (already checked by yajl) to a gint64; FALSE when it
  * does not fit. */
 gboolean
@@ -157,12 +137,6 @@ convert_float (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, double
 }
 
 /* ---- values ----------------------------------------------------------------- */
-
-const char *
-fxs_load_copy_text (FxsGraph *g, const FxsJson *j)
-{
-  return fxs_arena_strndup (&g->arena, j->u.s, j->n);
-}
 
 /* Targets, keys and types repeat close together, if at all: interning them
  * all took a table too big for the cache, so they are only shared with an

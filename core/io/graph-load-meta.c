@@ -74,8 +74,9 @@ tree_copy (const FxsJson *j)
 /* ---- the table ------------------------------------------------------------- */
 
 static guint
-hash_json (const FxsJson *j)
+hash_json (gconstpointer p)
 {
+  const FxsJson *j = p;
   guint h = j->type * 31u + j->n;
   switch ((FxsJsonType) j->type)
     {
@@ -102,8 +103,9 @@ hash_json (const FxsJson *j)
 }
 
 static gboolean
-equal_json (const FxsJson *a, const FxsJson *b)
+equal_json (gconstpointer pa, gconstpointer pb)
 {
+  const FxsJson *a = pa, *b = pb;
   if (a->type != b->type || a->n != b->n)
     return FALSE;
   switch ((FxsJsonType) a->type)
@@ -129,23 +131,11 @@ equal_json (const FxsJson *a, const FxsJson *b)
   return FALSE;
 }
 
-static guint
-hash_key (gconstpointer p)
-{
-  return hash_json (p);
-}
-
-static gboolean
-equal_key (gconstpointer a, gconstpointer b)
-{
-  return equal_json (a, b);
-}
-
 FxsMetaMemo *
 fxs_meta_memo_new (void)
 {
   FxsMetaMemo *m = g_new0 (FxsMetaMemo, 1);
-  m->by_json = g_hash_table_new_full (hash_key, equal_key, g_free, NULL);
+  m->by_json = g_hash_table_new_full (hash_json, equal_json, g_free, NULL);
   return m;
 }
 

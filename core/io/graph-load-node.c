@@ -241,30 +241,6 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJ
   return TRUE;
 }
 
-/* Node metadata with nothing but one tensor is shared by all nodes that
- * have that tensor (FxsNodeMeta is immutable). */
-static const FxsNodeMeta *
-single_tensor_meta (FxsLoadConv *c, const FxsTensorMeta *t)
-{
-  FxsLoader *l = c->loader;
-  guint slot = ((guintptr) t / 8) % G_N_ELEMENTS (l->recent_single);
-  if (l->recent_single[slot].tensor == t)
-    return l->recent_single[slot].meta;
-  FxsNodeMeta *m = g_hash_table_lookup (l->single_metas, t);
-  if (!m)
-    {
-      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
-      *one = t;
-      m = fxs_arena_alloc (&c->graph->arena, sizeof *m);
-      m->tensors = one;
-      m->n_tensors = 1;
-      g_hash_table_insert (l->single_metas, (gpointer) t, m);
-    }
-  l->recent_single[slot].tensor = t;
-  l->recent_single[slot].meta = m;
-  return m;
-}
-
 static gboolean
 convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
 {
@@ -312,11 +288,6 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
       if (!convert_object_as_dict (c, obj, TRUE, dict, path))
         return FALSE;
       m.extra = dict;
-    }
-  if (single && m.n_free_symbols == 0 && !m.symbol && !m.extra)
-    {
-      *out = single_tensor_meta (c, single);
-      return TRUE;
     }
   if (single)
     {
@@ -530,7 +501,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   l->peeked_target_pos = -1;
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
-                                                                          target_hash),
+                                                                          target_hash, FALSE),
                                                    &args, &kwargs);
   /* every split looks the targets of these up: the attributes are in the
    * loader's table already (files fxsplit writes list them first) */

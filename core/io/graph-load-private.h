@@ -32,20 +32,6 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
                                          const char *display_name, FxsLoadSplit *out,
                                          GError **error);
 
-/* ---- interned strings (graph-load-names.c) ------------------------------- */
-
-/* Strings interned in one graph's arena: equal ones share memory, and
- * pointers compare them (tensor metadata is shared by content). */
-typedef struct {
-  FxsGraph *graph;
-  GHashTable *table;        /* text -> the same text, in the graph's arena */
-} FxsLoadStrings;
-
-G_GNUC_INTERNAL void fxs_load_strings_clear (FxsLoadStrings *t);
-/* @s: @len bytes without NUL, NUL-terminated (as the reader's texts). */
-G_GNUC_INTERNAL const char *fxs_load_strings_intern (FxsLoadStrings *t, FxsGraph *graph,
-                                                     const char *s, gsize len);
-
 /* A string in a cache of the loader: valid while @generation is the
  * loader's (it changes with the graph being built). */
 typedef struct {
@@ -80,11 +66,10 @@ typedef struct {
   gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
   gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
   guint32 peeked_target_hash;
-  /* strings interned in it (dtypes and symbols: few, compared by
-   * pointer), and those interned lately by a hash of their text */
-  FxsLoadStrings strings;
+  /* strings interned in it (text -> itself), and those interned and shared
+   * lately by a hash of their text (fxs_load_share_hashed) */
+  GHashTable *strings;
   FxsLoadCached interned[256];
-  /* strings shared lately (targets, keys, types), by a hash of their text */
   FxsLoadCached shared[4096];
   guint32 generation;       /* of the graph being built, for the caches above */
   /* metadata stored once per distinct value (see intern_tensor) */
@@ -92,9 +77,7 @@ typedef struct {
   /* tensors met lately, by their hash: a graph has a few shapes, and
    * neighbours alternate between them */
   const FxsTensorMeta *recent_tensors[64];
-  GHashTable *single_metas;     /* FxsTensorMeta* -> FxsNodeMeta* with just that tensor */
   FxsMetaMemo *metas;           /* whole node metadata by its JSON */
-  struct { const FxsTensorMeta *tensor; const FxsNodeMeta *meta; } recent_single[64];
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;
@@ -175,12 +158,11 @@ G_GNUC_INTERNAL const char *fxs_load_type_name (const FxsJson *j);
 /* Record an error at @where (or @pos), naming the node when known, and
  * return FALSE.  Strings from the file go into messages through
  * fxs_load_quoted() or fxs_load_shown(). */
-G_GNUC_INTERNAL gboolean fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where,
-                                        const FxsJsonPath *path, const char *format, ...)
-  G_GNUC_PRINTF (5, 6);
 G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos,
                                            const FxsJsonPath *path, const char *format, ...)
   G_GNUC_PRINTF (5, 6);
+#define fxs_load_fail(c, code, where, path, ...) \
+  fxs_load_fail_at ((c), (code), (where)->pos, (path), __VA_ARGS__)
 /* @s quoted and escaped for a one-line message; free with g_free. */
 G_GNUC_INTERNAL char *fxs_load_quoted (const char *s, gsize len);
 /* A number's text, cut short when very long; lives in @buf. */
@@ -195,21 +177,20 @@ G_GNUC_INTERNAL gboolean fxs_load_unknown_member (FxsLoadConv *c, const FxsJson 
 G_GNUC_INTERNAL gboolean fxs_load_check_text (FxsLoadConv *c, const FxsJson *j,
                                               const FxsJsonPath *path, const char *what);
 /* A JSON number without fraction or exponent. */
-G_GNUC_INTERNAL gboolean fxs_load_is_integer (const FxsJson *j);
+#define fxs_load_is_integer(j) (((j)->flags & FXS_JSON_INTEGER) != 0)
 /* FALSE when the integer text does not fit in 64 bits. */
 G_GNUC_INTERNAL gboolean fxs_load_parse_integer (const char *s, gint64 *out);
 G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
                                            const FxsJsonPath *path, gint64 *out);
 /* A copy of string @j (NULs and all) in the graph's memory. */
-G_GNUC_INTERNAL const char *fxs_load_copy_text (FxsGraph *g, const FxsJson *j);
-/* A string without NUL interned in the graph being built (see
- * FxsLoadStrings); equal strings give equal pointers. */
-G_GNUC_INTERNAL const char *fxs_load_intern (FxsLoadConv *c, const FxsJson *j);
+#define fxs_load_copy_text(g, j) fxs_arena_strndup (&(g)->arena, (j)->u.s, (j)->n)
 /* A copy of a string without NUL in the graph being built, shared with an
- * equal one met lately (not always: equal strings may differ in pointer). */
-G_GNUC_INTERNAL const char *fxs_load_share (FxsLoadConv *c, const FxsJson *j);
-/* The same with the text's fxs_name_hash() known. */
-G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash);
+ * equal one met lately, or (@intern) always: equal strings, equal pointers.
+ * @hash: the text's fxs_name_hash(). */
+G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 hash,
+                                                   gboolean intern);
+#define fxs_load_share(c, j) fxs_load_share_hashed ((c), (j), fxs_name_hash ((j)->u.s, (j)->n), FALSE)
+#define fxs_load_intern(c, j) fxs_load_share_hashed ((c), (j), fxs_name_hash ((j)->u.s, (j)->n), TRUE)
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
  * it refers to a node not defined yet (then loader->forward is active). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsValue *out,

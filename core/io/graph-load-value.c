@@ -34,20 +34,6 @@ load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *pa
   g_string_free (msg, TRUE);
 }
 
-/* Records an error at @where (a value of the tree) and returns FALSE.
- * Strings from the file go into messages through fxs_load_quoted() or
- * fxs_load_shown(). */
-gboolean
-fxs_load_fail (FxsLoadConv *c, FxsErrorCode code, const FxsJson *where, const FxsJsonPath *path,
-               const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  load_failv (c, code, where->pos, path, format, args);
-  va_end (args);
-  return FALSE;
-}
-
 gboolean
 fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
                   const char *format, ...)
@@ -105,12 +91,6 @@ fxs_load_check_text (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, 
   return TRUE;
 }
 
-gboolean
-fxs_load_is_integer (const FxsJson *j)
-{
-  return (j->flags & FXS_JSON_INTEGER) != 0;
-}
-
 /* JSON integer text (already checked by yajl) to a gint64; FALSE when it
  * does not fit. */
 gboolean
@@ -158,44 +138,26 @@ convert_float (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, double
 
 /* ---- values ----------------------------------------------------------------- */
 
+/* Targets, keys and types repeat close together, if at all: interning them
+ * all took a table too big for the cache, so they are only shared with an
+ * equal string met lately.  Dtypes and symbols are few and compared by
+ * pointer: interned, behind a cache of their own. */
 const char *
-fxs_load_copy_text (FxsGraph *g, const FxsJson *j)
-{
-  return fxs_arena_strndup (&g->arena, j->u.s, j->n);
-}
-
-/* A string without NUL interned in the graph being built. */
-const char *
-fxs_load_intern (FxsLoadConv *c, const FxsJson *j)
-{
-  guint32 h = fxs_name_hash (j->u.s, j->n);
-  FxsLoader *l = c->loader;
-  FxsLoadCached *e = &l->interned[h % G_N_ELEMENTS (l->interned)];
-  if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
-    return e->text;
-  const char *text = fxs_load_strings_intern (&l->strings, c->graph, j->u.s, j->n);
-  *e = (FxsLoadCached) { text, j->n, l->generation };
-  return text;
-}
-
-/* A string without NUL in the graph being built, shared with an equal one
- * met lately.  Targets, keys and types repeat close together, if at all:
- * call_module and get_attr targets mostly differ from node to node, and
- * interning them all took a table too big for the cache. */
-const char *
-fxs_load_share (FxsLoadConv *c, const FxsJson *j)
-{
-  return fxs_load_share_hashed (c, j, fxs_name_hash (j->u.s, j->n));
-}
-
-const char *
-fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h)
+fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h, gboolean intern)
 {
   FxsLoader *l = c->loader;
-  FxsLoadCached *e = &l->shared[h % G_N_ELEMENTS (l->shared)];
+  FxsLoadCached *e = intern ? &l->interned[h % G_N_ELEMENTS (l->interned)]
+                            : &l->shared[h % G_N_ELEMENTS (l->shared)];
   if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
     return e->text;
-  const char *text = fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
+  char *text = intern ? g_hash_table_lookup (l->strings, j->u.s) : NULL;
+  if (!text)
+    {
+      /* padded: the caches compare a word at a time */
+      text = (char *) fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
+      if (intern)
+        g_hash_table_add (l->strings, text);
+    }
   *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }

@@ -322,10 +322,9 @@ forget_graph_caches (FxsLoader *l)
    * millions of submodules */
   l->generation++;
   g_hash_table_remove_all (l->tensors);
-  g_hash_table_remove_all (l->single_metas);
+  g_hash_table_remove_all (l->strings);
   fxs_meta_memo_clear (l->metas);
   memset (l->recent_tensors, 0, sizeof l->recent_tensors);
-  memset (l->recent_single, 0, sizeof l->recent_single);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -535,7 +534,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
-  l->single_metas = g_hash_table_new (g_direct_hash, g_direct_equal);
+  l->strings = g_hash_table_new (g_str_hash, g_str_equal);
   l->metas = fxs_meta_memo_new ();
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
@@ -544,9 +543,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
   g_hash_table_unref (l->tensors);
-  g_hash_table_unref (l->single_metas);
   fxs_meta_memo_free (l->metas);
-  fxs_load_strings_clear (&l->strings);
+  g_hash_table_unref (l->strings);
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);

@@ -268,37 +268,37 @@ fxs_graph_write_header (FxsJsonWriter *w)
   fxs_json_write_raw (w, version);
 }
 
+/* HEAD, then the attributes (@attrs) or nodes of @items one a line, then
+ * @close. */
+static void
+write_list (FxsJsonWriter *w, const char *indent, const char *head, const FxsItems *items,
+            gboolean attrs, char close)
+{
+  fxs_json_write_raw (w, indent);
+  fxs_json_write_raw (w, head);
+  for (guint i = 0; i < items->len; i++)
+    {
+      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
+      fxs_json_write_raw (w, indent);
+      if (attrs)
+        write_attr (w, items->pdata[i]);
+      else
+        write_node (w, items->pdata[i]);
+    }
+  if (items->len)
+    {
+      fxs_json_write_literal (w, "\n");
+      fxs_json_write_raw (w, indent);
+    }
+  fxs_json_write_char (w, close);
+}
+
 void
 fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
 {
-  fxs_json_write_raw (w, indent);
-  fxs_json_write_literal (w, "\"attributes\": {");
-  for (guint i = 0; i < graph->attrs->len; i++)
-    {
-      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
-      fxs_json_write_raw (w, indent);
-      write_attr (w, graph->attrs->pdata[i]);
-    }
-  if (graph->attrs->len)
-    {
-      fxs_json_write_literal (w, "\n");
-      fxs_json_write_raw (w, indent);
-    }
-  fxs_json_write_literal (w, "},\n");
-  fxs_json_write_raw (w, indent);
-  fxs_json_write_literal (w, "\"nodes\": [");
-  for (guint i = 0; i < graph->nodes->len; i++)
-    {
-      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
-      fxs_json_write_raw (w, indent);
-      write_node (w, graph->nodes->pdata[i]);
-    }
-  if (graph->nodes->len)
-    {
-      fxs_json_write_literal (w, "\n");
-      fxs_json_write_raw (w, indent);
-    }
-  fxs_json_write_literal (w, "]");
+  write_list (w, indent, "\"attributes\": {", graph->attrs, TRUE, '}');
+  fxs_json_write_literal (w, ",\n");
+  write_list (w, indent, "\"nodes\": [", graph->nodes, FALSE, ']');
 }
 
 static void

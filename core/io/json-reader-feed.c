@@ -221,7 +221,7 @@ feed_piece (FxsJsonFeeder *f, const char *chunk, gsize len)
   return FALSE;
 }
 
-gboolean
+static gboolean
 fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
 {
   do
@@ -236,7 +236,7 @@ fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
   return TRUE;
 }
 
-gboolean
+static gboolean
 fxs_json_feeder_complete (FxsJsonFeeder *f)
 {
   f->completing = TRUE;
@@ -252,7 +252,7 @@ fxs_json_feeder_complete (FxsJsonFeeder *f)
 /* yajl copies a token that spans chunks and rescans all of it with every
  * further chunk: while one is pending, chunks grow with it, which keeps a
  * long string linear instead of quadratic. */
-gsize
+static gsize
 fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk)
 {
   gint64 pending = f->total - f->prev_end;

@@ -67,12 +67,6 @@ fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
   return f->bad_escape >= 0 && f->bad_escape < f->prev_end;
 }
 
-/* Feeds one chunk, or says the input ended; FALSE when parsing stopped
- * (f->status says why). */
-gboolean fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len);
-gboolean fxs_json_feeder_complete (FxsJsonFeeder *f);
-/* The next chunk's size: @chunk, or more while a long token is pending. */
-gsize fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk);
 /* Feeds the whole input: what @fd reads when it is >= 0, else the @length
  * bytes at @data, in chunks of @chunk bytes (more while a long token is
  * pending), then its end.  FALSE when parsing stopped (f->status) or a read
@@ -167,46 +161,47 @@ struct FxsJsonReader {
 
 /* Copies @len bytes of text into the scratch arena, NUL-terminated and
  * zero-padded to whole words, and tells whether they hold a byte >= 0x80
- * (*@high) or a NUL (the flag).  The source is scanned, a word at a time
- * where it has whole words: reading the copy back right after memcpy()
- * wrote it stalls (store forwarding). */
+ * (*@high) or a NUL (the flag).  A word at a time, checked as it is copied:
+ * the tail by overlapping loads, never past @len. */
 static inline char *
 fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
 {
-  gsize words = len / 8 + 1;
-  char *copy = fxs_json_scratch_alloc (&r->scratch, 8 * words);
-  memset (copy + 8 * (words - 1), 0, 8);
-  memcpy (copy, s, len);
+  guint64 *copy = fxs_json_scratch_alloc (&r->scratch, 8 * (len / 8 + 1));
   const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
   guint64 any = 0, zero = 0, w;
-  if (len >= 8)
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
     {
-      for (gsize i = 0; i + 8 <= len; i += 8)
-        {
-          memcpy (&w, s + i, 8);
-          any |= w;
-          zero |= (w - ones) & ~w & tops;
-        }
-      memcpy (&w, s + len - 8, 8); /* the tail, overlapping */
+      memcpy (&w, s + i, 8);
+      copy[i / 8] = w;
+      any |= w;
+      zero |= (w - ones) & ~w;
     }
-  else if (len >= 4)
+  gsize rest = len - i;
+  w = 0;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  if (rest >= 4)
     {
       guint32 head, tail;
-      memcpy (&head, s, 4);
+      memcpy (&head, s + i, 4);
       memcpy (&tail, s + len - 4, 4);
-      w = head | (guint64) tail << 32;
+      w = head | (guint64) tail << (8 * (rest - 4));
     }
-  else if (len > 0)
-    /* the other bytes: neither NUL nor high */
-    w = (guchar) s[0] | (guint64) (guchar) s[len / 2] << 8 | (guint64) (guchar) s[len - 1] << 16
-        | 0x0101010101000000u;
-  else
-    w = ones;
+  else if (rest > 0)
+    w = (guchar) s[i] | (guint64) (guchar) s[i + rest / 2] << (8 * (rest / 2))
+        | (guint64) (guchar) s[len - 1] << (8 * (rest - 1));
+  guint64 pad = rest ? ~(guint64) 0 << (8 * rest) : ~(guint64) 0;
+#else
+  memcpy (&w, s + i, rest);
+  guint64 pad = rest ? ~(guint64) 0 >> (8 * rest) : ~(guint64) 0;
+#endif
+  copy[i / 8] = w;
   any |= w;
-  zero |= (w - ones) & ~w & tops;
+  guint64 text = w | pad; /* the padding is no NUL of the text */
+  zero |= (text - ones) & ~text;
   *high = (any & tops) != 0;
-  *flags = zero ? FXS_JSON_HAS_NUL : 0;
-  return copy;
+  *flags = zero & tops ? FXS_JSON_HAS_NUL : 0;
+  return (char *) copy;
 }
 
 /* Where errors are and what they say (json-reader-errors.c): paths,

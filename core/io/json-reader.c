@@ -11,15 +11,6 @@
 
 #define CHUNK_SIZE (1u << 20)
 
-static gboolean fxs_json_is_strict_utf8 (const guchar *s, gsize len);
-/* Adds @len bytes of @key (NULs allowed) to the set *@set of an object's
- * keys, made on first use (free with g_hash_table_unref()): FALSE when it
- * is there already. */
-static gboolean fxs_json_key_set_add (GHashTable **set, const char *key, gsize len);
-/* The first key of @n members (key, value, key, ...) that repeats an
- * earlier one, or NULL; keys as fxs_json_reader_copy_text() made them. */
-static const FxsJson *fxs_json_find_duplicate_key (const FxsJson *members, gsize n);
-
 /* ---- scratch memory: one collected tree at a time ------------------------ */
 
 gpointer
@@ -110,6 +101,8 @@ key_blob_equal (gconstpointer a, gconstpointer b)
   return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
 }
 
+/* Adds @len bytes of @key to the set *@set, made on first use: FALSE when
+ * it is there already. */
 static gboolean
 fxs_json_key_set_add (GHashTable **set, const char *key, gsize len)
 {
@@ -290,69 +283,37 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 }
 
 /* yajl's UTF-8 check lets overlong forms, surrogates and code points past
- * U+10FFFF through (found by tests/hostile); RFC 3629 does not.  NUL is
- * fine (a string may hold \u0000). */
+ * U+10FFFF through (found by tests/hostile); GLib's, as the writer's, does
+ * not.  NUL is fine (a string may hold \u0000). */
 static gboolean
-fxs_json_is_strict_utf8 (const guchar *s, gsize len)
+check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 {
-  for (gsize i = 0; i < len;)
+  guint64 any = 0, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    memcpy (&w, s + i, 8), any |= w;
+  for (; i < len; i++)
+    any |= (guchar) s[i];
+  if (!(any & 0x8080808080808080u))
+    return TRUE;
+  const char *end = s + len, *stop;
+  while (!g_utf8_validate_len (s, (gsize) (end - s), &stop))
     {
-      /* most text is ASCII: eight bytes at a time */
-      if (len - i >= 8)
+      if (*stop != '\0')
         {
-          guint64 w;
-          memcpy (&w, s + i, 8);
-          if ((w & 0x8080808080808080u) == 0)
-            {
-              i += 8;
-              continue;
-            }
+          r->in_item = TRUE;
+          fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+                                "a string that is not valid UTF-8 (an overlong form, a "
+                                "surrogate or a code point past U+10FFFF)");
+          return FALSE;
         }
-      guchar c = s[i];
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      gsize n;
-      gunichar cp, min;
-      if (c >= 0xc2 && c <= 0xdf)
-        n = 1, cp = c & 0x1f, min = 0x80;
-      else if (c >= 0xe0 && c <= 0xef)
-        n = 2, cp = c & 0x0f, min = 0x800;
-      else if (c >= 0xf0 && c <= 0xf4)
-        n = 3, cp = c & 0x07, min = 0x10000;
-      else
-        return FALSE;
-      if (len - i <= n)
-        return FALSE;
-      for (gsize k = 1; k <= n; k++)
-        {
-          if ((s[i + k] & 0xc0) != 0x80)
-            return FALSE;
-          cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-      if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return FALSE;
-      i += n + 1;
+      s = stop + 1;
     }
   return TRUE;
 }
 
-static gboolean
-check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
-{
-  if (fxs_json_is_strict_utf8 ((const guchar *) s, len))
-    return TRUE;
-  r->in_item = TRUE;
-  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
-                        "a string that is not valid UTF-8 (an overlong form, a surrogate or a "
-                        "code point past U+10FFFF)");
-  return FALSE;
-}
-
 static int
-fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
+fail_bad_escape (FxsJsonReader *r, gint64 pos)
 {
   r->in_item = TRUE;
   fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
@@ -362,7 +323,7 @@ fxs_json_reader_token_bad_escape (FxsJsonReader *r, gint64 pos)
 }
 
 static int
-fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
+scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
                               gsize len)
 {
   if (len > r->max_string)
@@ -391,23 +352,44 @@ fxs_json_reader_token_scalar (FxsJsonReader *r, gint64 pos, FxsJsonType type, co
   return on_scalar (r, v);
 }
 
+/* null (@b < 0) or a bool */
 static int
-fxs_json_reader_token_null (FxsJsonReader *r, gint64 pos)
+scalar_literal (FxsJsonReader *r, int b)
 {
   FxsJson tmp, *v = scalar_slot (r, &tmp);
-  set_json (v, FXS_JSON_NULL, 0, 0, pos);
+  set_json (v, b < 0 ? FXS_JSON_NULL : FXS_JSON_BOOL, 0, 0, fxs_json_feeder_next_token (&r->feed));
   v->u.s = NULL;
+  v->u.b = b > 0;
   return on_scalar (r, v);
 }
 
 static int
-fxs_json_reader_token_bool (FxsJsonReader *r, gint64 pos, gboolean b)
+cb_null (void *ctx)
 {
-  FxsJson tmp, *v = scalar_slot (r, &tmp);
-  set_json (v, FXS_JSON_BOOL, 0, 0, pos);
-  v->u.s = NULL;
-  v->u.b = !!b;
-  return on_scalar (r, v);
+  return scalar_literal (ctx, -1);
+}
+
+static int
+cb_boolean (void *ctx, int b)
+{
+  return scalar_literal (ctx, !!b);
+}
+
+static int
+cb_number (void *ctx, const char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_NUMBER, s, len);
+}
+
+static int
+cb_string (void *ctx, const unsigned char *s, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fail_bad_escape (r, pos);
+  return scalar_text (r, pos, FXS_JSON_STRING, (const char *) s, len);
 }
 
 static FxsJsonFrame *
@@ -446,8 +428,9 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
 }
 
 static int
-fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
+start_container (FxsJsonReader *r, FxsJsonType type)
 {
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
@@ -483,8 +466,25 @@ fxs_json_reader_token_start (FxsJsonReader *r, gint64 pos, FxsJsonType type)
 }
 
 static int
-fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize len)
+cb_start_map (void *ctx)
 {
+  return start_container (ctx, FXS_JSON_OBJECT);
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  return start_container (ctx, FXS_JSON_ARRAY);
+}
+
+static int
+cb_map_key (void *ctx, const unsigned char *key, size_t len)
+{
+  FxsJsonReader *r = ctx;
+  const char *s = (const char *) key;
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
+    return fail_bad_escape (r, pos);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (len > r->max_string)
     {
@@ -497,7 +497,7 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
     {
       gboolean high;
       guint8 flags;
-      char *copy = fxs_json_reader_copy_text (r, (const char *) s, len, &high, &flags);
+      char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
       if (high && !check_utf8 (r, copy, len, pos))
         return 0;
       FxsJson *key = new_pending (r);
@@ -505,7 +505,7 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
       key->u.s = copy;
       return 1;
     }
-  if (!check_utf8 (r, (const char *) s, len, pos))
+  if (!check_utf8 (r, s, len, pos))
     return 0;
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, (const char *) s, len);
@@ -521,7 +521,8 @@ fxs_json_reader_token_key (FxsJsonReader *r, gint64 pos, const char *s, gsize le
   return 1;
 }
 
-/* The first key of @obj's members that repeats an earlier one, or NULL. */
+/* The first key of @n members (key, value, ...) that repeats an earlier one,
+ * or NULL. */
 static const FxsJson *
 fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
 {
@@ -601,8 +602,10 @@ end_collected (FxsJsonReader *r)
 }
 
 static int
-fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
+cb_end (void *ctx)
 {
+  FxsJsonReader *r = ctx;
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);
@@ -613,71 +616,6 @@ fxs_json_reader_token_end (FxsJsonReader *r, gint64 pos)
   r->depth--;
   finish_member (r);
   return 1;
-}
-
-/* ---- yajl's tokens -------------------------------------------------------- */
-
-static int
-cb_null (void *ctx)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_null (r, fxs_json_feeder_next_token (&r->feed));
-}
-
-static int
-cb_boolean (void *ctx, int b)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_bool (r, fxs_json_feeder_next_token (&r->feed), !!b);
-}
-
-static int
-cb_number (void *ctx, const char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_scalar (r, fxs_json_feeder_next_token (&r->feed),
-                                       FXS_JSON_NUMBER, s, len);
-}
-
-static int
-cb_string (void *ctx, const unsigned char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
-  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fxs_json_reader_token_bad_escape (r, pos);
-  return fxs_json_reader_token_scalar (r, pos, FXS_JSON_STRING, (const char *) s, len);
-}
-
-static int
-cb_start_map (void *ctx)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_OBJECT);
-}
-
-static int
-cb_start_array (void *ctx)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_start (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_ARRAY);
-}
-
-static int
-cb_map_key (void *ctx, const unsigned char *s, size_t len)
-{
-  FxsJsonReader *r = ctx;
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
-  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fxs_json_reader_token_bad_escape (r, pos);
-  return fxs_json_reader_token_key (r, pos, (const char *) s, len);
-}
-
-static int
-cb_end (void *ctx)
-{
-  FxsJsonReader *r = ctx;
-  return fxs_json_reader_token_end (r, fxs_json_feeder_next_token (&r->feed));
 }
 
 static const yajl_callbacks callbacks = {

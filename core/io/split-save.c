@@ -9,8 +9,10 @@
 typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
 typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
 
+/* "KEY: [...]": the names of @p's @n nodes (@node_at) or partitions. */
 static void
-write_node_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt at)
+write_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt node_at,
+             PartitionAt partition_at)
 {
   fxs_json_write_raw (w, key);
   fxs_json_write_literal (w, ": [");
@@ -18,22 +20,8 @@ write_node_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guin
     {
       if (i)
         fxs_json_write_literal (w, ", ");
-      fxs_json_write_cstring (w, fxs_node_name (at (p, i)));
-    }
-  fxs_json_write_literal (w, "]");
-}
-
-static void
-write_partition_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n,
-                       PartitionAt at)
-{
-  fxs_json_write_raw (w, key);
-  fxs_json_write_literal (w, ": [");
-  for (guint i = 0; i < n; i++)
-    {
-      if (i)
-        fxs_json_write_literal (w, ", ");
-      fxs_json_write_cstring (w, fxs_partition_name (at (p, i)));
+      fxs_json_write_cstring (w, node_at ? fxs_node_name (node_at (p, i))
+                                         : fxs_partition_name (partition_at (p, i)));
     }
   fxs_json_write_literal (w, "]");
 }
@@ -52,13 +40,13 @@ write_partition (FxsJsonWriter *w, const FxsPartition *p)
       fxs_json_write_literal (w, ", \"label\": ");
       fxs_json_write_cstring (w, fxs_partition_label (p));
     }
-  write_node_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node);
-  write_node_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input);
-  write_node_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output);
-  write_partition_names (w, ", \"dependencies\"", p, fxs_partition_n_dependencies (p),
-                         fxs_partition_dependency);
-  write_partition_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p),
-                         fxs_partition_dependent);
+  write_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node, NULL);
+  write_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input, NULL);
+  write_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output, NULL);
+  write_names (w, ", \"dependencies\"", p, fxs_partition_n_dependencies (p), NULL,
+               fxs_partition_dependency);
+  write_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p), NULL,
+               fxs_partition_dependent);
   fxs_json_write_literal (w, "}");
 }
 

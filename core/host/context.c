@@ -178,14 +178,14 @@ option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, Fxs
                   fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
       return NULL;
     }
-  return fxs_options_is_set (ctx->options, key) ? fxs_options_get (ctx->options, key) : NULL;
+  return fxs_options_get (ctx->options, key);
 }
 
 gboolean
 fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  return fxs_options_is_set (ctx->options, key);
+  return fxs_options_get (ctx->options, key) != NULL;
 }
 
 const char *

@@ -40,10 +40,10 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
     {
       FxsPluginContext *ctx = p->outputs->pdata[i];
       const char *extensions = expected_extensions (ctx);
-      if (!extensions || !fxs_options_is_set (ctx->options, "path"))
+      const FxsOptionValue *path = fxs_options_get (ctx->options, "path");
+      if (!extensions || !path)
         continue;
-      const char *path = fxs_options_get (ctx->options, "path")->text;
-      char *base = g_path_get_basename (path);
+      char *base = g_path_get_basename (path->text);
       const char *dot = strrchr (base, '.');
       char **valid = g_strsplit (extensions, "|", -1);
       /* a name without an extension contradicts nothing */
@@ -52,13 +52,13 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
           const FxsPipelineSetting *s
             = fxs_pipeline_group_lookup (fxs_pipeline_group (p, ctx->label, NULL), "path");
           char *joined = g_strjoinv (" or ", valid);
-          char *line = g_strdup_printf ("%s%s[%s] %s: warning: path '%s' ends in %s, not %s",
-                                        s && s->origin ? s->origin : "",
-                                        s && s->origin ? ": " : "", ctx->label,
-                                        fxs_plugin_name (ctx->plugin), s ? s->value : path, dot,
-                                        joined);
+          char *where = fxs_pipeline_where (s ? s->origin : NULL, ctx->label);
+          char *line = g_strdup_printf ("%s%s: warning: path '%s' ends in %s, not %s", where,
+                                        fxs_plugin_name (ctx->plugin),
+                                        s ? s->value : path->text, dot, joined);
           fxs_pipeline_log (p, FXS_LOG_WARNING, line);
           g_free (line);
+          g_free (where);
           g_free (joined);
         }
       g_strfreev (valid);

@@ -38,12 +38,10 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
                                            "partition id (or stored %" G_GINT64_FORMAT
                                            ", the value reserved to tell)",
                                            (gint64) FXS_PARTITION_ID_UNSET);
-      gboolean first = strcmp (group, "partitioner") == 0;
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "%s%s%spartitioner '%s': %s",
-                   first ? "" : "[", first ? "" : group, first ? "" : "] ",
-                   fxs_plugin_name (run->ctx->plugin), why);
+      ok = fxs_pipeline_fail (error, FXS_ERROR_CALLBACK, NULL,
+                              strcmp (group, "partitioner") == 0 ? NULL : group,
+                              "partitioner '%s': %s", fxs_plugin_name (run->ctx->plugin), why);
       g_free (why);
-      ok = FALSE;
     }
   g_clear_error (&local);
   if ((++run->done & (PROGRESS_EVERY - 1)) == 0)

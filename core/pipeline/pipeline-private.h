@@ -63,6 +63,13 @@ const FxsPipelineSetting *fxs_pipeline_group_lookup (const FxsPipelineGroup *gro
 /* Warns (one log line each) about built-in outputs whose path has another
  * format's extension (pipeline-extension.c). */
 void fxs_pipeline_warn_output_extensions (FxsPipeline *pipeline);
+/* "ORIGIN: [GROUP] ", each part left out when NULL: how messages about a
+ * setting or group start.  Free with g_free(). */
+char *fxs_pipeline_where (const char *origin, const char *group);
+/* Sets @error to @code with fxs_pipeline_where() and the message; returns
+ * FALSE. */
+gboolean fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin,
+                            const char *group, const char *format, ...) G_GNUC_PRINTF (5, 6);
 /* Sends one log line to the pipeline's log function. */
 void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line);
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,

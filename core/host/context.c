@@ -19,10 +19,6 @@ fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *
   ctx->log = log;
   ctx->log_data = log_data;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
-  /* Escaped now: a crash handler prints it as it is. */
-  char *who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
-  ctx->who = fxs_text_escape (who, 600);
-  g_free (who);
   return ctx;
 }
 
@@ -149,7 +145,6 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
-  g_free (ctx->who);
   g_free (ctx->base_dir);
   g_free (ctx);
 }

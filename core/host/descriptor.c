@@ -283,6 +283,9 @@ fxs_plugin_open (const char *path, GError **error)
       fxs_plugin_close (p);
       return NULL;
     }
+  char *who = g_strdup_printf ("plugin '%s' (%s)", p->info->name, path);
+  p->who = fxs_text_escape (who, 600);
+  g_free (who);
   return p;
 }
 
@@ -294,6 +297,7 @@ fxs_plugin_close (FxsPlugin *plugin)
   if (plugin->module)
     dlclose (plugin->module);
   g_free (plugin->shadowed);
+  g_free (plugin->who);
   g_free (plugin->path);
   g_free (plugin);
 }

@@ -1,5 +1,5 @@
 /* Plugin instances: the context every hook receives, its option
- * accessors, logging and staged files. */
+ * accessors, logging and staged files; the precomputed-id callback. */
 #include "context.h"
 
 #include <stdarg.h>
@@ -39,21 +39,24 @@ fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **
   return TRUE;
 }
 
-void
-fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
-                              const char *hook, FxsErrorCode code, GError **error)
+gboolean
+fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
+                         const char *hook, GError **error)
 {
-  if (!hook_error)
+  fxs_plugin_context_leave ();
+  if (!ok && !hook_error)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "%s%s failed without saying why",
+                 ctx->prefix, hook);
+  else if (!ok)
     {
-      g_set_error (error, FXS_ERROR, code, "%s%s failed without saying why", ctx->prefix, hook);
-      return;
+      char *line = fxs_plugin_error_text (hook_error);
+      g_set_error (error, FXS_ERROR,
+                   hook_error->domain == FXS_ERROR ? hook_error->code : FXS_ERROR_PLUGIN_FAILED,
+                   "%s%s", ctx->prefix, line);
+      g_free (line);
     }
-  if (hook_error->domain == FXS_ERROR)
-    code = hook_error->code;
-  char *line = fxs_plugin_error_text (hook_error);
-  g_set_error (error, FXS_ERROR, code, "%s%s", ctx->prefix, line);
-  g_free (line);
-  g_error_free (hook_error);
+  g_clear_error (&hook_error);
+  return ok;
 }
 
 char *
@@ -74,13 +77,8 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
       gpointer state = NULL;
       fxs_plugin_context_enter (ctx, "init", NULL);
       gboolean ok = init (ctx, &state, &local);
-      fxs_plugin_context_leave ();
-      if (!ok)
-        {
-          fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
-          return FALSE;
-        }
-      g_clear_error (&local);
+      if (!fxs_plugin_context_done (ctx, ok, local, "init", error))
+        return FALSE;
       ctx->state = state;
     }
   ctx->initialized = TRUE;
@@ -271,4 +269,19 @@ fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
   else
     g_free (absolute);
   return stream;
+}
+
+gboolean
+fxs_partitioner_precomputed_id (const gint64 *ids, guint n_ids, const FxsNode *node,
+                                gint64 *partition, GError **error)
+{
+  guint i = fxs_node_index (node);
+  if (!ids || i >= n_ids)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
+                   "called for a graph it was not prepared for");
+      return FALSE;
+    }
+  *partition = ids[i];
+  return TRUE;
 }

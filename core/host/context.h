@@ -37,10 +37,12 @@ FxsPluginContext *fxs_plugin_context_new (const char *label, const char *prefix,
 gboolean fxs_plugin_context_init (FxsPluginContext *ctx, GError **error);
 /* Runs fini when init succeeded, and frees @ctx. */
 void     fxs_plugin_context_free (FxsPluginContext *ctx);
-/* Sets @error to a hook's error as one line that names the instance,
- * keeping its code when in FXS_ERROR (else @code).  Consumes @hook_error. */
-void     fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
-                                       const char *hook, FxsErrorCode code, GError **error);
+/* After the call of @hook that fxs_plugin_context_enter() began, which
+ * returned @ok: when it failed, sets @error to its error as one line that
+ * names the instance, keeping its code when in FXS_ERROR (else
+ * FXS_ERROR_PLUGIN_FAILED).  Consumes @hook_error; returns @ok. */
+gboolean fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
+                                  const char *hook, GError **error);
 
 /* Sets *@label to a copy of the label hook's label of partition @id, or
  * NULL.  One that is empty, not UTF-8 text, longer than

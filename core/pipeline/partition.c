@@ -57,12 +57,7 @@ prepare (FxsPluginContext *ctx, const FxsGraph *graph, GError **error)
   GError *local = NULL;
   fxs_plugin_context_enter (ctx, "prepare", NULL);
   gboolean ok = ctx->plugin->prepare (ctx, ctx->state, graph, &local);
-  fxs_plugin_context_leave ();
-  if (!ok)
-    fxs_plugin_context_propagate (ctx, local, "prepare", FXS_ERROR_PLUGIN_FAILED, error);
-  else
-    g_clear_error (&local);
-  return ok;
+  return fxs_plugin_context_done (ctx, ok, local, "prepare", error);
 }
 
 static gboolean

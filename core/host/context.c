@@ -153,10 +153,10 @@ fxs_plugin_context_label (const FxsPluginContext *ctx)
   return ctx->label;
 }
 
-/* The value of @key, checking that the plugin reads it as declared. */
+/* The value of @key, checking that the plugin reads it as declared (paths
+ * as strings). */
 static const FxsOptionValue *
-option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, FxsOptionType b,
-              FxsOptionType c)
+option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType type)
 {
   const FxsOptionSpec *spec = fxs_options_spec (ctx->options, key);
   if (!spec)
@@ -165,7 +165,8 @@ option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, Fxs
                   fxs_plugin_name (ctx->plugin), key);
       return NULL;
     }
-  if (spec->type != a && spec->type != b && spec->type != c)
+  gboolean path = spec->type == FXS_OPTION_PATH || spec->type == FXS_OPTION_OUTPUT_PATH;
+  if (spec->type != type && !(path && type == FXS_OPTION_STRING))
     {
       g_critical ("plugin '%s' reads option '%s' (%s) as another type",
                   fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
@@ -185,8 +186,7 @@ const char *
 fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING, FXS_OPTION_PATH,
-                                          FXS_OPTION_OUTPUT_PATH);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING);
   return v ? v->text : NULL;
 }
 
@@ -194,8 +194,7 @@ gint64
 fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, 0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT, FXS_OPTION_INT,
-                                          FXS_OPTION_INT);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT);
   return v ? v->i : 0;
 }
 
@@ -203,8 +202,7 @@ double
 fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, 0.0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT, FXS_OPTION_FLOAT,
-                                          FXS_OPTION_FLOAT);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT);
   return v ? v->f : 0.0;
 }
 
@@ -212,8 +210,7 @@ gboolean
 fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL, FXS_OPTION_BOOL,
-                                          FXS_OPTION_BOOL);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL);
   return v ? v->b : FALSE;
 }
 

@@ -4,6 +4,7 @@
 #include <fxsplit/pipeline.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,19 @@ fxs_option_type_to_string (FxsOptionType type)
   return fxs_option_type_is_valid (type) ? type_names[type] : "invalid";
 }
 
+/* Sets FXS_ERROR_OPTION; returns FALSE. */
+static gboolean G_GNUC_PRINTF (2, 3)
+option_error (GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, FXS_ERROR, FXS_ERROR_OPTION, message);
+  g_free (message);
+  return FALSE;
+}
+
 gboolean
 fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
                   FxsOptionValue *out, GError **error)
@@ -31,6 +45,9 @@ fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
   static const char *const truthy[] = { "true", "yes", "on", "1" };
   static const char *const falsy[] = { "false", "no", "off", "0" };
   memset (out, 0, sizeof *out);
+  char *end = NULL;
+  /* a number is all of @text, with no blank before it */
+  gboolean blank = *text == '\0' || g_ascii_isspace (*text);
   switch (type)
     {
     case FXS_OPTION_STRING:
@@ -39,45 +56,20 @@ fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
     case FXS_OPTION_PATH:
     case FXS_OPTION_OUTPUT_PATH:
       if (*text == '\0')
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a path, got ''");
-          return FALSE;
-        }
+        return option_error (error, "expected a path, got ''");
       out->text = g_canonicalize_filename (text, base_dir);
       return TRUE;
     case FXS_OPTION_INT:
-      {
-        char *end = NULL;
-        errno = 0;
-        gint64 v = g_ascii_strtoll (text, &end, 10);
-        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0')
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
-                         "expected an integer, got '%s'", text);
-            return FALSE;
-          }
-        if (errno == ERANGE)
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
-                         "'%s' does not fit in a 64-bit integer", text);
-            return FALSE;
-          }
-        out->i = v;
-        return TRUE;
-      }
+      errno = 0;
+      out->i = g_ascii_strtoll (text, &end, 10);
+      if (blank || *end != '\0')
+        return option_error (error, "expected an integer, got '%s'", text);
+      return errno != ERANGE
+             || option_error (error, "'%s' does not fit in a 64-bit integer", text);
     case FXS_OPTION_FLOAT:
-      {
-        char *end = NULL;
-        double v = g_ascii_strtod (text, &end);
-        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0' || isnan (v))
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a number, got '%s'",
-                         text);
-            return FALSE;
-          }
-        out->f = v;
-        return TRUE;
-      }
+      out->f = g_ascii_strtod (text, &end);
+      return (!blank && *end == '\0' && !isnan (out->f))
+             || option_error (error, "expected a number, got '%s'", text);
     case FXS_OPTION_BOOL:
       for (guint i = 0; i < G_N_ELEMENTS (truthy); i++)
         if (g_ascii_strcasecmp (text, truthy[i]) == 0 || g_ascii_strcasecmp (text, falsy[i]) == 0)
@@ -85,11 +77,9 @@ fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
             out->b = g_ascii_strcasecmp (text, truthy[i]) == 0;
             return TRUE;
           }
-      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected true or false, got '%s'", text);
-      return FALSE;
+      return option_error (error, "expected true or false, got '%s'", text);
     }
-  g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option type %d", (int) type);
-  return FALSE;
+  return option_error (error, "unknown option type %d", (int) type);
 }
 
 void
@@ -163,8 +153,7 @@ fxs_options_set (FxsOptions *options, const char *key, const char *text, const c
       GString *valid = g_string_new (options->n ? NULL : "none");
       for (guint k = 0; k < options->n; k++)
         g_string_append_printf (valid, "%s%s", k ? ", " : "", options->table[k].key);
-      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option '%s' (valid: %s)", key,
-                   valid->str);
+      option_error (error, "unknown option '%s' (valid: %s)", key, valid->str);
       g_string_free (valid, TRUE);
       return FALSE;
     }
@@ -172,7 +161,7 @@ fxs_options_set (FxsOptions *options, const char *key, const char *text, const c
   GError *local = NULL;
   if (!fxs_option_parse (options->table[i].type, text, base_dir, &value, &local))
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s: %s", key, local->message);
+      option_error (error, "%s: %s", key, local->message);
       g_error_free (local);
       return FALSE;
     }

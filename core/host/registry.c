@@ -149,13 +149,6 @@ fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i, FxsPluginDi
   return d->dir;
 }
 
-/* A plugin named by a path rather than by its module name. */
-static gboolean
-is_path_name (const char *name)
-{
-  return strchr (name, '/') != NULL || g_str_has_suffix (name, MODULE_SUFFIX);
-}
-
 static char *
 searched_dirs (const FxsPluginRegistry *registry)
 {
@@ -209,7 +202,7 @@ static char *
 resolve_module (const FxsPluginRegistry *registry, const char *name, const char *base_dir,
                 Found *found, GError **error)
 {
-  if (is_path_name (name))
+  if (strchr (name, '/') || g_str_has_suffix (name, MODULE_SUFFIX))
     {
       char *path = g_canonicalize_filename (name, base_dir);
       char *with_suffix = g_strconcat (path, MODULE_SUFFIX, NULL);

@@ -30,12 +30,8 @@ static gboolean
 is_named_group (const char *name, const char *kind)
 {
   gsize len = strlen (kind);
-  if (strncmp (name, kind, len) != 0 || name[len] != ' ')
-    return FALSE;
-  for (const char *c = name + len; *c; c++)
-    if (!g_ascii_isspace (*c))
-      return TRUE;
-  return FALSE;
+  return strncmp (name, kind, len) == 0 && name[len] == ' '
+         && name[len + strspn (name + len, " \t\n\v\f\r")] != '\0';
 }
 
 static gboolean

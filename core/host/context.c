@@ -1,5 +1,5 @@
 /* Plugin instances: the context every hook receives, its option
- * accessors, logging and staged files. */
+ * accessors, logging and staged files; the precomputed-id callback. */
 #include "context.h"
 
 #include <stdarg.h>
@@ -19,10 +19,6 @@ fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *
   ctx->log = log;
   ctx->log_data = log_data;
   ctx->files = g_ptr_array_new_with_free_func (g_free);
-  /* Escaped now: a crash handler prints it as it is. */
-  char *who = g_strdup_printf ("plugin '%s' (%s)", fxs_plugin_name (plugin), plugin->path);
-  ctx->who = fxs_text_escape (who, 600);
-  g_free (who);
   return ctx;
 }
 
@@ -43,21 +39,24 @@ fxs_pipeline_running_hook (const char **plugin, const char **hook, const char **
   return TRUE;
 }
 
-void
-fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
-                              const char *hook, FxsErrorCode code, GError **error)
+gboolean
+fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
+                         const char *hook, GError **error)
 {
-  if (!hook_error)
+  fxs_plugin_context_leave ();
+  if (!ok && !hook_error)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "%s%s failed without saying why",
+                 ctx->prefix, hook);
+  else if (!ok)
     {
-      g_set_error (error, FXS_ERROR, code, "%s%s failed without saying why", ctx->prefix, hook);
-      return;
+      char *line = fxs_plugin_error_text (hook_error);
+      g_set_error (error, FXS_ERROR,
+                   hook_error->domain == FXS_ERROR ? hook_error->code : FXS_ERROR_PLUGIN_FAILED,
+                   "%s%s", ctx->prefix, line);
+      g_free (line);
     }
-  if (hook_error->domain == FXS_ERROR)
-    code = hook_error->code;
-  char *line = fxs_plugin_error_text (hook_error);
-  g_set_error (error, FXS_ERROR, code, "%s%s", ctx->prefix, line);
-  g_free (line);
-  g_error_free (hook_error);
+  g_clear_error (&hook_error);
+  return ok;
 }
 
 char *
@@ -78,13 +77,8 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
       gpointer state = NULL;
       fxs_plugin_context_enter (ctx, "init", NULL);
       gboolean ok = init (ctx, &state, &local);
-      fxs_plugin_context_leave ();
-      if (!ok)
-        {
-          fxs_plugin_context_propagate (ctx, local, "init", FXS_ERROR_PLUGIN_FAILED, error);
-          return FALSE;
-        }
-      g_clear_error (&local);
+      if (!fxs_plugin_context_done (ctx, ok, local, "init", error))
+        return FALSE;
       ctx->state = state;
     }
   ctx->initialized = TRUE;
@@ -149,7 +143,6 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
-  g_free (ctx->who);
   g_free (ctx->base_dir);
   g_free (ctx);
 }
@@ -160,10 +153,10 @@ fxs_plugin_context_label (const FxsPluginContext *ctx)
   return ctx->label;
 }
 
-/* The value of @key, checking that the plugin reads it as declared. */
+/* The value of @key, checking that the plugin reads it as declared (paths
+ * as strings). */
 static const FxsOptionValue *
-option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, FxsOptionType b,
-              FxsOptionType c)
+option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType type)
 {
   const FxsOptionSpec *spec = fxs_options_spec (ctx->options, key);
   if (!spec)
@@ -172,28 +165,28 @@ option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType a, Fxs
                   fxs_plugin_name (ctx->plugin), key);
       return NULL;
     }
-  if (spec->type != a && spec->type != b && spec->type != c)
+  gboolean path = spec->type == FXS_OPTION_PATH || spec->type == FXS_OPTION_OUTPUT_PATH;
+  if (spec->type != type && !(path && type == FXS_OPTION_STRING))
     {
       g_critical ("plugin '%s' reads option '%s' (%s) as another type",
                   fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
       return NULL;
     }
-  return fxs_options_is_set (ctx->options, key) ? fxs_options_get (ctx->options, key) : NULL;
+  return fxs_options_get (ctx->options, key);
 }
 
 gboolean
 fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  return fxs_options_is_set (ctx->options, key);
+  return fxs_options_get (ctx->options, key) != NULL;
 }
 
 const char *
 fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING, FXS_OPTION_PATH,
-                                          FXS_OPTION_OUTPUT_PATH);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING);
   return v ? v->text : NULL;
 }
 
@@ -201,8 +194,7 @@ gint64
 fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, 0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT, FXS_OPTION_INT,
-                                          FXS_OPTION_INT);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT);
   return v ? v->i : 0;
 }
 
@@ -210,8 +202,7 @@ double
 fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, 0.0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT, FXS_OPTION_FLOAT,
-                                          FXS_OPTION_FLOAT);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT);
   return v ? v->f : 0.0;
 }
 
@@ -219,8 +210,7 @@ gboolean
 fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL, FXS_OPTION_BOOL,
-                                          FXS_OPTION_BOOL);
+  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL);
   return v ? v->b : FALSE;
 }
 
@@ -276,4 +266,19 @@ fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
   else
     g_free (absolute);
   return stream;
+}
+
+gboolean
+fxs_partitioner_precomputed_id (const gint64 *ids, guint n_ids, const FxsNode *node,
+                                gint64 *partition, GError **error)
+{
+  guint i = fxs_node_index (node);
+  if (!ids || i >= n_ids)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
+                   "called for a graph it was not prepared for");
+      return FALSE;
+    }
+  *partition = ids[i];
+  return TRUE;
 }

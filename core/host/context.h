@@ -1,6 +1,5 @@
-/* Plugin instances: the context every hook receives, and the staging of
- * the files outputs write.  Used by core/pipeline/, which makes the
- * instances and runs them; nothing here calls back into the pipeline. */
+/* Plugin instances and the staging of the files outputs write, made and
+ * run by core/pipeline/; nothing here calls back into the pipeline. */
 #ifndef FXS_HOST_CONTEXT_H
 #define FXS_HOST_CONTEXT_H
 
@@ -10,8 +9,6 @@
 #include "options.h"
 #include "plugin-private.h"
 
-/* Files staged by the outputs of one run; they appear all together on
- * commit or not at all. */
 typedef struct FxsStaging FxsStaging;
 
 /* A configured plugin instance: the [partitioner] or one [output NAME]. */
@@ -27,14 +24,11 @@ struct FxsPluginContext {
   gpointer log_data;
   FxsStaging *staging;        /* set only while write runs */
   GPtrArray *files;           /* char*: the files it wrote in the last run */
-  char *who;                  /* "plugin 'NAME' (PATH)", for fxs_pipeline_running_hook */
 };
 
-/* A plugin instance.  @prefix is the start of every message about the
- * instance; @options (taken) its values; output paths are relative to
- * @base_dir; fxs_plugin_log() sends its lines to @log with @log_data, which
- * must outlive the instance.  The instance knows nothing of the pipeline
- * that made it. */
+/* A plugin instance: @prefix starts every message about it, @options
+ * (taken) are its values, output paths are relative to @base_dir, and
+ * fxs_plugin_log() sends its lines to @log (@log_data must outlive it). */
 FxsPluginContext *fxs_plugin_context_new (const char *label, const char *prefix,
                                           const FxsPlugin *plugin, FxsOptions *options,
                                           const char *base_dir, FxsLogFunc log,
@@ -43,36 +37,34 @@ FxsPluginContext *fxs_plugin_context_new (const char *label, const char *prefix,
 gboolean fxs_plugin_context_init (FxsPluginContext *ctx, GError **error);
 /* Runs fini when init succeeded, and frees @ctx. */
 void     fxs_plugin_context_free (FxsPluginContext *ctx);
-/* Rewrites a hook's error as one line that names the instance, keeping the
- * code when it is in FXS_ERROR (else @code).  A hook that failed without
- * an error gets a generic message.  Consumes @hook_error. */
-void     fxs_plugin_context_propagate (const FxsPluginContext *ctx, GError *hook_error,
-                                       const char *hook, FxsErrorCode code, GError **error);
+/* After the call of @hook that fxs_plugin_context_enter() began, which
+ * returned @ok: when it failed, sets @error to its error as one line that
+ * names the instance, keeping its code when in FXS_ERROR (else
+ * FXS_ERROR_PLUGIN_FAILED).  Consumes @hook_error; returns @ok. */
+gboolean fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
+                                  const char *hook, GError **error);
 
-/* Asks the partitioner of @ctx for the label of its partition @id: sets
- * *@label to a copy, or to NULL (no label hook, or none for @id).  A label
- * that is empty, not UTF-8, holds a control character or is longer than
- * FXS_PARTITION_LABEL_MAX bytes is FXS_ERROR_PLUGIN_FAILED, one line
- * naming the instance, the partition and what is wrong. */
+/* Sets *@label to a copy of the label hook's label of partition @id, or
+ * NULL.  One that is empty, not UTF-8 text, longer than
+ * FXS_PARTITION_LABEL_MAX or holds a control character is
+ * FXS_ERROR_PLUGIN_FAILED. */
 gboolean fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id,
                                              char **label, GError **error);
 
-/* The hook running (context.c), what fxs_pipeline_running_hook()
- * reports; volatile, as a signal handler reads it.  Process-wide rather
- * than per thread: hooks run on the thread that runs the pipeline, and a
- * thread-local in a shared library costs a call per access. */
+/* The hook running, for fxs_pipeline_running_hook(); volatile, as a
+ * signal handler reads it.  Not thread-local: hooks run on the pipeline's
+ * thread, and a thread-local in a shared library costs a call per access. */
 G_GNUC_INTERNAL extern const char *volatile fxs_running_who;
 G_GNUC_INTERNAL extern const char *volatile fxs_running_hook;
 G_GNUC_INTERNAL extern const FxsNode *volatile fxs_running_node;
 
-/* Around every call of a hook of @ctx (@node: split_callback's node, or
- * NULL); inline, as it runs for each node. */
+/* Around every call of a hook (@node: split_callback's, or NULL). */
 static inline void
 fxs_plugin_context_enter (const FxsPluginContext *ctx, const char *hook, const FxsNode *node)
 {
   fxs_running_node = node;
   fxs_running_hook = hook;
-  fxs_running_who = ctx->who;
+  fxs_running_who = ctx->plugin->who;
 }
 
 static inline void
@@ -81,11 +73,11 @@ fxs_plugin_context_leave (void)
   fxs_running_who = NULL;
 }
 
-/* Staging (staging.c): the files fxs_output_open_file() opens while an
- * output's write hook runs (ctx->staging), made to appear by the run. */
+/* Staging (staging.c): the files of fxs_output_open_file() in one run;
+ * they appear together on commit or not at all. */
 FxsStaging *fxs_staging_new (void);
-/* Opens @path (absolute) for @ctx.  Errors: FXS_ERROR_IO, FXS_ERROR_CONFIG
- * when @path was already opened in this staging. */
+/* Opens @path (absolute) for @owner, which must outlive @staging.
+ * Errors: FXS_ERROR_IO, FXS_ERROR_CONFIG when @path was opened before. */
 FILE       *fxs_staging_open (FxsStaging *staging, const char *path, const char *owner,
                               GError **error);
 /* Makes every staged file appear; when one fails, none that is still

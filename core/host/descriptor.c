@@ -8,11 +8,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* Descriptor sizes of ABI 1.0.  A later 1.x host would accept these sizes
- * too and treat the fields it added as absent. */
-#define PARTITIONER_SIZE_1_0 sizeof (FxsPartitionerDescriptor)
-#define OUTPUT_SIZE_1_0 sizeof (FxsOutputDescriptor)
-
 /* Options tables longer than this are taken as missing their terminator. */
 #define MAX_OPTIONS 256
 
@@ -30,27 +25,28 @@ fxs_plugin_kind_to_string (FxsPluginKind kind)
                                                                        : "unknown";
 }
 
-static gboolean
-is_valid_key (const char *key)
+/* FXS_ERROR_PLUGIN_INVALID "PATH: MESSAGE". */
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (const FxsPlugin *p, GError **error, const char *format, ...)
 {
-  if (*key == '\0')
-    return FALSE;
-  for (const char *c = key; *c; c++)
-    if (!(g_ascii_islower (*c) || g_ascii_isdigit (*c) || *c == '_'))
-      return FALSE;
-  return TRUE;
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: %s", p->path, message);
+  g_free (message);
+  return FALSE;
 }
 
-/* ---- loaded memory --------------------------------------------------------------
- *
- * A pointer a descriptor holds may be followed only when it lies in a
- * segment the dynamic linker mapped for a loaded object (the plugin or a
- * library), since a descriptor is static data: so a bad pointer ((void *)
- * 1, a dangling address) is a refused plugin, not a crash.  That is the
- * exact rule, and needs no system call per pointer and no file descriptor,
- * unlike a probe of the memory (write() to a pipe; process_vm_readv(),
- * which some container sandboxes refuse). */
+#define bad_pointer(p, error, what, ...)                                                     \
+  fail (p, error, "broken descriptor: " what " does not point into the plugin's or a "      \
+        "library's loaded memory", __VA_ARGS__)
 
+/* A pointer a descriptor holds may be followed only when it lies in a
+ * segment the dynamic linker mapped for a loaded object: a descriptor is
+ * static data, so a bad pointer is a refused plugin, not a crash.  This
+ * needs no system call per pointer (unlike a probe with write() or
+ * process_vm_readv(), which some sandboxes refuse). */
 typedef struct {
   guintptr p, end;  /* the pointer; the end of its segment, 0 when in none */
   gboolean exec;
@@ -100,34 +96,12 @@ loaded_string (const char *str, gsize max_len)
   return s.end && memchr (str, '\0', MIN (s.end - s.p, max_len + 1)) != NULL;
 }
 
-static gboolean
-loaded_code (gconstpointer fn)
-{
-  return segment_of (fn).exec;
-}
-
-static gboolean G_GNUC_PRINTF (3, 4)
-bad_pointer (FxsPlugin *p, GError **error, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  char *what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-               "%s: broken descriptor: %s does not point into the plugin's or a library's "
-               "loaded memory", p->path, what);
-  g_free (what);
-  return FALSE;
-}
-
 /* Every pointer of the option table, before anything in it is read. */
 static gboolean
 check_option_pointers (FxsPlugin *p, GError **error)
 {
   const FxsOptionSpec *table = p->info->options;
-  if (!table)
-    return TRUE;
-  for (guint n = 0; n < MAX_OPTIONS; n++)
+  for (guint n = 0; table && n < MAX_OPTIONS; n++)
     {
       const FxsOptionSpec *o = &table[n];
       if (!loaded_readable (o, sizeof *o))
@@ -150,22 +124,17 @@ static gboolean
 check_options (FxsPlugin *p, GError **error)
 {
   const FxsOptionSpec *table = p->info->options;
+  const char *name = p->info->name;
   guint n = 0;
-  if (table)
-    while (n < MAX_OPTIONS && table[n].key)
-      n++;
+  while (table && n < MAX_OPTIONS && table[n].key)
+    n++;
   if (n == MAX_OPTIONS)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: plugin '%s': its option table has no terminating entry", p->path,
-                   p->info->name);
-      return FALSE;
-    }
+    return fail (p, error, "plugin '%s': its option table has no terminating entry", name);
   for (guint i = 0; i < n; i++)
     {
       const FxsOptionSpec *o = &table[i];
       const char *problem = NULL;
-      if (!is_valid_key (o->key))
+      if (!*o->key || o->key[strspn (o->key, "abcdefghijklmnopqrstuvwxyz0123456789_")])
         problem = "is not made of a-z, 0-9 and _";
       else if (!fxs_option_type_is_valid (o->type))
         problem = "has an unknown type";
@@ -175,19 +144,13 @@ check_options (FxsPlugin *p, GError **error)
         if (strcmp (table[j].key, o->key) == 0)
           problem = "is declared twice";
       if (problem)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                       "%s: plugin '%s': option '%s' %s", p->path, p->info->name, o->key,
-                       problem);
-          return FALSE;
-        }
+        return fail (p, error, "plugin '%s': option '%s' %s", name, o->key, problem);
       FxsOptionValue v;
       GError *local = NULL;
       if (o->default_value && !fxs_option_parse (o->type, o->default_value, "/", &v, &local))
         {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                       "%s: plugin '%s': default of option '%s': %s", p->path, p->info->name,
-                       o->key, local->message);
+          fail (p, error, "plugin '%s': default of option '%s': %s", name, o->key,
+                local->message);
           g_error_free (local);
           return FALSE;
         }
@@ -208,50 +171,29 @@ is_plain_text (const char *text)
   return plain;
 }
 
-/* The header's texts and hooks point where they may. */
+/* Hook @fn, when set, is code of a loaded object. */
 static gboolean
-check_header_pointers (FxsPlugin *p, const FxsPluginInfo *info, GError **error)
+hook_ok (const FxsPlugin *p, GError **error, gconstpointer fn, const char *what)
 {
-  const char *const texts[] = { info->name, info->version, info->description };
-  const char *const text_names[] = { "the name", "the version", "the description" };
-  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    if (texts[i] && !loaded_string (texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
-      return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
-  gconstpointer hooks[] = { (gconstpointer) info->init, (gconstpointer) info->fini };
-  const char *const hook_names[] = { "init", "fini" };
-  for (guint i = 0; i < G_N_ELEMENTS (hooks); i++)
-    if (hooks[i] && !loaded_code (hooks[i]))
-      return bad_pointer (p, error, "the %s hook (%p)", hook_names[i], hooks[i]);
-  return TRUE;
+  return !fn || segment_of (fn).exec || bad_pointer (p, error, "the %s hook (%p)", what, fn);
 }
 
-/* Finds the descriptor symbol; its header decides how the rest is read. */
+/* Finds the descriptor symbol and checks its header, whose first fields
+ * (abi_major, abi_minor) decide how the rest is read. */
 static gboolean
 find_descriptor (FxsPlugin *p, GError **error)
 {
   const FxsPluginInfo *part = dlsym (p->module, FXS_PARTITIONER_DESCRIPTOR_SYMBOL);
   const FxsPluginInfo *out = dlsym (p->module, FXS_OUTPUT_DESCRIPTOR_SYMBOL);
   if (!part && !out)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: not an fxsplit plugin: no fxsplit descriptor (it exports neither "
-                   FXS_PARTITIONER_DESCRIPTOR_SYMBOL " nor " FXS_OUTPUT_DESCRIPTOR_SYMBOL ")",
-                   p->path);
-      return FALSE;
-    }
+    return fail (p, error, "not an fxsplit plugin: no fxsplit descriptor (it exports neither "
+                 FXS_PARTITIONER_DESCRIPTOR_SYMBOL " nor " FXS_OUTPUT_DESCRIPTOR_SYMBOL ")");
   if (part && out)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: exports both " FXS_PARTITIONER_DESCRIPTOR_SYMBOL " and "
-                   FXS_OUTPUT_DESCRIPTOR_SYMBOL "; a plugin is one kind", p->path);
-      return FALSE;
-    }
+    return fail (p, error, "exports both " FXS_PARTITIONER_DESCRIPTOR_SYMBOL " and "
+                 FXS_OUTPUT_DESCRIPTOR_SYMBOL "; a plugin is one kind");
   const FxsPluginInfo *info = part ? part : out;
-  FxsPluginKind expected = part ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT;
   if (!loaded_readable (info, sizeof *info))
     return bad_pointer (p, error, "the descriptor symbol (%p)", (gconstpointer) info);
-
-  /* abi_major and abi_minor are the first fields in every ABI version. */
   if (info->abi_major != FXS_PLUGIN_ABI_MAJOR || info->abi_minor > FXS_PLUGIN_ABI_MINOR)
     {
       gboolean newer = info->abi_major > FXS_PLUGIN_ABI_MAJOR
@@ -263,40 +205,35 @@ find_descriptor (FxsPlugin *p, GError **error)
                    newer ? "it needs a newer fxsplit" : "rebuild it against this fxsplit");
       return FALSE;
     }
-  gsize min_size = part ? PARTITIONER_SIZE_1_0 : OUTPUT_SIZE_1_0;
+  /* The sizes of ABI 1.0; a later 1.x host treats fields beyond them as absent. */
+  gsize min_size = part ? sizeof (FxsPartitionerDescriptor) : sizeof (FxsOutputDescriptor);
   if (info->size < min_size)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: its descriptor is %u bytes, ABI %u.%u needs %u: it was not filled "
-                   "with FXS_%s_ABI", p->path, info->size, info->abi_major, info->abi_minor,
-                   (guint) min_size, part ? "PARTITIONER" : "OUTPUT");
-      return FALSE;
-    }
+    return fail (p, error, "its descriptor is %u bytes, ABI %u.%u needs %u: it was not filled "
+                 "with FXS_%s_ABI", info->size, info->abi_major, info->abi_minor,
+                 (guint) min_size, part ? "PARTITIONER" : "OUTPUT");
   if (!loaded_readable (info, info->size))
     return bad_pointer (p, error, "the descriptor's %u bytes", info->size);
+  FxsPluginKind expected = part ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT;
   if (info->kind != expected)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: its descriptor %s says kind %d, expected %s", p->path,
-                   part ? FXS_PARTITIONER_DESCRIPTOR_SYMBOL : FXS_OUTPUT_DESCRIPTOR_SYMBOL,
-                   (int) info->kind, fxs_plugin_kind_to_string (expected));
-      return FALSE;
-    }
-  if (!check_header_pointers (p, info, error))
+    return fail (p, error, "its descriptor %s says kind %d, expected %s",
+                 part ? FXS_PARTITIONER_DESCRIPTOR_SYMBOL : FXS_OUTPUT_DESCRIPTOR_SYMBOL,
+                 (int) info->kind, fxs_plugin_kind_to_string (expected));
+  const char *const texts[] = { info->name, info->version, info->description };
+  const char *const text_names[] = { "the name", "the version", "the description" };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (texts[i] && !loaded_string (texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
+      return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
+  if (!hook_ok (p, error, (gconstpointer) info->init, "init")
+      || !hook_ok (p, error, (gconstpointer) info->fini, "fini"))
     return FALSE;
   if (!info->name || !*info->name || !info->version || !info->description)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: its descriptor lacks a name, version or description", p->path);
-      return FALSE;
-    }
+    return fail (p, error, "its descriptor lacks a name, version or description");
   if (!is_plain_text (info->name) || !is_plain_text (info->version))
     {
       char *name = fxs_text_escape (info->name, MAX_NAME);
       char *version = fxs_text_escape (info->version, MAX_NAME);
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: its descriptor's name '%s' or version '%s' holds control characters",
-                   p->path, name, version);
+      fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
+            name, version);
       g_free (name);
       g_free (version);
       return FALSE;
@@ -308,41 +245,24 @@ find_descriptor (FxsPlugin *p, GError **error)
 static gboolean
 find_hooks (FxsPlugin *p, GError **error)
 {
-  if (p->info->kind == FXS_PLUGIN_PARTITIONER)
+  if (p->info->kind == FXS_PLUGIN_OUTPUT)
     {
-      const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
-      if (d->prepare && !loaded_code ((gconstpointer) d->prepare))
-        return bad_pointer (p, error, "the prepare hook (%p)", (gconstpointer) d->prepare);
-      p->prepare = d->prepare;
-      /* ABI 1.0 had reserved[0] here, which is not read. */
-      if (p->info->abi_minor >= 1 && d->label)
-        {
-          if (!loaded_code ((gconstpointer) d->label))
-            return bad_pointer (p, error, "the label hook (%p)", (gconstpointer) d->label);
-          p->label = d->label;
-        }
-      p->callback = (FxsSplitCallback) dlsym (p->module,
-                                                          FXS_PARTITIONER_CALLBACK_SYMBOL);
-      if (!p->callback)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                       "%s: partitioner '%s' does not export " FXS_PARTITIONER_CALLBACK_SYMBOL,
-                       p->path, p->info->name);
-          return FALSE;
-        }
-      return TRUE;
+      const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
+      p->write = d->write;
+      if (!hook_ok (p, error, (gconstpointer) d->write, "write"))
+        return FALSE;
+      return p->write || fail (p, error, "output '%s' has no write hook", p->info->name);
     }
-  const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
-  if (d->write && !loaded_code ((gconstpointer) d->write))
-    return bad_pointer (p, error, "the write hook (%p)", (gconstpointer) d->write);
-  p->write = d->write;
-  if (!p->write)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: output '%s' has no write hook", p->path, p->info->name);
-      return FALSE;
-    }
-  return TRUE;
+  const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
+  p->prepare = d->prepare;
+  /* ABI 1.0 had reserved[0] here, which is not read. */
+  p->label = p->info->abi_minor >= 1 ? d->label : NULL;
+  if (!hook_ok (p, error, (gconstpointer) p->prepare, "prepare")
+      || !hook_ok (p, error, (gconstpointer) p->label, "label"))
+    return FALSE;
+  p->callback = (FxsSplitCallback) dlsym (p->module, FXS_PARTITIONER_CALLBACK_SYMBOL);
+  return p->callback || fail (p, error, "partitioner '%s' does not export "
+                              FXS_PARTITIONER_CALLBACK_SYMBOL, p->info->name);
 }
 
 FxsPlugin *
@@ -363,6 +283,9 @@ fxs_plugin_open (const char *path, GError **error)
       fxs_plugin_close (p);
       return NULL;
     }
+  char *who = g_strdup_printf ("plugin '%s' (%s)", p->info->name, path);
+  p->who = fxs_text_escape (who, 600);
+  g_free (who);
   return p;
 }
 
@@ -374,6 +297,7 @@ fxs_plugin_close (FxsPlugin *plugin)
   if (plugin->module)
     dlclose (plugin->module);
   g_free (plugin->shadowed);
+  g_free (plugin->who);
   g_free (plugin->path);
   g_free (plugin);
 }

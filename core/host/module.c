@@ -1,18 +1,9 @@
-/* The one place that opens module files.
- *
- * A module is opened once, with plain dlopen() on the exact file the
- * registry resolved (an absolute path, so that the dynamic linker searches
- * nothing), and that handle is the one whose descriptor is checked and
- * whose hooks run.  libltdl is not used for this: its extension search
- * (lt_dladvise_ext) tries NAME.la and NAME.so before NAME, so the file that
- * was checked was not always the one that ran, and a .la file is a text
- * file that names yet another library to load.
- *
- * RTLD_NOW binds every symbol up front, so that a plugin built against a
- * newer libfxsplit fails here with the dynamic linker's precise message
- * instead of aborting the process in the middle of a run.  Opening a
- * module runs its ELF constructors: plugins are trusted code (docs/cli.md,
- * "Security and data safety"). */
+/* The one place that opens module files: plain dlopen() of the exact,
+ * absolute file the registry resolved, so that the file whose descriptor
+ * is checked is the one that runs (libltdl's extension search tried
+ * NAME.la and NAME.so first).  RTLD_NOW: a plugin built against a newer
+ * libfxsplit fails here with the dynamic linker's message, not mid-run.
+ * Its ELF constructors run: plugins are trusted code (docs/cli.md). */
 #include "plugin-private.h"
 
 #include <dlfcn.h>
@@ -48,33 +39,24 @@ void *
 fxs_module_open (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
+  FxsErrorCode code = FXS_ERROR_PLUGIN_NOT_FOUND;
+  const char *reason = NULL;
+  /* dlopen() would search LD_LIBRARY_PATH and the system for a name
+   * without '/'; the registry always resolves to absolute paths. */
   if (!g_path_is_absolute (path))
+    reason = "not an absolute path";
+  else if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    reason = "no such file";
+  else
     {
-      /* dlopen() would search LD_LIBRARY_PATH and the system for a name
-       * without '/'; the registry always resolves to absolute paths. */
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
-                   "%s: cannot load: not an absolute path", path);
-      return NULL;
+      code = FXS_ERROR_PLUGIN_INVALID;
+      reason = g_file_test (path, G_FILE_TEST_IS_DIR)        ? "is a directory"
+               : !g_file_test (path, G_FILE_TEST_IS_REGULAR) ? "not a regular file"
+                                                             : not_elf_reason (path);
     }
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
-                   "%s: cannot load: no such file", path);
-      return NULL;
-    }
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                   "%s: cannot load: %s", path,
-                   g_file_test (path, G_FILE_TEST_IS_DIR) ? "is a directory"
-                                                          : "not a regular file");
-      return NULL;
-    }
-  const char *reason = not_elf_reason (path);
   if (reason)
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s", path,
-                   reason);
+      g_set_error (error, FXS_ERROR, code, "%s: cannot load: %s", path, reason);
       return NULL;
     }
   dlerror ();
@@ -84,14 +66,10 @@ fxs_module_open (const char *path, GError **error)
     {
       const char *why = dlerror ();
       why = why ? strip_path_prefix (why, path) : "unknown reason";
-      if (strstr (why, "invalid ELF header") || strstr (why, "file too short")
-          || strstr (why, "only ET_DYN and ET_EXEC"))
-        g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID,
-                     "%s: cannot load: not a shared object (%s)", path, why);
-      else
-        g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s",
-                     path, why);
-      return NULL;
+      gboolean not_so = strstr (why, "invalid ELF header") || strstr (why, "file too short")
+                        || strstr (why, "only ET_DYN and ET_EXEC");
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s%s%s", path,
+                   not_so ? "not a shared object (" : "", why, not_so ? ")" : "");
     }
   return handle;
 }

@@ -4,6 +4,7 @@
 #include <fxsplit/pipeline.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,24 +25,16 @@ fxs_option_type_to_string (FxsOptionType type)
   return fxs_option_type_is_valid (type) ? type_names[type] : "invalid";
 }
 
-gboolean
-fxs_option_parse_bool (const char *text, gboolean *out)
+/* Sets FXS_ERROR_OPTION; returns FALSE. */
+static gboolean G_GNUC_PRINTF (2, 3)
+option_error (GError **error, const char *format, ...)
 {
-  static const char *const truthy[] = { "true", "yes", "on", "1" };
-  static const char *const falsy[] = { "false", "no", "off", "0" };
-  for (guint i = 0; i < G_N_ELEMENTS (truthy); i++)
-    {
-      if (g_ascii_strcasecmp (text, truthy[i]) == 0)
-        {
-          *out = TRUE;
-          return TRUE;
-        }
-      if (g_ascii_strcasecmp (text, falsy[i]) == 0)
-        {
-          *out = FALSE;
-          return TRUE;
-        }
-    }
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, FXS_ERROR, FXS_ERROR_OPTION, message);
+  g_free (message);
   return FALSE;
 }
 
@@ -49,7 +42,12 @@ gboolean
 fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
                   FxsOptionValue *out, GError **error)
 {
+  static const char *const truthy[] = { "true", "yes", "on", "1" };
+  static const char *const falsy[] = { "false", "no", "off", "0" };
   memset (out, 0, sizeof *out);
+  char *end = NULL;
+  /* a number is all of @text, with no blank before it */
+  gboolean blank = *text == '\0' || g_ascii_isspace (*text);
   switch (type)
     {
     case FXS_OPTION_STRING:
@@ -58,56 +56,30 @@ fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
     case FXS_OPTION_PATH:
     case FXS_OPTION_OUTPUT_PATH:
       if (*text == '\0')
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a path, got ''");
-          return FALSE;
-        }
+        return option_error (error, "expected a path, got ''");
       out->text = g_canonicalize_filename (text, base_dir);
       return TRUE;
     case FXS_OPTION_INT:
-      {
-        char *end = NULL;
-        errno = 0;
-        gint64 v = g_ascii_strtoll (text, &end, 10);
-        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0')
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
-                         "expected an integer, got '%s'", text);
-            return FALSE;
-          }
-        if (errno == ERANGE)
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
-                         "'%s' does not fit in a 64-bit integer", text);
-            return FALSE;
-          }
-        out->i = v;
-        return TRUE;
-      }
+      errno = 0;
+      out->i = g_ascii_strtoll (text, &end, 10);
+      if (blank || *end != '\0')
+        return option_error (error, "expected an integer, got '%s'", text);
+      return errno != ERANGE
+             || option_error (error, "'%s' does not fit in a 64-bit integer", text);
     case FXS_OPTION_FLOAT:
-      {
-        char *end = NULL;
-        double v = g_ascii_strtod (text, &end);
-        if (*text == '\0' || g_ascii_isspace (*text) || *end != '\0' || isnan (v))
-          {
-            g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "expected a number, got '%s'",
-                         text);
-            return FALSE;
-          }
-        out->f = v;
-        return TRUE;
-      }
+      out->f = g_ascii_strtod (text, &end);
+      return (!blank && *end == '\0' && !isnan (out->f))
+             || option_error (error, "expected a number, got '%s'", text);
     case FXS_OPTION_BOOL:
-      if (!fxs_option_parse_bool (text, &out->b))
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION,
-                       "expected true or false, got '%s'", text);
-          return FALSE;
-        }
-      return TRUE;
+      for (guint i = 0; i < G_N_ELEMENTS (truthy); i++)
+        if (g_ascii_strcasecmp (text, truthy[i]) == 0 || g_ascii_strcasecmp (text, falsy[i]) == 0)
+          {
+            out->b = g_ascii_strcasecmp (text, truthy[i]) == 0;
+            return TRUE;
+          }
+      return option_error (error, "expected true or false, got '%s'", text);
     }
-  g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option type %d", (int) type);
-  return FALSE;
+  return option_error (error, "unknown option type %d", (int) type);
 }
 
 void
@@ -119,7 +91,6 @@ fxs_option_value_clear (FxsOptionValue *value)
 /* ---- per-instance slots ----------------------------------------------------- */
 
 typedef struct {
-  const FxsOptionSpec *spec;
   gboolean is_set;
   FxsOptionValue value;
   char *base_dir;     /* what a value set from text was relative to, or NULL */
@@ -128,7 +99,7 @@ typedef struct {
 struct FxsOptions {
   const FxsOptionSpec *table;
   guint n;
-  Slot *slots;
+  Slot *slots;        /* one per entry of the table */
   char *base_dir;     /* the defaults' */
 };
 
@@ -141,13 +112,9 @@ fxs_options_new (const FxsOptionSpec *table, guint n, const char *base_dir)
   o->slots = g_new0 (Slot, n ? n : 1);
   o->base_dir = g_strdup (base_dir);
   for (guint i = 0; i < n; i++)
-    {
-      o->slots[i].spec = &table[i];
-      if (table[i].default_value
-          && fxs_option_parse (table[i].type, table[i].default_value, base_dir,
-                               &o->slots[i].value, NULL))
-        o->slots[i].is_set = TRUE;
-    }
+    o->slots[i].is_set = table[i].default_value
+                         && fxs_option_parse (table[i].type, table[i].default_value, base_dir,
+                                              &o->slots[i].value, NULL);
   return o;
 }
 
@@ -166,47 +133,39 @@ fxs_options_free (FxsOptions *options)
   g_free (options);
 }
 
-static Slot *
-find_slot (const FxsOptions *options, const char *key)
+/* The index of @key in the table, or -1. */
+static int
+find (const FxsOptions *options, const char *key)
 {
   for (guint i = 0; i < options->n; i++)
-    if (strcmp (options->slots[i].spec->key, key) == 0)
-      return &options->slots[i];
-  return NULL;
-}
-
-char *
-fxs_options_valid_keys (const FxsOptionSpec *table, guint n)
-{
-  if (n == 0)
-    return g_strdup ("none");
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", table[i].key);
-  return g_string_free (s, FALSE);
+    if (strcmp (options->table[i].key, key) == 0)
+      return (int) i;
+  return -1;
 }
 
 gboolean
 fxs_options_set (FxsOptions *options, const char *key, const char *text, const char *base_dir,
                  GError **error)
 {
-  Slot *slot = find_slot (options, key);
-  if (!slot)
+  int i = find (options, key);
+  if (i < 0)
     {
-      char *valid = fxs_options_valid_keys (options->table, options->n);
-      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "unknown option '%s' (valid: %s)", key,
-                   valid);
-      g_free (valid);
+      GString *valid = g_string_new (options->n ? NULL : "none");
+      for (guint k = 0; k < options->n; k++)
+        g_string_append_printf (valid, "%s%s", k ? ", " : "", options->table[k].key);
+      option_error (error, "unknown option '%s' (valid: %s)", key, valid->str);
+      g_string_free (valid, TRUE);
       return FALSE;
     }
   FxsOptionValue value;
   GError *local = NULL;
-  if (!fxs_option_parse (slot->spec->type, text, base_dir, &value, &local))
+  if (!fxs_option_parse (options->table[i].type, text, base_dir, &value, &local))
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "%s: %s", key, local->message);
+      option_error (error, "%s: %s", key, local->message);
       g_error_free (local);
       return FALSE;
     }
+  Slot *slot = &options->slots[i];
   fxs_option_value_clear (&slot->value);
   slot->value = value;
   slot->is_set = TRUE;
@@ -219,35 +178,28 @@ const FxsOptionSpec *
 fxs_options_missing_required (const FxsOptions *options)
 {
   for (guint i = 0; i < options->n; i++)
-    if ((options->slots[i].spec->flags & FXS_OPTION_REQUIRED) && !options->slots[i].is_set)
-      return options->slots[i].spec;
+    if ((options->table[i].flags & FXS_OPTION_REQUIRED) && !options->slots[i].is_set)
+      return &options->table[i];
   return NULL;
 }
 
 const FxsOptionSpec *
 fxs_options_spec (const FxsOptions *options, const char *key)
 {
-  Slot *slot = find_slot (options, key);
-  return slot ? slot->spec : NULL;
+  int i = find (options, key);
+  return i < 0 ? NULL : &options->table[i];
 }
 
 const FxsOptionValue *
 fxs_options_get (const FxsOptions *options, const char *key)
 {
-  Slot *slot = find_slot (options, key);
-  return slot ? &slot->value : NULL;
-}
-
-gboolean
-fxs_options_is_set (const FxsOptions *options, const char *key)
-{
-  Slot *slot = find_slot (options, key);
-  return slot && slot->is_set;
+  int i = find (options, key);
+  return i < 0 || !options->slots[i].is_set ? NULL : &options->slots[i].value;
 }
 
 const char *
 fxs_options_base_dir (const FxsOptions *options, const char *key)
 {
-  Slot *slot = find_slot (options, key);
-  return slot && slot->base_dir ? slot->base_dir : options->base_dir;
+  int i = find (options, key);
+  return i >= 0 && options->slots[i].base_dir ? options->slots[i].base_dir : options->base_dir;
 }

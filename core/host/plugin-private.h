@@ -10,6 +10,7 @@
 
 struct FxsPlugin {
   char *path;                 /* the module file */
+  char *who;                  /* "plugin 'NAME' (PATH)" escaped, for a crash handler */
   void *module;               /* its dlopen() handle */
   const FxsPluginInfo *info;  /* inside the module */
   guint n_options;
@@ -25,18 +26,13 @@ struct FxsPlugin {
   FxsPluginDirSource source, shadowed_source;
 };
 
-/* Opens the module file @path (absolute; exactly that file, no extension
- * or directory search) with dlopen(), every symbol resolved now; its ELF
- * constructors run now (module.c).  On failure sets
- * FXS_ERROR_PLUGIN_INVALID with "PATH: cannot load: REASON", REASON being
- * the dynamic linker's (an unresolved dependency, an undefined symbol) or
- * "not a shared object".  Close with dlclose(). */
+/* dlopen()s exactly the file @path (absolute), every symbol resolved now
+ * (module.c).  Errors: "PATH: cannot load: REASON", FXS_ERROR_PLUGIN_INVALID
+ * or _NOT_FOUND.  Close with dlclose(). */
 void      *fxs_module_open (const char *path, GError **error);
 
-/* Opens the module file @path and checks its descriptor: the ABI version,
- * the kind, the required hooks and the option table.  Errors name @path:
- * FXS_ERROR_PLUGIN_INVALID, FXS_ERROR_PLUGIN_ABI.  Free with
- * fxs_plugin_close(). */
+/* Opens @path and checks its descriptor: ABI, kind, hooks, option table.
+ * Errors name @path: FXS_ERROR_PLUGIN_INVALID, _ABI. */
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
 

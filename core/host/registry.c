@@ -58,15 +58,10 @@ fxs_plugin_registry_unref (FxsPluginRegistry *registry)
 const char *
 fxs_plugin_dir_source_to_string (FxsPluginDirSource source)
 {
-  switch (source)
-    {
-    case FXS_PLUGIN_DIR_COMMAND_LINE: return "--plugin-dir";
-    case FXS_PLUGIN_DIR_ENVIRONMENT: return "FXSPLIT_PLUGIN_PATH";
-    case FXS_PLUGIN_DIR_PIPELINE: return "plugin_dir";
-    case FXS_PLUGIN_DIR_INSTALLED: return "installed";
-    case FXS_PLUGIN_DIR_BUILD_TREE: return "build tree";
-    }
-  return "unknown";
+  static const char *const names[] = {
+    "--plugin-dir", "FXSPLIT_PLUGIN_PATH", "plugin_dir", "installed", "build tree",
+  };
+  return (guint) source < G_N_ELEMENTS (names) ? names[source] : "unknown";
 }
 
 void
@@ -97,11 +92,8 @@ fxs_plugin_registry_installed_dir (void)
   return FXS_INSTALLED_PLUGIN_DIR;
 }
 
-/* The plugins built beside this process's executable when it runs
- * uninstalled from a build tree (build/cli/fxsplit: build/plugins), or
- * NULL.  The build writes FXS_BUILD_TREE_MARKER into its plugin directory,
- * and nothing installs it, so an installed program never takes this path;
- * no build directory is compiled into the library.  Free with g_free. */
+/* build/plugins beside an uninstalled build/cli/fxsplit, or NULL: only the
+ * build writes FXS_BUILD_TREE_MARKER there, nothing installs it. */
 static char *
 build_tree_plugin_dir (void)
 {
@@ -157,13 +149,6 @@ fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i, FxsPluginDi
   return d->dir;
 }
 
-/* A plugin named by a path rather than by its module name. */
-static gboolean
-is_path_name (const char *name)
-{
-  return strchr (name, '/') != NULL || g_str_has_suffix (name, MODULE_SUFFIX);
-}
-
 static char *
 searched_dirs (const FxsPluginRegistry *registry)
 {
@@ -179,15 +164,6 @@ searched_dirs (const FxsPluginRegistry *registry)
   return g_string_free (s, FALSE);
 }
 
-/* Whether @a and @b are one file (also through links). */
-static gboolean
-same_file (const char *a, const char *b)
-{
-  GStatBuf sa, sb;
-  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev
-         && sa.st_ino == sb.st_ino;
-}
-
 /* Where a module found by name was found, and the file it hides. */
 typedef struct {
   FxsPluginDirSource source;
@@ -196,22 +172,25 @@ typedef struct {
 } Found;
 
 /* The first file after directory @i of the search path that is @file and
- * not @path itself. */
+ * not @path itself (also through links). */
 static void
 find_shadowed (const FxsPluginRegistry *registry, guint i, const char *file, const char *path,
                Found *found)
 {
+  GStatBuf sp, so;
+  gboolean have_path = g_stat (path, &sp) == 0;
   for (guint j = i + 1; j < registry->dirs->len && !found->shadowed; j++)
     {
       const SearchDir *d = &g_array_index (registry->dirs, SearchDir, j);
       char *other = g_build_filename (d->dir, file, NULL);
-      if (g_file_test (other, G_FILE_TEST_EXISTS) && !same_file (other, path))
+      gboolean same = have_path && g_stat (other, &so) == 0 && so.st_dev == sp.st_dev
+                      && so.st_ino == sp.st_ino;
+      if (g_file_test (other, G_FILE_TEST_EXISTS) && !same)
         {
-          found->shadowed = other;
+          found->shadowed = g_steal_pointer (&other);
           found->shadowed_source = d->source;
         }
-      else
-        g_free (other);
+      g_free (other);
     }
 }
 
@@ -223,27 +202,23 @@ static char *
 resolve_module (const FxsPluginRegistry *registry, const char *name, const char *base_dir,
                 Found *found, GError **error)
 {
-  if (is_path_name (name))
+  if (strchr (name, '/') || g_str_has_suffix (name, MODULE_SUFFIX))
     {
       char *path = g_canonicalize_filename (name, base_dir);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS) && !g_str_has_suffix (path, MODULE_SUFFIX))
+      char *with_suffix = g_strconcat (path, MODULE_SUFFIX, NULL);
+      if (!g_file_test (path, G_FILE_TEST_EXISTS) && !g_str_has_suffix (path, MODULE_SUFFIX)
+          && g_file_test (with_suffix, G_FILE_TEST_EXISTS))
         {
-          char *with_suffix = g_strconcat (path, MODULE_SUFFIX, NULL);
-          if (g_file_test (with_suffix, G_FILE_TEST_EXISTS))
-            {
-              g_free (path);
-              return with_suffix;
-            }
-          g_free (with_suffix);
-        }
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
-                       "plugin file '%s' does not exist", path);
           g_free (path);
-          return NULL;
+          return with_suffix;
         }
-      return path;
+      g_free (with_suffix);
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        return path;
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
+                   "plugin file '%s' does not exist", path);
+      g_free (path);
+      return NULL;
     }
   if (*name == '\0')
     {

@@ -4,31 +4,16 @@
 
 #include "util/atomic-file.h"
 
-
-typedef struct {
-  FxsAtomicFile *file;
-  char *owner;
-} Staged;
-
 struct FxsStaging {
-  GPtrArray *files;      /* Staged*, in opening order */
-  GHashTable *owner_of;  /* path -> owner label (borrowed from Staged) */
+  GPtrArray *files;      /* FxsAtomicFile*, in opening order */
+  GHashTable *owner_of;  /* path -> owner (both borrowed) */
 };
-
-static void
-staged_free (gpointer data)
-{
-  Staged *s = data;
-  fxs_atomic_file_abort (s->file);
-  g_free (s->owner);
-  g_free (s);
-}
 
 FxsStaging *
 fxs_staging_new (void)
 {
   FxsStaging *s = g_new0 (FxsStaging, 1);
-  s->files = g_ptr_array_new_with_free_func (staged_free);
+  s->files = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_atomic_file_abort);
   s->owner_of = g_hash_table_new (g_str_hash, g_str_equal);
   return s;
 }
@@ -46,11 +31,9 @@ fxs_staging_open (FxsStaging *staging, const char *path, const char *owner, GErr
   FxsAtomicFile *file = fxs_atomic_file_open (path, error);
   if (!file)
     return NULL;
-  Staged *s = g_new0 (Staged, 1);
-  s->file = file;
-  s->owner = g_strdup (owner);
-  g_ptr_array_add (staging->files, s);
-  g_hash_table_insert (staging->owner_of, (gpointer) fxs_atomic_file_path (file), s->owner);
+  g_ptr_array_add (staging->files, file);
+  g_hash_table_insert (staging->owner_of, (gpointer) fxs_atomic_file_path (file),
+                       (gpointer) owner);
   return fxs_atomic_file_stream (file);
 }
 
@@ -67,15 +50,9 @@ fxs_staging_abort (FxsStaging *staging)
 gboolean
 fxs_staging_commit (FxsStaging *staging, GError **error)
 {
-  GPtrArray *files = g_ptr_array_sized_new (staging->files->len);
-  for (guint i = 0; i < staging->files->len; i++)
-    {
-      Staged *s = staging->files->pdata[i];
-      g_ptr_array_add (files, s->file);
-      s->file = NULL;  /* the commit frees it */
-    }
-  gboolean ok = fxs_atomic_file_commit_all ((FxsAtomicFile **) files->pdata, files->len, error);
-  g_ptr_array_unref (files);
+  g_ptr_array_set_free_func (staging->files, NULL);  /* the commit frees them */
+  gboolean ok = fxs_atomic_file_commit_all ((FxsAtomicFile **) staging->files->pdata,
+                                            staging->files->len, error);
   fxs_staging_abort (staging);
   return ok;
 }

@@ -5,23 +5,21 @@
 
 #include <string.h>
 
-typedef struct {
+static const struct {
   const char *plugin;
-  const char *format;      /* the report's format option, or NULL */
-  const char *extensions;  /* the expected ones, "|"-separated */
-} OutputExtensions;
-
-static const OutputExtensions expected[] = {
-  { "json", NULL, ".json" },
-  { "dot", NULL, ".dot|.gv" },
-  { "python", NULL, ".py" },
-  { "report", "text", ".txt|.text" },
-  { "report", "csv", ".csv" },
-  { "report", "html", ".html|.htm" },
+  const char *format;             /* the report's format option, or NULL */
+  const char *const extensions[3]; /* the expected ones */
+} expected[] = {
+  { "json", NULL, { ".json" } },
+  { "dot", NULL, { ".dot", ".gv" } },
+  { "python", NULL, { ".py" } },
+  { "report", "text", { ".txt", ".text" } },
+  { "report", "csv", { ".csv" } },
+  { "report", "html", { ".html", ".htm" } },
 };
 
 /* The expected extensions of @ctx's path, or NULL when nothing is known. */
-static const char *
+static const char *const *
 expected_extensions (const FxsPluginContext *ctx)
 {
   const char *name = fxs_plugin_name (ctx->plugin);
@@ -39,29 +37,25 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
   for (guint i = 0; i < p->outputs->len; i++)
     {
       FxsPluginContext *ctx = p->outputs->pdata[i];
-      const char *extensions = expected_extensions (ctx);
-      if (!extensions || !fxs_options_is_set (ctx->options, "path"))
-        continue;
-      const char *path = fxs_options_get (ctx->options, "path")->text;
-      char *base = g_path_get_basename (path);
-      const char *dot = strrchr (base, '.');
-      char **valid = g_strsplit (extensions, "|", -1);
+      const char *const *valid = expected_extensions (ctx);
+      const FxsOptionValue *path = fxs_options_get (ctx->options, "path");
+      char *base = valid && path ? g_path_get_basename (path->text) : NULL;
+      const char *dot = base ? strrchr (base, '.') : NULL;
       /* a name without an extension contradicts nothing */
-      if (dot && dot != base && !g_strv_contains ((const char *const *) valid, dot))
+      if (dot && dot != base && !g_strv_contains (valid, dot))
         {
           const FxsPipelineSetting *s
             = fxs_pipeline_group_lookup (fxs_pipeline_group (p, ctx->label, NULL), "path");
-          char *joined = g_strjoinv (" or ", valid);
-          char *line = g_strdup_printf ("%s%s[%s] %s: warning: path '%s' ends in %s, not %s",
-                                        s && s->origin ? s->origin : "",
-                                        s && s->origin ? ": " : "", ctx->label,
-                                        fxs_plugin_name (ctx->plugin), s ? s->value : path, dot,
-                                        joined);
+          char *joined = g_strjoinv (" or ", (char **) valid);
+          char *where = fxs_pipeline_where (s ? s->origin : NULL, ctx->label);
+          char *line = g_strdup_printf ("%s%s: warning: path '%s' ends in %s, not %s", where,
+                                        fxs_plugin_name (ctx->plugin),
+                                        s ? s->value : path->text, dot, joined);
           fxs_pipeline_log (p, FXS_LOG_WARNING, line);
           g_free (line);
+          g_free (where);
           g_free (joined);
         }
-      g_strfreev (valid);
       g_free (base);
     }
 }

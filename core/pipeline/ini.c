@@ -11,13 +11,14 @@
 
 #include <string.h>
 
-/* FXS_ERROR_CONFIG "FILE:LINE: @what SHOWN", @shown an excerpt of @text. */
+/* FXS_ERROR_CONFIG "FILE:LINE: [GROUP] @what SHOWN@after", SHOWN an
+ * excerpt of @text. */
 static gboolean
-fail_at (GError **error, const char *origin, const char *what, const char *text,
-         const char *after)
+fail_at (GError **error, const char *origin, const char *group, const char *what,
+         const char *text, const char *after)
 {
   char *shown = fxs_text_excerpt (text, -1);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG, "%s: %s%s%s", origin, what, shown, after);
+  fxs_pipeline_fail (error, FXS_ERROR_CONFIG, origin, group, "%s%s%s", what, shown, after);
   g_free (shown);
   return FALSE;
 }
@@ -39,53 +40,39 @@ read_line (FxsPipeline *pipeline, char *line, const char *origin, FxsPipelineGro
     {
       char *close = strchr (line, ']');
       if (!close || close[1] != '\0' || close == line + 1)
-        return fail_at (error, origin, "malformed group header ", line, " (expected [name])");
+        return fail_at (error, origin, NULL, "malformed group header ", line,
+                        " (expected [name])");
       *close = '\0';
       FxsPipelineGroup *g = g_hash_table_lookup (pipeline->group_by_name, line + 1);
       if (g)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                       "%s: group [%s] appears twice (first at line %s)", origin, line + 1,
-                       line_of (g->origin));
-          return FALSE;
-        }
+        return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, origin, NULL,
+                                  "group [%s] appears twice (first at line %s)", line + 1,
+                                  line_of (g->origin));
       *group = fxs_pipeline_group (pipeline, line + 1, origin);
       return TRUE;
     }
   char *eq = strchr (line, '=');
   if (!eq || eq == line)
-    return fail_at (error, origin, "expected '[group]', 'key = value' or a '#' comment, got ",
-                    line, "");
+    return fail_at (error, origin, NULL,
+                    "expected '[group]', 'key = value' or a '#' comment, got ", line, "");
   if (!*group)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                   "%s: a key outside of any group (start with a [group] line)", origin);
-      return FALSE;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, origin, NULL,
+                              "a key outside of any group (start with a [group] line)");
   *eq = '\0';
   const char *key = g_strchomp (line), *value = g_strstrip (eq + 1);
+  const char *name = (*group)->name;
+  /* no KEY[LOCALE]: GKeyFile would keep or drop it depending on LANG */
   if (strpbrk (key, "[]"))
-    {
-      /* no KEY[LOCALE]: a reader like GKeyFile would keep or drop it
-       * depending on LANG (docs/cli.md) */
-      char *what = g_strdup_printf ("[%s] key ", (*group)->name);
-      fail_at (error, origin, what, key,
-               ": keys cannot hold '[' or ']' (no KEY[LOCALE] translations in a pipeline)");
-      g_free (what);
-      return FALSE;
-    }
+    return fail_at (error, origin, name, "key ", key,
+                    ": keys cannot hold '[' or ']' (no KEY[LOCALE] translations in a pipeline)");
   const FxsPipelineSetting *first = fxs_pipeline_group_lookup (*group, key);
   if (first)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CONFIG,
-                   "%s: [%s] %s is set twice (first at line %s)", origin, (*group)->name, key,
-                   line_of (first->origin));
-      return FALSE;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, origin, name,
+                              "%s is set twice (first at line %s)", key, line_of (first->origin));
   if (!g_utf8_validate (value, -1, NULL))
     {
-      char *what = g_strdup_printf ("[%s] %s: the value is not UTF-8 text: ", (*group)->name, key);
-      fail_at (error, origin, what, value, "");
+      char *what = g_strconcat (key, ": the value is not UTF-8 text: ", NULL);
+      fail_at (error, origin, name, what, value, "");
       g_free (what);
       return FALSE;
     }
@@ -93,31 +80,27 @@ read_line (FxsPipeline *pipeline, char *line, const char *origin, FxsPipelineGro
   return TRUE;
 }
 
-/* Reads the @length bytes of @text.  Lines are found with memchr, not
- * g_strsplit: its strstr calls are each checked over the whole rest of
- * the text under AddressSanitizer, which made 200,000 groups quadratic. */
+/* Reads @text (which holds no NUL byte), changing it.  Lines are found
+ * with strchr, not g_strsplit: its strstr calls are each checked over the whole
+ * rest of the text under AddressSanitizer (quadratic for 200,000 groups). */
 static gboolean
-read_lines (FxsPipeline *pipeline, const char *text, gsize length, GError **error)
+read_lines (FxsPipeline *pipeline, char *text, GError **error)
 {
-  GString *buf = g_string_new (NULL);
   FxsPipelineGroup *group = NULL;
-  const char *p = text, *end = text + length;
-  gboolean ok = TRUE, last = FALSE;
-  for (guint n = 1; !last && ok; n++)
+  gboolean ok = TRUE;
+  for (guint n = 1; text && ok; n++)
     {
-      const char *nl = memchr (p, '\n', (gsize) (end - p));
-      last = nl == NULL;
-      g_string_truncate (buf, 0);
-      g_string_append_len (buf, p, (last ? end : nl) - p);
-      p = last ? end : nl + 1;
-      char *line = g_strstrip (buf->str);  /* also drops a '\r' */
+      char *nl = strchr (text, '\n');
+      if (nl)
+        *nl = '\0';
+      char *line = g_strstrip (text);  /* also drops a '\r' */
+      text = nl ? nl + 1 : NULL;
       if (*line == '\0' || *line == '#')
         continue;
       char *origin = g_strdup_printf ("%s:%u", pipeline->file, n);
       ok = read_line (pipeline, line, origin, &group, error);
       g_free (origin);
     }
-  g_string_free (buf, TRUE);
   return ok;
 }
 
@@ -136,7 +119,7 @@ fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *path, GError **
   g_free (pipeline->base_dir);
   pipeline->base_dir = g_path_get_dirname (absolute);
   g_free (absolute);
-  gboolean ok = read_lines (pipeline, text, length, error);
+  gboolean ok = read_lines (pipeline, text, error);
   g_free (text);
   if (!ok)
     {

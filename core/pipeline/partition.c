@@ -38,12 +38,10 @@ call_partitioner (const FxsNode *node, gpointer data, gint64 *partition, GError 
                                            "partition id (or stored %" G_GINT64_FORMAT
                                            ", the value reserved to tell)",
                                            (gint64) FXS_PARTITION_ID_UNSET);
-      gboolean first = strcmp (group, "partitioner") == 0;
-      g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "%s%s%spartitioner '%s': %s",
-                   first ? "" : "[", first ? "" : group, first ? "" : "] ",
-                   fxs_plugin_name (run->ctx->plugin), why);
+      ok = fxs_pipeline_fail (error, FXS_ERROR_CALLBACK, NULL,
+                              strcmp (group, "partitioner") == 0 ? NULL : group,
+                              "partitioner '%s': %s", fxs_plugin_name (run->ctx->plugin), why);
       g_free (why);
-      ok = FALSE;
     }
   g_clear_error (&local);
   if ((++run->done & (PROGRESS_EVERY - 1)) == 0)
@@ -59,12 +57,7 @@ prepare (FxsPluginContext *ctx, const FxsGraph *graph, GError **error)
   GError *local = NULL;
   fxs_plugin_context_enter (ctx, "prepare", NULL);
   gboolean ok = ctx->plugin->prepare (ctx, ctx->state, graph, &local);
-  fxs_plugin_context_leave ();
-  if (!ok)
-    fxs_plugin_context_propagate (ctx, local, "prepare", FXS_ERROR_PLUGIN_FAILED, error);
-  else
-    g_clear_error (&local);
-  return ok;
+  return fxs_plugin_context_done (ctx, ok, local, "prepare", error);
 }
 
 static gboolean

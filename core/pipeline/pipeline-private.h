@@ -1,5 +1,4 @@
-/* Internal layout of pipelines, shared by the pipeline's modules (file
- * reading, checking, running).  Plugin instances are host/context.h's. */
+/* Internal layout of pipelines, shared by core/pipeline/'s files. */
 #ifndef FXS_PIPELINE_PRIVATE_H
 #define FXS_PIPELINE_PRIVATE_H
 
@@ -60,15 +59,20 @@ void fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const cha
 const FxsPipelineSetting *fxs_pipeline_group_lookup (const FxsPipelineGroup *group,
                                                      const char *key);
 
-/* Warns (one log line each) about built-in outputs whose path has another
- * format's extension (pipeline-extension.c). */
+/* Warns about built-in outputs whose path has another format's extension. */
 void fxs_pipeline_warn_output_extensions (FxsPipeline *pipeline);
-/* Sends one log line to the pipeline's log function. */
+/* "ORIGIN: [GROUP] ", each part left out when NULL: how messages about a
+ * setting or group start.  Free with g_free(). */
+char *fxs_pipeline_where (const char *origin, const char *group);
+/* Sets @error to @code, fxs_pipeline_where() and the message; FALSE. */
+gboolean fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin,
+                            const char *group, const char *format, ...) G_GNUC_PRINTF (5, 6);
+/* To the pipeline's log and progress functions. */
 void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line);
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,
                             guint64 total);
 
-/* Checking (pipeline-check.c): reads every group into the prepared state. */
+/* Reads every group into the prepared state (check.c). */
 gboolean fxs_pipeline_check (FxsPipeline *pipeline, GError **error);
 
 #endif

@@ -2,6 +2,8 @@
  * a run produced. */
 #include "pipeline-private.h"
 
+#include <stdarg.h>
+
 static void
 setting_free (gpointer data)
 {
@@ -153,6 +155,28 @@ fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *li
                          : level == FXS_LOG_INFO  ? G_LOG_LEVEL_INFO
                                                   : G_LOG_LEVEL_DEBUG;
   g_log ("fxsplit", flags, "%s", line);
+}
+
+char *
+fxs_pipeline_where (const char *origin, const char *group)
+{
+  return g_strdup_printf ("%s%s%s%s%s", origin ? origin : "", origin ? ": " : "",
+                          group ? "[" : "", group ? group : "", group ? "] " : "");
+}
+
+gboolean
+fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin, const char *group,
+                   const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  char *where = fxs_pipeline_where (origin, group);
+  g_set_error (error, FXS_ERROR, code, "%s%s", where, message);
+  g_free (where);
+  g_free (message);
+  return FALSE;
 }
 
 void

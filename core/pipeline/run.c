@@ -48,15 +48,12 @@ fxs_pipeline_write (FxsPipeline *pipeline, GError **error)
       GError *local = NULL;
       fxs_plugin_context_enter (ctx, "write", NULL);
       gboolean ok = ctx->plugin->write (ctx, ctx->state, pipeline->result, &local);
-      fxs_plugin_context_leave ();
       ctx->staging = NULL;
-      if (!ok)
+      if (!fxs_plugin_context_done (ctx, ok, local, "write", error))
         {
-          fxs_plugin_context_propagate (ctx, local, "write", FXS_ERROR_PLUGIN_FAILED, error);
           fxs_staging_abort (staging);
           return FALSE;
         }
-      g_clear_error (&local);
     }
   if (!fxs_staging_commit (staging, error))
     return FALSE;

@@ -284,9 +284,10 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
 
 /* yajl's UTF-8 check lets overlong forms, surrogates and code points past
  * U+10FFFF through (found by tests/hostile); GLib's, as the writer's, does
- * not.  NUL is fine (a string may hold \u0000). */
+ * not.  NUL is fine (a string may hold \u0000).  For a bad @key the path is
+ * its object's: the frame still holds the previous member's key. */
 static gboolean
-check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
+check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean key)
 {
   guint64 any = 0, w;
   gsize i = 0;
@@ -301,7 +302,7 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
     {
       if (*stop != '\0')
         {
-          r->in_item = TRUE;
+          r->in_item = !key;
           fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
                                 "a string that is not valid UTF-8 (an overlong form, a "
                                 "surrogate or a code point past U+10FFFF)");
@@ -313,9 +314,9 @@ check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos)
 }
 
 static int
-fail_bad_escape (FxsJsonReader *r, gint64 pos)
+fail_bad_escape (FxsJsonReader *r, gint64 pos, gboolean key)
 {
-  r->in_item = TRUE;
+  r->in_item = !key;
   fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
                         "a string that is not valid text: a UTF-16 surrogate escape that is not "
                         "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
@@ -337,7 +338,7 @@ scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
   gboolean high;
   guint8 flags;
   char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
-  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos))
+  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos, FALSE))
     return 0;
   if (type == FXS_JSON_NUMBER)
     {
@@ -388,7 +389,7 @@ cb_string (void *ctx, const unsigned char *s, size_t len)
   FxsJsonReader *r = ctx;
   gint64 pos = fxs_json_feeder_next_token (&r->feed);
   if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fail_bad_escape (r, pos);
+    return fail_bad_escape (r, pos, FALSE);
   return scalar_text (r, pos, FXS_JSON_STRING, (const char *) s, len);
 }
 
@@ -484,7 +485,7 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
   const char *s = (const char *) key;
   gint64 pos = fxs_json_feeder_next_token (&r->feed);
   if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fail_bad_escape (r, pos);
+    return fail_bad_escape (r, pos, TRUE);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (len > r->max_string)
     {
@@ -498,14 +499,14 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
       gboolean high;
       guint8 flags;
       char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
-      if (high && !check_utf8 (r, copy, len, pos))
+      if (high && !check_utf8 (r, copy, len, pos, TRUE))
         return 0;
       FxsJson *key = new_pending (r);
       set_json (key, FXS_JSON_STRING, flags, (guint32) len, pos);
       key->u.s = copy;
       return 1;
     }
-  if (!check_utf8 (r, s, len, pos))
+  if (!check_utf8 (r, s, len, pos, TRUE))
     return 0;
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, (const char *) s, len);

@@ -1,5 +1,6 @@
 /* fxsplit: reading small text files (pipelines, partition maps) whole,
- * with a size limit, and quoting their contents in error messages.
+ * with a size limit, reading a JSON object of integers from one, and
+ * quoting their contents in error messages.
  *
  * These files are untrusted data: a path may name a device or a pipe that
  * never ends (/dev/zero), and a file's first line may be a secret (a map
@@ -41,6 +42,26 @@ FXS_API gboolean fxs_text_file_read (const char *path, const char *what, gsize l
  * UTF-8 escaped (\n, \x1b), and "..." after the quote when it was cut.
  * Free with g_free. */
 FXS_API char *fxs_text_excerpt (const char *text, gssize length);
+
+/* Called by fxs_json_read_int_map() for each member of the object, in file
+ * order.  @key (@key_len bytes, NUL-terminated, may hold a NUL from \u0000)
+ * lives until the call returns.  @value points to the member's value when it
+ * is an integer (no fraction or exponent) that fits in 64 bits, and is NULL
+ * for any other value.  Keys may repeat: reject a repeated one here if it
+ * must not.  Return FALSE with @error set to stop reading. */
+typedef gboolean (*FxsJsonIntMemberFunc) (const char *key, gsize key_len, const gint64 *value,
+                                          gpointer user_data, GError **error);
+
+/* Reads @data (@length bytes, e.g. from fxs_text_file_read(); @display_name
+ * names it in messages), a JSON object {"key": 1, ...}, with libfxsplit's
+ * graph file reader: valid UTF-8 (an unpaired surrogate escape is an
+ * error), nesting and string limits as in docs/graph-format.md.  FALSE with
+ * @error set when the data is not such JSON (FXS_ERROR_PARSE) or @each
+ * failed (its error's code, its message after "NAME:LINE:COLUMN: " of the
+ * member). */
+FXS_API gboolean fxs_json_read_int_map (const char *data, gsize length, const char *display_name,
+                                        FxsJsonIntMemberFunc each, gpointer user_data,
+                                        GError **error);
 
 G_END_DECLS
 

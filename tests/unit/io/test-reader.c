@@ -1,5 +1,5 @@
 /* Unit tests of the streaming JSON reader: inputs read in chunks of every
- * size give the same values, and its limits. */
+ * size give the same values, its limits, and fxs_json_read_int_map(). */
 #include <fxsplit/fxsplit.h>
 #include <string.h>
 
@@ -213,12 +213,77 @@ test_reader_limits (void)
     }
 }
 
+/* fxs_json_read_int_map()'s callback: records "key=value" (or "key=-"), and
+ * fails on key "stop". */
+static gboolean
+record_member (const char *key, gsize key_len, const gint64 *value, gpointer out,
+               GError **error)
+{
+  if (strcmp (key, "stop") == 0)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_OPTION, "node 'stop' stops");
+      return FALSE;
+    }
+  g_string_append_len (out, key, (gssize) key_len);
+  if (value)
+    g_string_append_printf (out, "=%" G_GINT64_FORMAT " ", *value);
+  else
+    g_string_append (out, "=- ");
+  return TRUE;
+}
+
+static char *
+read_int_map (const char *doc, GError **error)
+{
+  GString *out = g_string_new (NULL);
+  if (fxs_json_read_int_map (doc, strlen (doc), "t.json", record_member, out, error))
+    return g_string_free (out, FALSE);
+  g_string_free (out, TRUE);
+  return NULL;
+}
+
+static void
+test_int_map (void)
+{
+  GError *error = NULL;
+  /* every member in order, repeats too; values that are no 64-bit integer
+   * are NULL */
+  char *got = read_int_map ("{\"a\": 1, \"b\": -9223372036854775808, \"c\": \"1\", \"d\": 1.0, "
+                            "\"e\": {\"f\": 1}, \"g\": 9223372036854775808, \"a\": 2}", &error);
+  CU_ASSERT_STRING_EQUAL (got ? got : error->message,
+                          "a=1 b=-9223372036854775808 c=- d=- e=- g=- a=2 ");
+  g_free (got);
+  /* the callback's error, at its member */
+  CU_ASSERT_PTR_NULL (read_int_map ("{\"a\": 1,\n  \"stop\": 2}", &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_OPTION));
+  CU_ASSERT_STRING_EQUAL (error ? error->message : "", "t.json:2:3: node 'stop' stops");
+  g_clear_error (&error);
+  /* an unpaired surrogate in a key is an error at the key (the path is not
+   * the previous member's), as in a value */
+  static const char *const bad[][2] = {
+    { "{\"a\": 1, \"\\ud800\": 2}", "t.json:1:10: a string that is not valid text" },
+    { "{\"a\": 1, \"b\": \"\\udc00\"}", "t.json:1:15: b: a string that is not valid text" },
+    { "[1]", "t.json:1:1: not a JSON object" },
+    { "{\"a\": 1", "t.json:1:8: unexpected end of the input" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      CU_ASSERT_PTR_NULL (read_int_map (bad[i][0], &error));
+      CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_PARSE));
+      CU_ASSERT_TRUE (error && g_str_has_prefix (error->message, bad[i][1]));
+      if (error && !g_str_has_prefix (error->message, bad[i][1]))
+        g_printerr ("got: %s\n", error->message);
+      g_clear_error (&error);
+    }
+}
+
 static void
 register_tests (void)
 {
   static const FxsTestCase reader[] = {
     FXS_TEST (test_reader_chunks),
     FXS_TEST (test_reader_limits),
+    FXS_TEST (test_int_map),
     { NULL, NULL },
   };
   fxs_test_add_suite ("streaming reader", reader);

@@ -82,6 +82,12 @@ class TestBadPlugins(FxsplitTestCase):
                           "none.txt")
         self.assert_fails(self.split("map"), 1, "set exactly one of 'file' and 'meta_key'")
 
+    def test_map_file_unpaired_surrogate(self):
+        # read as graph files are: an error with its place, not a node '?'
+        bad = self.write("ids.json", '{"add": 0,\n "\\ud800": 1}')
+        self.assert_fails(self.split("map", "-o", f"file={bad}", "-o", "default=0"), 1,
+                          f"{bad}:2:2: a string that is not valid text: a UTF-16 surrogate")
+
 
 class TestBadPipelines(FxsplitTestCase):
     def run_ini(self, text, *extra):

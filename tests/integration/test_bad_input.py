@@ -88,6 +88,12 @@ class TestBadPlugins(FxsplitTestCase):
         self.assert_fails(self.split("map", "-o", f"file={bad}", "-o", "default=0"), 1,
                           f"{bad}:2:2: a string that is not valid text: a UTF-16 surrogate")
 
+    def test_map_file_key_with_nul(self):
+        # "add\u0000x" must not name node 'add'
+        bad = self.write("ids.json", '{"add\\u0000x": 0}')
+        self.assert_fails(self.split("map", "-o", f"file={bad}", "-o", "default=0"), 1,
+                          f"{bad}:1:2: node 'add\\x00x' holds a NUL, which no node name does")
+
 
 class TestBadPipelines(FxsplitTestCase):
     def run_ini(self, text, *extra):

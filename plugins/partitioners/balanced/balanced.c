@@ -101,7 +101,7 @@ FXS_PLUGIN_EXPORT const FxsPartitionerDescriptor fxsplit_partitioner = {
   .plugin = {
     FXS_PARTITIONER_ABI,
     .name = "balanced",
-    .version = "1.0",
+    .version = "1.1",
     .description = "K contiguous pipeline stages minimizing the most expensive stage's cost;"
                    " with capacity, speed or bandwidth, stages on devices: each fits, the slowest is fastest",
     .options = balanced_options,

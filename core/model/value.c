@@ -2,8 +2,6 @@
 #include "graph-private.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 FxsValueKind
@@ -320,7 +318,7 @@ fxs_format_float (double v, char buf[32])
     return strcpy (buf, "nan");
   if (isinf (v))
     return strcpy (buf, v > 0 ? "inf" : "-inf");
-  if (fabs (v) < 1e15 && v == (double) (gint64) v)
+  if (fabs (v) < 1e16 && v == (double) (gint64) v)
     {
       /* a whole number (0.0, -0.0, 1.0, the most common): its digits and ".0",
        * without the search below */
@@ -339,70 +337,21 @@ fxs_format_float (double v, char buf[32])
       return buf;
     }
 
-  /* Shortest round-trip digits, as Python's repr (David Gay's mode 0). */
-  int prec;
-  for (prec = 1; prec <= 17; prec++)
+  /* Shortest round-trip digits, as Python's repr (David Gay's mode 0).  %g
+   * lays them out as Python's float_repr_style 'short' does (scientific
+   * below 1e-4) for every number left below 1e16, which has fewer whole
+   * digits than significant ones; from 1e16 on Python is scientific where
+   * %g is not yet, so %e there.  g_ascii_: the command runs under the
+   * user's LC_NUMERIC. */
+  gboolean scientific = fabs (v) >= 1e16;
+  for (int prec = 1; prec <= 17; prec++)
     {
-      snprintf (buf, 32, "%.*e", prec - 1, v);
-      if (strtod (buf, NULL) == v)
+      char format[8];
+      g_snprintf (format, sizeof format, scientific ? "%%.%de" : "%%.%dg",
+                  scientific ? prec - 1 : prec);
+      g_ascii_formatd (buf, 32, format, v);
+      if (g_ascii_strtod (buf, NULL) == v)
         break;
     }
-  /* buf is d.ddde[+-]XX: take digits and exponent apart */
-  char digits[24];
-  int nd = 0;
-  const char *p = buf;
-  gboolean negative = FALSE;
-  if (*p == '-')
-    {
-      negative = TRUE;
-      p++;
-    }
-  for (; *p && *p != 'e'; p++)
-    if (*p >= '0' && *p <= '9')
-      digits[nd++] = *p;
-  int exp10 = atoi (p + 1);
-  while (nd > 1 && digits[nd - 1] == '0')
-    nd--;
-  digits[nd] = '\0';
-
-  /* Python's float_repr_style 'short': scientific when exp < -4 or >= 16 */
-  char out[40];
-  int o = 0;
-  if (negative)
-    out[o++] = '-';
-  if (exp10 < -4 || exp10 >= 16)
-    {
-      out[o++] = digits[0];
-      if (nd > 1)
-        {
-          out[o++] = '.';
-          for (int i = 1; i < nd; i++)
-            out[o++] = digits[i];
-        }
-      o += snprintf (out + o, sizeof out - o, "e%c%02d", exp10 < 0 ? '-' : '+',
-                     exp10 < 0 ? -exp10 : exp10);
-    }
-  else if (exp10 < 0)
-    {
-      out[o++] = '0';
-      out[o++] = '.';
-      for (int i = 0; i < -exp10 - 1; i++)
-        out[o++] = '0';
-      for (int i = 0; i < nd; i++)
-        out[o++] = digits[i];
-    }
-  else
-    {
-      for (int i = 0; i <= exp10; i++)
-        out[o++] = i < nd ? digits[i] : '0';
-      out[o++] = '.';
-      if (nd > exp10 + 1)
-        for (int i = exp10 + 1; i < nd; i++)
-          out[o++] = digits[i];
-      else
-        out[o++] = '0';
-    }
-  out[o] = '\0';
-  memcpy (buf, out, o + 1);
   return buf;
 }

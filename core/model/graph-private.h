@@ -152,6 +152,11 @@ FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char 
 FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
                                    const char *target, const FxsValue *args,
                                    const FxsValue *kwargs);
+/* The first node that @args or @kwargs (either may be NULL) refer to that
+ * is not one of the first @limit nodes of @graph, or NULL: references must
+ * be to earlier nodes of the same graph. */
+const FxsNode *fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsValue *args,
+                                  const FxsValue *kwargs);
 /* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
 FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 

@@ -311,7 +311,7 @@ fxs_attr_bytes (const FxsAttr *attr)
 
 typedef struct {
   const FxsGraph *graph;
-  guint limit;          /* references must be to nodes before this index */
+  guint limit;
   const FxsNode *bad;
 } RefCheck;
 
@@ -321,6 +321,18 @@ check_ref (const FxsNode *def, gpointer data)
   RefCheck *c = data;
   if (c->bad == NULL && (def->graph != c->graph || def->index >= c->limit))
     c->bad = def;
+}
+
+const FxsNode *
+fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsValue *args,
+                   const FxsValue *kwargs)
+{
+  RefCheck check = { graph, limit, NULL };
+  if (args)
+    fxs_value_foreach_node (args, check_ref, &check);
+  if (kwargs)
+    fxs_value_foreach_node (kwargs, check_ref, &check);
+  return check.bad;
 }
 
 FxsNode *
@@ -399,16 +411,12 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
                        "node '%s': kwargs keys must be strings", name);
           return NULL;
         }
-  RefCheck check = { graph, graph->nodes->len, NULL };
-  if (args)
-    fxs_value_foreach_node (args, check_ref, &check);
-  if (kwargs)
-    fxs_value_foreach_node (kwargs, check_ref, &check);
-  if (check.bad)
+  const FxsNode *bad = fxs_graph_bad_ref (graph, graph->nodes->len, args, kwargs);
+  if (bad)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
                    "node '%s': refers to '%s', which is not an earlier node of this graph",
-                   name, check.bad->name);
+                   name, bad->name);
       return NULL;
     }
   return fxs_graph_append_node_unchecked (graph, op, fxs_graph_strdup (graph, name),

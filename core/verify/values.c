@@ -14,8 +14,6 @@ fxs_verify_append_quoted (GString *out, const char *s)
   fxs_json_append_quoted (out, s, strlen (s));
 }
 
-/* "submod_1: node "add_1" (call_function "_operator.add")", the split's
- * side of a message. */
 /* 'name' (op 'target') */
 static void
 append_name_op_target (GString *out, const FxsNode *node)
@@ -24,26 +22,6 @@ append_name_op_target (GString *out, const FxsNode *node)
   g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
   fxs_verify_append_quoted (out, node->target);
   g_string_append_c (out, ')');
-}
-
-void
-fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node)
-{
-  if (scope->name)
-    {
-      g_string_append (out, scope->name);
-      g_string_append (out, ": node ");
-    }
-  else
-    g_string_append (out, "top-level node ");
-  append_name_op_target (out, node);
-}
-
-void
-fxs_verify_describe_orig_node (GString *out, const FxsNode *node)
-{
-  g_string_append (out, "original node ");
-  append_name_op_target (out, node);
 }
 
 Resolved
@@ -70,7 +48,7 @@ hash_key (const FxsValue *key)
   if (key->kind == FXS_VALUE_NODE)
     return fxs_verify_mix (FXS_VALUE_NODE, (guint64) (guintptr) key->u.node);
   if (key->kind == FXS_VALUE_STRING)
-    return fxs_verify_mix_bytes (FXS_VALUE_STRING, key->u.s, key->n);
+    return fxs_verify_mix (FXS_VALUE_STRING, fxs_name_hash (key->u.s, key->n));
   if (key->kind == FXS_VALUE_INT)
     return fxs_verify_mix (FXS_VALUE_INT, (guint64) key->u.i);
   return fxs_verify_mix (key->kind, key->n);
@@ -103,7 +81,7 @@ fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
         return fxs_verify_mix (h, bits);
       }
     case FXS_VALUE_STRING:
-      return fxs_verify_mix_bytes (h, value->u.s, value->n);
+      return fxs_verify_mix (h, fxs_name_hash (value->u.s, value->n));
     case FXS_VALUE_DICT:
       h = fxs_verify_mix (h, value->n);
       for (guint i = 0; i < value->n; i++)
@@ -115,36 +93,6 @@ fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
       for (guint i = 0; i < value->n; i++)
         h = fxs_verify_mix (h, fxs_verify_hash_value (v, &value->u.items[i], r.scope));
       return h;
-    }
-}
-
-gboolean
-fxs_verify_values_match (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb)
-{
-  Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
-  if (!ra.value || !rb.value)
-    return !ra.value && !rb.value && ra.vn == rb.vn;
-  a = ra.value;
-  b = rb.value;
-  if (a->kind != b->kind || a->n != b->n)
-    return FALSE;
-  switch ((FxsValueKind) a->kind)
-    {
-    case FXS_VALUE_DICT:
-      for (guint i = 0; i < a->n; i++)
-        if (!fxs_value_equal (&a->u.items[2 * i], &b->u.items[2 * i])
-            || !fxs_verify_values_match (v, &a->u.items[2 * i + 1], ra.scope, &b->u.items[2 * i + 1], rb.scope))
-          return FALSE;
-      return TRUE;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      for (guint i = 0; i < a->n; i++)
-        if (!fxs_verify_values_match (v, &a->u.items[i], ra.scope, &b->u.items[i], rb.scope))
-          return FALSE;
-      return TRUE;
-    default:
-      return fxs_value_equal (a, b);
     }
 }
 
@@ -165,11 +113,6 @@ fxs_verify_kind_name (FxsValueKind kind)
 void
 fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
 {
-  if (!r.value && r.vn >= v->vns->len)
-    {
-      g_string_append (out, "a value that is not computed yet");
-      return;
-    }
   if (!r.value)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
@@ -214,22 +157,20 @@ append_index (GString *path, guint i)
   g_string_append_printf (path, "[%u]", i);
 }
 
-/* Appends to @path where @a (the split's) and @b (the original's) first
- * differ and to @why how; FALSE when they match. */
 gboolean
 fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
                   GString *path, GString *why)
 {
-  if (fxs_verify_values_match (v, a, sa, b, sb))
-    return FALSE;
   Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
-  gboolean same_shape = ra.value && rb.value && ra.value->kind == rb.value->kind
-                        && ra.value->n == rb.value->n
-                        && (ra.value->kind == FXS_VALUE_LIST || ra.value->kind == FXS_VALUE_TUPLE
-                            || ra.value->kind == FXS_VALUE_SLICE
-                            || ra.value->kind == FXS_VALUE_DICT);
-  if (same_shape)
+  gboolean same;
+  if (!ra.value || !rb.value)
+    same = !ra.value && !rb.value && ra.vn == rb.vn;
+  else if (ra.value->kind != rb.value->kind || ra.value->n != rb.value->n)
+    same = FALSE;
+  else if (ra.value->kind == FXS_VALUE_LIST || ra.value->kind == FXS_VALUE_TUPLE
+           || ra.value->kind == FXS_VALUE_SLICE || ra.value->kind == FXS_VALUE_DICT)
     {
+      /* the same shape: the first item that differs says where */
       gboolean dict = ra.value->kind == FXS_VALUE_DICT;
       for (guint i = 0; i < ra.value->n; i++)
         {
@@ -237,28 +178,40 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
           const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
           if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
             {
-              append_index (path, i);
-              g_string_append (why, "a different key");
+              if (path)
+                {
+                  append_index (path, i);
+                  g_string_append (why, "a different key");
+                }
               return TRUE;
             }
-          gsize len = path->len;
-          if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
+          gsize len = path ? path->len : 0;
+          if (path && dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
             {
               g_string_append_c (path, '[');
               fxs_verify_append_quoted (path, ra.value->u.items[2 * i].u.s);
               g_string_append_c (path, ']');
             }
-          else
+          else if (path)
             append_index (path, i);
           if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
             return TRUE;
-          g_string_truncate (path, len);
+          if (path)
+            g_string_truncate (path, len);
         }
+      return FALSE;
     }
-  g_string_append (why, "is ");
-  fxs_verify_describe_resolved (v, why, ra);
-  g_string_append (why, " where the original has ");
-  fxs_verify_describe_resolved (v, why, rb);
+  else
+    same = fxs_value_equal (ra.value, rb.value);
+  if (same)
+    return FALSE;
+  if (why)
+    {
+      g_string_append (why, "is ");
+      fxs_verify_describe_resolved (v, why, ra);
+      g_string_append (why, " where the original has ");
+      fxs_verify_describe_resolved (v, why, rb);
+    }
   return TRUE;
 }
 
@@ -291,15 +244,19 @@ const char *
 fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node)
 {
   GString *s = g_string_new (NULL);
-  fxs_verify_describe_split_node (s, scope, node);
+  if (scope->name)
+    g_string_append_printf (s, "%s: node ", scope->name);
+  else
+    g_string_append (s, "top-level node ");
+  append_name_op_target (s, node);
   return fxs_verify_keep (v, s);
 }
 
 const char *
 fxs_verify_orig_node (Verifier *v, const FxsNode *node)
 {
-  GString *s = g_string_new (NULL);
-  fxs_verify_describe_orig_node (s, node);
+  GString *s = g_string_new ("original node ");
+  append_name_op_target (s, node);
   return fxs_verify_keep (v, s);
 }
 

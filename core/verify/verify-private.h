@@ -94,15 +94,6 @@ fxs_verify_mix (guint64 h, guint64 v)
   return h ^ (h >> 29);
 }
 
-static inline guint64
-fxs_verify_mix_bytes (guint64 h, const char *s, gsize len)
-{
-  guint64 b = G_GUINT64_CONSTANT (1469598103934665603);
-  for (gsize i = 0; i < len; i++)
-    b = (b ^ (guchar) s[i]) * G_GUINT64_CONSTANT (1099511628211);
-  return fxs_verify_mix (h, b ^ len);
-}
-
 /* The structure behind a node's VAL_STRUCT entry. */
 static inline const Struct *
 fxs_verify_struct (const Verifier *v, guint32 val)
@@ -122,11 +113,9 @@ fxs_verify_node (const FxsGraph *graph, guint32 i)
 G_GNUC_INTERNAL Resolved fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope);
 /* A hash of what @value stands for: equal for values that match. */
 G_GNUC_INTERNAL guint64  fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope);
-/* Whether @a in @sa and @b in @sb stand for the same values. */
-G_GNUC_INTERNAL gboolean fxs_verify_values_match (const Verifier *v, const FxsValue *a, Scope *sa,
-                                  const FxsValue *b, Scope *sb);
-/* Appends to @path where @a (the split's) and @b (the original's) first
- * differ and to @why how; FALSE when they match. */
+/* Whether @a in @sa (the split's) and @b in @sb (the original's) stand
+ * for different values: FALSE when they match.  Appends to @path where
+ * they first differ and to @why how, unless both are NULL. */
 G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa,
                                       const FxsValue *b, Scope *sb, GString *path, GString *why);
 /* "the value of original node "x"", "3", "a tuple of 2", ... */
@@ -135,17 +124,15 @@ G_GNUC_INTERNAL void     fxs_verify_describe_resolved (const Verifier *v, GStrin
 G_GNUC_INTERNAL const char *fxs_verify_kind_name (FxsValueKind kind);
 /* @s quoted and escaped for a one-line message. */
 G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
-/* "submod_1: node "add_1" (call_function "_operator.add")" /
- * "top-level node ...", and "original node ..." */
-G_GNUC_INTERNAL void     fxs_verify_describe_split_node (GString *out, const Scope *scope, const FxsNode *node);
-G_GNUC_INTERNAL void     fxs_verify_describe_orig_node (GString *out, const FxsNode *node);
 
 /* ---- messages (values.c) ---------------------------------------------------------- */
 
 /* Sets v->error (FXS_ERROR_VERIFY) unless it is set; FALSE. */
 G_GNUC_INTERNAL gboolean fxs_verify_fail (Verifier *v, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Texts for a message, owned by @v until the check ends: @s's (freed),
- * a split node's and an original node's description, @text quoted. */
+ * a split node's ("submod_1: node "add_1" (call_function
+ * "_operator.add")", "top-level node ...") and an original node's
+ * description ("original node ..."), @text quoted. */
 G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
 G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);

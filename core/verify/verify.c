@@ -45,6 +45,16 @@ scope_free (gpointer data)
   g_free (s);
 }
 
+/* What a call node computes: enough to look its number up. */
+typedef struct {
+  const FxsNode *node;
+  Scope *scope;
+  const char *target;   /* mapped back to the original's names */
+  FxsGlobalState global;
+  guint32 state;        /* ignored for global-state calls */
+  guint64 hash;
+} Sig;
+
 /* ---- grad and autocast state ------------------------------------------------------ */
 
 static guint32
@@ -66,14 +76,13 @@ make_state (Verifier *v, guint32 grad, guint32 stack)
   return intern_pair (&v->state_ids, v->state_grad, v->state_stack, grad, stack);
 }
 
-/* The state after global-state node of @kind, with value number @vn and
- * (for an exit) the entered value number @arg_vn. */
+/* The state after global-state node @sig, with value number @vn. */
 static guint32
-next_state (Verifier *v, guint32 state, FxsGlobalState kind, guint32 vn, guint32 arg_vn)
+next_state (Verifier *v, const Sig *sig, guint32 vn)
 {
-  guint32 grad = g_array_index (v->state_grad, guint32, state);
-  guint32 stack = g_array_index (v->state_stack, guint32, state);
-  switch (kind)
+  guint32 grad = g_array_index (v->state_grad, guint32, sig->state);
+  guint32 stack = g_array_index (v->state_stack, guint32, sig->state);
+  switch (sig->global)
     {
     case GLOBAL_STATE_SET_GRAD:
       grad = vn + 1;
@@ -82,7 +91,10 @@ next_state (Verifier *v, guint32 state, FxsGlobalState kind, guint32 vn, guint32
       stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack, vn + 1);
       break;
     case GLOBAL_STATE_EXIT_AUTOCAST:
-      if (stack && g_array_index (v->stack_top, guint32, stack) == arg_vn + 1)
+      /* the region entered by the value number of the exit's argument */
+      if (stack && sig->node->args.n > 0
+          && g_array_index (v->stack_top, guint32, stack)
+             == fxs_verify_resolve (v, &sig->node->args.u.items[0], sig->scope).vn + 1)
         stack = g_array_index (v->stack_parent, guint32, stack);
       else /* not the innermost region: a state of its own, alike on both sides */
         stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack,
@@ -96,21 +108,11 @@ next_state (Verifier *v, guint32 state, FxsGlobalState kind, guint32 vn, guint32
 
 /* ---- value numbers -------------------------------------------------------------------- */
 
-/* What a call node computes: enough to look its number up. */
-typedef struct {
-  const FxsNode *node;
-  Scope *scope;
-  const char *target;   /* mapped back to the original's names */
-  FxsGlobalState global;
-  guint32 state;        /* ignored for global-state calls */
-  guint64 hash;
-} Sig;
-
 static void
 sig_hash (const Verifier *v, Sig *sig)
 {
   guint64 h = fxs_verify_mix (sig->node->op, 0);
-  h = fxs_verify_mix_bytes (h, sig->target, strlen (sig->target));
+  h = fxs_verify_mix (h, fxs_name_hash (sig->target, strlen (sig->target)));
   if (!sig->global)
     h = fxs_verify_mix (h, sig->state);
   h = fxs_verify_mix (h, fxs_verify_hash_value (v, &sig->node->args, sig->scope));
@@ -126,8 +128,10 @@ sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 
   const FxsNode *rep = fxs_verify_node (v->orig.graph, vn->rep);
   return rep->op == sig->node->op && strcmp (rep->target, sig->target) == 0
          && (sig->global || rep_state[vn->rep] == sig->state)
-         && fxs_verify_values_match (v, &sig->node->args, sig->scope, &rep->args, (Scope *) &v->orig)
-         && fxs_verify_values_match (v, &sig->node->kwargs, sig->scope, &rep->kwargs, (Scope *) &v->orig);
+         && !fxs_verify_first_difference (v, &sig->node->args, sig->scope, &rep->args,
+                                          (Scope *) &v->orig, NULL, NULL)
+         && !fxs_verify_first_difference (v, &sig->node->kwargs, sig->scope, &rep->kwargs,
+                                          (Scope *) &v->orig, NULL, NULL);
 }
 
 /* The number of @sig, or VAL_NONE; with @insert_rep a new number for it
@@ -209,12 +213,7 @@ number_original (Verifier *v, Original *o)
             vn = vn_lookup (v, &sig, o->state, i);
             g_array_index (v->vns, Vn, vn).n_orig++;
             if (sig.global)
-              {
-                guint32 arg = VAL_NONE;
-                if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
-                  arg = fxs_verify_resolve (v, &node->args.u.items[0], &v->orig).vn;
-                state = next_state (v, state, sig.global, vn, arg);
-              }
+              state = next_state (v, &sig, vn);
             break;
           }
         }
@@ -242,35 +241,21 @@ original_target (Verifier *v, Scope *scope, const FxsNode *node)
   return old ? old : node->target;
 }
 
-typedef struct {
-  Verifier *v;
-  Scope *scope;
-  const FxsNode *user;
-} RefCheck;
-
 /* Every reference must be to an earlier node of the same graph: that is
- * what makes the partitions' calls an order (no cycle). */
-static void
-check_ref (const FxsNode *ref, gpointer data)
-{
-  RefCheck *c = data;
-  if (c->v->error)
-    return;
-  if (ref->graph == c->scope->graph && ref->index < c->user->index
-      && c->scope->val[ref->index] != VAL_NONE)
-    return;
-  fxs_verify_fail (c->v, "%s refers to %s, %s", fxs_verify_split_node (c->v, c->scope, c->user), fxs_verify_quoted (c->v, ref->name),
-        ref->graph == c->scope->graph ? "which does not come before it"
-                                      : "which is not a node of its graph");
-}
-
+ * what makes the partitions' calls an order (no cycle).  The loader and
+ * fxs_graph_add_node() see to it; the engine's graphs are what is checked.
+ * An earlier node has its value: evaluation stops at the first that has
+ * none. */
 static gboolean
 check_refs (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  RefCheck c = { v, scope, node };
-  fxs_value_foreach_node (&node->args, check_ref, &c);
-  fxs_value_foreach_node (&node->kwargs, check_ref, &c);
-  return v->error == NULL;
+  const FxsNode *ref = fxs_graph_bad_ref (scope->graph, node->index, &node->args, &node->kwargs);
+  if (!ref)
+    return TRUE;
+  return fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_split_node (v, scope, node),
+                          fxs_verify_quoted (v, ref->name),
+                          ref->graph == scope->graph ? "which does not come before it"
+                                                     : "which is not a node of its graph");
 }
 
 /* The original call node that @sig should have matched, for the message:
@@ -301,7 +286,7 @@ static gboolean
 fail_unmatched (Verifier *v, const Sig *sig)
 {
   GString *m = g_string_new (NULL), *path = g_string_new (NULL), *why = g_string_new (NULL);
-  fxs_verify_describe_split_node (m, sig->scope, sig->node);
+  g_string_append (m, fxs_verify_split_node (v, sig->scope, sig->node));
   const FxsNode *close = closest_original (v, sig);
   if (!close)
     {
@@ -316,7 +301,7 @@ fail_unmatched (Verifier *v, const Sig *sig)
   else
     {
       g_string_append (m, " does not match ");
-      fxs_verify_describe_orig_node (m, close);
+      g_string_append (m, fxs_verify_orig_node (v, close));
       g_string_append (m, ": ");
       if (fxs_verify_first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
         g_string_append_printf (m, "args%s %s", path->str, why->str);
@@ -335,8 +320,8 @@ fail_unmatched (Verifier *v, const Sig *sig)
 }
 
 /* The first split node computing value number @vn, other than @except. */
-static void
-describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, GString *out)
+static const char *
+first_computing (Verifier *v, guint32 vn, const FxsNode *except)
 {
   for (guint k = 0; k < v->scopes->len; k++)
     {
@@ -345,13 +330,10 @@ describe_first_computing (const Verifier *v, guint32 vn, const FxsNode *except, 
         {
           const FxsNode *node = fxs_verify_node (s->graph, i);
           if (s->val[i] == vn && fxs_op_is_call ((FxsOp) node->op) && node != except)
-            {
-              fxs_verify_describe_split_node (out, s, node);
-              return;
-            }
+            return fxs_verify_split_node (v, s, node);
         }
     }
-  g_string_append (out, "another node");
+  return "another node";
 }
 
 static gboolean
@@ -366,22 +348,28 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
   Vn *entry = &g_array_index (v->vns, Vn, vn);
   entry->n_split++;
   if (!sig.global && entry->n_split > entry->n_orig)
-    {
-      GString *first = g_string_new (NULL);
-      describe_first_computing (v, vn, node, first);
-      return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
-                   fxs_verify_split_node (v, scope, node),
-                   fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, entry->rep)), fxs_verify_keep (v, first));
-    }
+    return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
+                 fxs_verify_split_node (v, scope, node),
+                 fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, entry->rep)),
+                 first_computing (v, vn, node));
   scope->val[node->index] = vn;
   if (sig.global)
-    {
-      guint32 arg = VAL_NONE;
-      if (sig.global == GLOBAL_STATE_EXIT_AUTOCAST && node->args.n > 0)
-        arg = fxs_verify_resolve (v, &node->args.u.items[0], scope).vn;
-      scope->state = next_state (v, scope->state, sig.global, vn, arg);
-    }
+    scope->state = next_state (v, &sig, vn);
   return TRUE;
+}
+
+/* Node @i of @scope stands for @r: its value number, or the structure. */
+static void
+bind (Verifier *v, Scope *scope, guint32 i, Resolved r)
+{
+  if (!r.value)
+    scope->val[i] = r.vn;
+  else
+    {
+      Struct st = { r.value, r.scope };
+      g_array_append_val (v->structs, st);
+      scope->val[i] = VAL_STRUCT | (v->structs->len - 1);
+    }
 }
 
 /* getitem(call, k) on a submodule's returned tuple picks item k: not a
@@ -403,15 +391,7 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
   if (k < -len || k >= len)
     return FALSE;
   const FxsValue *item = &st.value->u.items[k < 0 ? k + len : k];
-  Resolved r = fxs_verify_resolve (v, item, st.scope);
-  if (!r.value)
-    scope->val[node->index] = r.vn;
-  else
-    {
-      Struct inner = { r.value, r.scope };
-      g_array_append_val (v->structs, inner);
-      scope->val[node->index] = VAL_STRUCT | (v->structs->len - 1);
-    }
+  bind (v, scope, node->index, fxs_verify_resolve (v, item, st.scope));
   return TRUE;
 }
 
@@ -455,19 +435,8 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
 
   const FxsNode *out = fxs_graph_output_node (sub);
   if (!out || out->args.n != 1)
-    {
-      fxs_verify_fail (v, "%s: the output node must return exactly one value", scope->name);
-      return FALSE;
-    }
-  Resolved r = fxs_verify_resolve (v, &out->args.u.items[0], scope);
-  if (!r.value)
-    top->val[call->index] = r.vn;
-  else
-    {
-      Struct st = { r.value, r.scope };
-      g_array_append_val (v->structs, st);
-      top->val[call->index] = VAL_STRUCT | (v->structs->len - 1);
-    }
+    return fxs_verify_fail (v, "%s: the output node must return exactly one value", scope->name);
+  bind (v, top, call->index, fxs_verify_resolve (v, &out->args.u.items[0], scope));
   return TRUE;
 }
 

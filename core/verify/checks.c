@@ -29,7 +29,7 @@ fxs_verify_check_counts (Verifier *v)
   const FxsGraph *g = v->orig.graph;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
-      const FxsNode *node = fxs_verify_node (g, i);
+      const FxsNode *node = fxs_graph_node (g, i);
       if (!fxs_op_is_call ((FxsOp) node->op))
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
@@ -42,14 +42,12 @@ fxs_verify_check_counts (Verifier *v)
   return TRUE;
 }
 
-/* Every input of a submodule is used, except those that only bring a
- * symbolic size into scope (their node is that symbol). */
 gboolean
 fxs_verify_check_inputs_used (Verifier *v, const Scope *scope)
 {
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
-      const FxsNode *node = fxs_verify_node (scope->graph, i);
+      const FxsNode *node = fxs_graph_node (scope->graph, i);
       if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
         continue;
       return fxs_verify_fail (v, "%s is an input that nothing in the submodule uses",
@@ -58,8 +56,6 @@ fxs_verify_check_inputs_used (Verifier *v, const Scope *scope)
   return TRUE;
 }
 
-/* Every value a submodule returns is read in the top-level graph (by any
- * node, the output included). */
 gboolean
 fxs_verify_check_outputs_read (Verifier *v, const Scope *scope)
 {

@@ -18,8 +18,7 @@ typedef struct {
   GHashTable *submodules;    /* the file's: name -> graph */
   GHashTable *by_name;       /* partition name -> index + 1 */
   GHashTable *by_submodule;  /* submodule name -> index + 1 */
-  GPtrArray *quoted;         /* the message's quoted names, freed at the end */
-  GError **error;
+  Verifier msg;              /* only its texts (the message's quoted names) and error */
 } Table;
 
 static const FxsLoadPartition *
@@ -38,24 +37,11 @@ n_entries (const Table *t)
 static const char *
 q (Table *t, const char *s)
 {
-  GString *out = g_string_new (NULL);
-  fxs_verify_append_quoted (out, s);
-  char *text = g_string_free (out, FALSE);
-  g_ptr_array_add (t->quoted, text);
-  return text;
+  return fxs_verify_quoted (&t->msg, s);
 }
 
-static gboolean G_GNUC_PRINTF (2, 3)
-fail (Table *t, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (t->error, FXS_ERROR, FXS_ERROR_VERIFY, "partitions table: %s", message);
-  g_free (message);
-  return FALSE;
-}
+/* A macro, to put the prefix before the literal format. */
+#define fail(t, ...) fxs_verify_fail (&(t)->msg, "partitions table: " __VA_ARGS__)
 
 /* Index of partition @name, or -1. */
 static gint64
@@ -299,8 +285,7 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
     parts, submodules,
     g_hash_table_new (g_str_hash, g_str_equal),
     g_hash_table_new (g_str_hash, g_str_equal),
-    g_ptr_array_new_with_free_func (g_free),
-    error,
+    { .texts = g_ptr_array_new_with_free_func (g_free) },
   };
   FxsIdSet deps, dependents;
   fxs_id_set_init (&deps);
@@ -317,6 +302,8 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
   fxs_id_set_clear (&dependents);
   g_hash_table_unref (t.by_name);
   g_hash_table_unref (t.by_submodule);
-  g_ptr_array_unref (t.quoted);
+  if (!ok)
+    g_propagate_error (error, t.msg.error);
+  g_ptr_array_unref (t.msg.texts);
   return ok;
 }

@@ -64,10 +64,6 @@ fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
   guint64 h = value->kind;
   switch ((FxsValueKind) value->kind)
     {
-    case FXS_VALUE_NONE:
-    case FXS_VALUE_ELLIPSIS:
-    case FXS_VALUE_NODE:
-      return fxs_verify_mix (h, 0);
     case FXS_VALUE_BOOL:
       return fxs_verify_mix (h, value->u.b != 0);
     case FXS_VALUE_INT:
@@ -88,7 +84,7 @@ fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
         h = fxs_verify_mix (fxs_verify_mix (h, hash_key (&value->u.items[2 * i])),
                  fxs_verify_hash_value (v, &value->u.items[2 * i + 1], r.scope));
       return h;
-    default: /* list, tuple, slice, opaque */
+    default: /* list, tuple, slice, opaque; None and Ellipsis have no items */
       h = fxs_verify_mix (h, value->n);
       for (guint i = 0; i < value->n; i++)
         h = fxs_verify_mix (h, fxs_verify_hash_value (v, &value->u.items[i], r.scope));
@@ -117,7 +113,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
       g_string_append (out, "the value of original node ");
-      fxs_verify_append_quoted (out, fxs_verify_node (v->orig.graph, vn->rep)->name);
+      fxs_verify_append_quoted (out, fxs_graph_node (v->orig.graph, vn->rep)->name);
       return;
     }
   const FxsValue *value = r.value;
@@ -224,10 +220,8 @@ fxs_verify_fail (Verifier *v, const char *format, ...)
     return FALSE;
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  v->error = g_error_new_valist (FXS_ERROR, FXS_ERROR_VERIFY, format, args);
   va_end (args);
-  g_set_error_literal (&v->error, FXS_ERROR, FXS_ERROR_VERIFY, message);
-  g_free (message);
   return FALSE;
 }
 

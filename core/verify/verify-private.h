@@ -101,12 +101,6 @@ fxs_verify_struct (const Verifier *v, guint32 val)
   return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
 }
 
-static inline const FxsNode *
-fxs_verify_node (const FxsGraph *graph, guint32 i)
-{
-  return graph->nodes->pdata[i];
-}
-
 /* ---- values (values.c) ---------------------------------------------------- */
 
 /* What @value stands for in @scope once node references are followed. */
@@ -146,7 +140,8 @@ G_GNUC_INTERNAL gboolean fxs_verify_check_counts (Verifier *v);
 /* Every input of a submodule is used, except those that only bring a
  * symbolic size into scope (their node is that symbol). */
 G_GNUC_INTERNAL gboolean fxs_verify_check_inputs_used (Verifier *v, const Scope *scope);
-/* Every value a submodule returns is read in the top-level graph. */
+/* Every value a submodule returns is read in the top-level graph (by any
+ * node, the output included). */
 G_GNUC_INTERNAL gboolean fxs_verify_check_outputs_read (Verifier *v, const Scope *scope);
 G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
 

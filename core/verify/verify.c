@@ -125,7 +125,7 @@ sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 
   const Vn *vn = &g_array_index (v->vns, Vn, vn_index);
   if (vn->hash != (guint32) sig->hash)
     return FALSE;
-  const FxsNode *rep = fxs_verify_node (v->orig.graph, vn->rep);
+  const FxsNode *rep = fxs_graph_node (v->orig.graph, vn->rep);
   return rep->op == sig->node->op && strcmp (rep->target, sig->target) == 0
          && (sig->global || rep_state[vn->rep] == sig->state)
          && !fxs_verify_first_difference (v, &sig->node->args, sig->scope, &rep->args,
@@ -185,7 +185,7 @@ number_original (Verifier *v, Original *o)
   guint32 state = 0;
   for (guint i = 0; i < n; i++)
     {
-      const FxsNode *node = fxs_verify_node (g, i);
+      const FxsNode *node = fxs_graph_node (g, i);
       guint32 vn;
       o->state[i] = state;
       switch ((FxsOp) node->op)
@@ -268,7 +268,7 @@ closest_original (const Verifier *v, const Sig *sig)
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
-      const FxsNode *node = fxs_verify_node (g, i);
+      const FxsNode *node = fxs_graph_node (g, i);
       if (node->op != sig->node->op || strcmp (node->target, sig->target) != 0)
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
@@ -328,7 +328,7 @@ first_computing (Verifier *v, guint32 vn, const FxsNode *except)
       Scope *s = v->scopes->pdata[k];
       for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
         {
-          const FxsNode *node = fxs_verify_node (s->graph, i);
+          const FxsNode *node = fxs_graph_node (s->graph, i);
           if (s->val[i] == vn && fxs_op_is_call ((FxsOp) node->op) && node != except)
             return fxs_verify_split_node (v, s, node);
         }
@@ -350,7 +350,7 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
   if (!sig.global && entry->n_split > entry->n_orig)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
                  fxs_verify_split_node (v, scope, node),
-                 fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, entry->rep)),
+                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, entry->rep)),
                  first_computing (v, vn, node));
   scope->val[node->index] = vn;
   if (sig.global)
@@ -417,7 +417,7 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
   guint k = 0;
   for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
     {
-      const FxsNode *node = fxs_verify_node (sub, i);
+      const FxsNode *node = fxs_graph_node (sub, i);
       if (node->op != FXS_OP_PLACEHOLDER)
         continue;
       Resolved r = fxs_verify_resolve (v, &call->args.u.items[k++], top);
@@ -448,7 +448,7 @@ check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const 
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
                  o->placeholders->len);
   guint32 i = g_array_index (o->placeholders, guint32, k);
-  const FxsNode *orig = fxs_verify_node (v->orig.graph, i);
+  const FxsNode *orig = fxs_graph_node (v->orig.graph, i);
   top->val[node->index] = v->orig.val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
@@ -469,11 +469,11 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
   if (top && n_top_inputs < o->placeholders->len)
     return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
                  n_top_inputs, o->placeholders->len,
-                 fxs_verify_orig_node (v, fxs_verify_node (v->orig.graph, g_array_index (o->placeholders,
+                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (o->placeholders,
                                                                              guint32, n_top_inputs))));
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
     {
-      const FxsNode *node = fxs_verify_node (scope->graph, i);
+      const FxsNode *node = fxs_graph_node (scope->graph, i);
       if (!check_refs (v, scope, node))
         return FALSE;
       switch ((FxsOp) node->op)

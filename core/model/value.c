@@ -1,6 +1,7 @@
 /* Argument values: reading, making, comparing, and Python float repr. */
 #include "graph-private.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -337,21 +338,20 @@ fxs_format_float (double v, char buf[32])
       return buf;
     }
 
-  /* Shortest round-trip digits, as Python's repr (David Gay's mode 0).  %g
-   * lays them out as Python's float_repr_style 'short' does (scientific
-   * below 1e-4) for every number left below 1e16, which has fewer whole
-   * digits than significant ones; from 1e16 on Python is scientific where
-   * %g is not yet, so %e there.  g_ascii_: the command runs under the
-   * user's LC_NUMERIC. */
-  gboolean scientific = fabs (v) >= 1e16;
-  for (int prec = 1; prec <= 17; prec++)
+  /* Shortest round-trip digits, as Python's repr (David Gay's mode 0):
+   * for a normal number, 15 significant digits give them back when there
+   * are at most 15 (DBL_DIG), %g dropping the zeros after them; else 16
+   * do, or 17.  %g lays them out as Python's float_repr_style 'short'
+   * does, scientific below 1e-4 and (for what is left here) from 1e16 on,
+   * but for 17 digits below 1e17, which %g would write whole.  g_ascii_:
+   * the command runs under the user's LC_NUMERIC. */
+  for (int prec = fabs (v) < DBL_MIN ? 1 : DBL_DIG; prec < 17; prec++)
     {
       char format[8];
-      g_snprintf (format, sizeof format, scientific ? "%%.%de" : "%%.%dg",
-                  scientific ? prec - 1 : prec);
+      g_snprintf (format, sizeof format, "%%.%dg", prec);
       g_ascii_formatd (buf, 32, format, v);
       if (g_ascii_strtod (buf, NULL) == v)
-        break;
+        return buf;
     }
-  return buf;
+  return g_ascii_formatd (buf, 32, fabs (v) >= 1e16 ? "%.16e" : "%.17g", v);
 }

@@ -3,7 +3,6 @@
  * inputs, outputs and calls. */
 #include "verify-private.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 gboolean
@@ -107,12 +106,6 @@ fxs_verify_check_outputs_read (Verifier *v, const Scope *scope)
   return v->error == NULL;
 }
 
-static int
-compare_names (const void *a, const void *b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 gboolean
 fxs_verify_check_all_called (Verifier *v)
 {
@@ -120,20 +113,18 @@ fxs_verify_check_all_called (Verifier *v)
     return TRUE;
   fxs_verify_submodule (v->src, "");   /* the table of all of them */
   /* the first by name: the names sorted */
-  guint n;
-  const char **names = (const char **) g_hash_table_get_keys_as_array (v->src->submodules, &n);
-  qsort (names, n, sizeof *names, compare_names);
-  for (guint i = 0; i < n; i++)
+  GList *names = g_list_sort (g_hash_table_get_keys (v->src->submodules), (GCompareFunc) strcmp);
+  for (GList *l = names; l; l = l->next)
     {
-      const FxsGraph *sub = fxs_verify_submodule (v->src, names[i]);
+      const FxsGraph *sub = fxs_verify_submodule (v->src, l->data);
       if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
         {
           fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
-                fxs_verify_quoted (v, names[i]));
+                fxs_verify_quoted (v, l->data));
           break;
         }
     }
-  g_free (names);
+  g_list_free (names);
   return v->error == NULL;
 }
 

@@ -67,10 +67,11 @@ typedef struct {
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
   FxsIdSet called;           /* submodule graphs already inlined */
   /* grad/autocast states: a state is (last set_grad value number + 1,
-   * autocast stack); stacks are (parent stack, entered value number) */
-  FxsIdMap state_ids, stack_ids;
-  GArray *state_grad, *state_stack;   /* guint32 per state */
-  GArray *stack_parent, *stack_top;   /* guint32 per stack; stack 0 is empty */
+   * autocast stack); stacks are (parent stack, entered value number).
+   * Both are pairs numbered by one table: equal pairs, equal numbers;
+   * pair 0, (0, 0), is the first state and the empty stack. */
+  FxsIdMap pair_ids;
+  GArray *pairs;             /* guint64 fxs_id_pair() per number */
   GString *qualname;         /* scratch: "submod_1.target" */
   GPtrArray *texts;          /* char*: the texts of a message being made */
   GError *error;

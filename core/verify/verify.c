@@ -58,52 +58,43 @@ typedef struct {
 /* ---- grad and autocast state ------------------------------------------------------ */
 
 static guint32
-intern_pair (FxsIdMap *map, GArray *first, GArray *second, guint32 a, guint32 b)
+intern_pair (Verifier *v, guint32 a, guint32 b)
 {
   gboolean inserted;
-  guint32 id = fxs_id_map_lookup_or_insert (map, fxs_id_pair (a, b), first->len, &inserted);
+  guint64 pair = fxs_id_pair (a, b);
+  guint32 id = fxs_id_map_lookup_or_insert (&v->pair_ids, pair, v->pairs->len, &inserted);
   if (inserted)
-    {
-      g_array_append_val (first, a);
-      g_array_append_val (second, b);
-    }
+    g_array_append_val (v->pairs, pair);
   return id;
-}
-
-static guint32
-make_state (Verifier *v, guint32 grad, guint32 stack)
-{
-  return intern_pair (&v->state_ids, v->state_grad, v->state_stack, grad, stack);
 }
 
 /* The state after global-state node @sig, with value number @vn. */
 static guint32
 next_state (Verifier *v, const Sig *sig, guint32 vn)
 {
-  guint32 grad = g_array_index (v->state_grad, guint32, sig->state);
-  guint32 stack = g_array_index (v->state_stack, guint32, sig->state);
+  guint64 state = g_array_index (v->pairs, guint64, sig->state);
+  guint32 grad = (guint32) (state >> 32), stack = (guint32) state;
   switch (sig->global)
     {
     case GLOBAL_STATE_SET_GRAD:
       grad = vn + 1;
       break;
     case GLOBAL_STATE_ENTER_AUTOCAST:
-      stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack, vn + 1);
+      stack = intern_pair (v, stack, vn + 1);
       break;
     case GLOBAL_STATE_EXIT_AUTOCAST:
       /* the region entered by the value number of the exit's argument */
       if (stack && sig->node->args.n > 0
-          && g_array_index (v->stack_top, guint32, stack)
+          && (guint32) g_array_index (v->pairs, guint64, stack)
              == fxs_verify_resolve (v, &sig->node->args.u.items[0], sig->scope).vn + 1)
-        stack = g_array_index (v->stack_parent, guint32, stack);
+        stack = (guint32) (g_array_index (v->pairs, guint64, stack) >> 32);
       else /* not the innermost region: a state of its own, alike on both sides */
-        stack = intern_pair (&v->stack_ids, v->stack_parent, v->stack_top, stack,
-                             VAL_STRUCT | vn);
+        stack = intern_pair (v, stack, VAL_STRUCT | vn);
       break;
     default:
       break;
     }
-  return make_state (v, grad, stack);
+  return intern_pair (v, grad, stack);
 }
 
 /* ---- value numbers -------------------------------------------------------------------- */
@@ -536,17 +527,10 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GErr
   v.texts = g_ptr_array_new_with_free_func (g_free);
   fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_id_set_init (&v.called);
-  fxs_id_map_init (&v.state_ids);
-  fxs_id_map_init (&v.stack_ids);
-  v.state_grad = g_array_new (FALSE, FALSE, sizeof (guint32));
-  v.state_stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  v.stack_parent = g_array_new (FALSE, FALSE, sizeof (guint32));
-  v.stack_top = g_array_new (FALSE, FALSE, sizeof (guint32));
-  /* state 0: no set_grad yet, no autocast; stack 0: empty */
-  make_state (&v, 0, 0);
-  guint32 none = 0;
-  g_array_append_val (v.stack_parent, none);
-  g_array_append_val (v.stack_top, none);
+  fxs_id_map_init (&v.pair_ids);
+  v.pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* pair 0: the first state (no set_grad yet, no autocast), the empty stack */
+  intern_pair (&v, 0, 0);
 
   Original o = { NULL, g_array_new (FALSE, FALSE, sizeof (guint32)) };
   number_original (&v, &o);
@@ -569,12 +553,8 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GErr
   g_string_free (v.qualname, TRUE);
   g_ptr_array_unref (v.texts);
   fxs_id_set_clear (&v.called);
-  fxs_id_map_clear (&v.state_ids);
-  fxs_id_map_clear (&v.stack_ids);
-  g_array_free (v.state_grad, TRUE);
-  g_array_free (v.state_stack, TRUE);
-  g_array_free (v.stack_parent, TRUE);
-  g_array_free (v.stack_top, TRUE);
+  fxs_id_map_clear (&v.pair_ids);
+  g_array_free (v.pairs, TRUE);
   return ok;
 }
 

@@ -79,36 +79,25 @@ typedef struct {
   gboolean unknown;
 } ParamScan;
 
-static gint64
-attr_bytes (ParamScan *scan, const char *qualname, gboolean *unknown)
+/* Adds the bytes of attribute @qualname, or notes that they are unknown. */
+static void
+add_attr_bytes (ParamScan *scan, const char *qualname)
 {
   const FxsAttr *attr = fxs_graph_lookup_attr (scan->graph, qualname);
-  if (!attr)
+  gint64 b = -1;
+  if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
     {
-      *unknown = TRUE;
-      return 0;
+      gint64 *sum = g_hash_table_lookup (scan->module_bytes, qualname);
+      b = sum ? *sum : 0;
     }
-  switch (fxs_attr_kind (attr))
-    {
-    case FXS_ATTR_MODULE:
-      {
-        gint64 *sum = g_hash_table_lookup (scan->module_bytes, qualname);
-        return sum ? *sum : 0;
-      }
-    case FXS_ATTR_OBJECT:
-      return 0;
-    default:
-      {
-        const FxsTensorMeta *t = fxs_attr_tensor (attr);
-        gint64 b = t ? fxs_tensor_bytes (t) : -1;
-        if (b < 0)
-          {
-            *unknown = TRUE;
-            return 0;
-          }
-        return b;
-      }
-    }
+  else if (attr && fxs_attr_kind (attr) == FXS_ATTR_OBJECT)
+    b = 0;
+  else if (attr && fxs_attr_tensor (attr))
+    b = fxs_tensor_bytes (fxs_attr_tensor (attr));
+  if (b < 0)
+    scan->unknown = TRUE;
+  else
+    scan->bytes += b;
 }
 
 static void
@@ -118,7 +107,7 @@ add_get_attr_arg (const FxsNode *def, gpointer data)
   if (fxs_node_op (def) != FXS_OP_GET_ATTR || scan->seen[fxs_node_index (def)] == scan->stamp)
     return;
   scan->seen[fxs_node_index (def)] = scan->stamp;
-  scan->bytes += attr_bytes (scan, fxs_node_target (def), &scan->unknown);
+  add_attr_bytes (scan, fxs_node_target (def));
 }
 
 static gint64
@@ -128,7 +117,7 @@ param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
   scan->bytes = 0;
   scan->unknown = FALSE;
   if (fxs_node_op (node) == FXS_OP_CALL_MODULE)
-    scan->bytes += attr_bytes (scan, fxs_node_target (node), &scan->unknown);
+    add_attr_bytes (scan, fxs_node_target (node));
   fxs_value_foreach_node (fxs_node_args (node), add_get_attr_arg, scan);
   fxs_value_foreach_node (fxs_node_kwargs (node), add_get_attr_arg, scan);
   *unknown = scan->unknown;

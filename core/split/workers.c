@@ -28,13 +28,6 @@ typedef struct {
   GError *error;
 } Job;
 
-static gboolean
-superseded (Job *job, guint task)
-{
-  guint failed = (guint) g_atomic_int_get (&job->failed);
-  return task > failed;
-}
-
 static gpointer
 build_worker (gpointer data)
 {
@@ -49,7 +42,8 @@ build_worker (gpointer data)
       /* the top-level graph (often the biggest) and the qualname map
        * first, then the partitions in call order */
       guint task = s < 2 ? P + s : s - 2;
-      if (superseded (job, task))
+      /* a failure earlier in serial order makes this task's error moot */
+      if (task > (guint) g_atomic_int_get (&job->failed))
         continue;
       GError *error = NULL;
       gboolean ok = TRUE;

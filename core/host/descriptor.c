@@ -155,7 +155,7 @@ check_options (FxsPlugin *p, GError **error)
           return FALSE;
         }
       if (o->default_value)
-        fxs_option_value_clear (&v);
+        g_free (v.text);
     }
   p->n_options = n;
   return TRUE;

@@ -201,7 +201,7 @@ static guint
 cache_slot (FxsOp op, const char *target)
 {
   guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
+  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 1);
 }
 
 /* A copy of @s as long-lived as the graph being built. */
@@ -238,22 +238,16 @@ original_attr (const Builder *b, const FxsNode *orig)
 }
 
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built in @pair, its
- * cache slots.  @orig is a node of the original graph with that target,
+ * flattened target), remembered for the graph being built in @e, its
+ * cache slot.  @orig is a node of the original graph with that target,
  * for get_attr and call_module (its attribute), or NULL. */
 G_GNUC_NO_INLINE static CachedCandidate *
-add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
-            CachedCandidate *pair)
+add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, CachedCandidate *e)
 {
-  /* replace the older entry; the newer one moves to the first slot */
-  pair[1] = pair[0];
-  CachedCandidate *e = &pair[0];
   e->target = target;
   e->owner = b->owner;
   e->op = op;
-  e->attr = NULL;
-  if (op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR)
-    e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
+  e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR ? original_attr (b, orig) : NULL;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
   if (op == FXS_OP_CALL_MODULE)
@@ -268,11 +262,10 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
 static inline CachedCandidate *
 lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
-  for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
-      return &pair[k];
-  return add_target (b, op, target, orig, pair);
+  CachedCandidate *e = &b->cache[cache_slot (op, target)];
+  if (e->target == target && e->op == op && e->owner == b->owner)
+    return e;
+  return add_target (b, op, target, orig, e);
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */

@@ -155,7 +155,7 @@ check_options (FxsPlugin *p, GError **error)
           return FALSE;
         }
       if (o->default_value)
-        fxs_option_value_clear (&v);
+        g_free (v.text);
     }
   p->n_options = n;
   return TRUE;
@@ -196,9 +196,8 @@ find_descriptor (FxsPlugin *p, GError **error)
     return bad_pointer (p, error, "the descriptor symbol (%p)", (gconstpointer) info);
   if (info->abi_major != FXS_PLUGIN_ABI_MAJOR || info->abi_minor > FXS_PLUGIN_ABI_MINOR)
     {
-      gboolean newer = info->abi_major > FXS_PLUGIN_ABI_MAJOR
-                       || (info->abi_major == FXS_PLUGIN_ABI_MAJOR
-                           && info->abi_minor > FXS_PLUGIN_ABI_MINOR);
+      /* a newer major, or this major with a newer minor */
+      gboolean newer = info->abi_major >= FXS_PLUGIN_ABI_MAJOR;
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_ABI,
                    "%s: built for plugin ABI %u.%u, host is %u.%u: %s", p->path,
                    info->abi_major, info->abi_minor, FXS_PLUGIN_ABI_MAJOR, FXS_PLUGIN_ABI_MINOR,

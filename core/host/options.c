@@ -82,12 +82,6 @@ fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
   return option_error (error, "unknown option type %d", (int) type);
 }
 
-void
-fxs_option_value_clear (FxsOptionValue *value)
-{
-  g_clear_pointer (&value->text, g_free);
-}
-
 /* ---- per-instance slots ----------------------------------------------------- */
 
 typedef struct {
@@ -125,7 +119,7 @@ fxs_options_free (FxsOptions *options)
     return;
   for (guint i = 0; i < options->n; i++)
     {
-      fxs_option_value_clear (&options->slots[i].value);
+      g_free (options->slots[i].value.text);
       g_free (options->slots[i].base_dir);
     }
   g_free (options->slots);
@@ -166,7 +160,7 @@ fxs_options_set (FxsOptions *options, const char *key, const char *text, const c
       return FALSE;
     }
   Slot *slot = &options->slots[i];
-  fxs_option_value_clear (&slot->value);
+  g_free (slot->value.text);
   slot->value = value;
   slot->is_set = TRUE;
   g_free (slot->base_dir);

@@ -18,7 +18,6 @@ typedef struct {
  * FXS_ERROR_OPTION without location ("expected an integer, got 'x'"). */
 gboolean fxs_option_parse (FxsOptionType type, const char *text, const char *base_dir,
                            FxsOptionValue *out, GError **error);
-void     fxs_option_value_clear (FxsOptionValue *value);
 
 /* Whether @type is one of FxsOptionType's values. */
 gboolean fxs_option_type_is_valid (FxsOptionType type);

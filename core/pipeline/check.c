@@ -338,8 +338,7 @@ reset (FxsPipeline *p)
   g_ptr_array_set_size (p->partitioners, 0);
   g_ptr_array_set_size (p->outputs, 0);
   g_clear_pointer (&p->input, g_free);
-  if (p->split_options)
-    fxs_split_options_free (p->split_options);
+  fxs_split_options_free (p->split_options);
   p->split_options = fxs_split_options_new ();
 }
 

@@ -48,14 +48,11 @@ fxs_pipeline_free (FxsPipeline *pipeline)
   /* The result and the graph first (a plugin's fini only frees its own
    * state), then the instances (running fini), and the registry last: it
    * unloads the plugins' code. */
-  if (pipeline->result)
-    fxs_split_result_free (pipeline->result);
-  if (pipeline->graph)
-    fxs_graph_unref (pipeline->graph);
+  fxs_split_result_free (pipeline->result);
+  fxs_graph_unref (pipeline->graph);
   g_ptr_array_unref (pipeline->outputs);
   g_ptr_array_unref (pipeline->partitioners);
-  if (pipeline->split_options)
-    fxs_split_options_free (pipeline->split_options);
+  fxs_split_options_free (pipeline->split_options);
   g_hash_table_unref (pipeline->group_by_name);
   g_ptr_array_unref (pipeline->groups);
   g_free (pipeline->input);
@@ -124,8 +121,7 @@ fxs_pipeline_set_graph (FxsPipeline *pipeline, FxsGraph *graph)
 {
   g_return_if_fail (pipeline != NULL && graph != NULL);
   fxs_graph_ref (graph);
-  if (pipeline->graph)
-    fxs_graph_unref (pipeline->graph);
+  fxs_graph_unref (pipeline->graph);
   pipeline->graph = graph;
 }
 

@@ -15,12 +15,6 @@ typedef struct {
   guint32 lo, hi;
 } Region;
 
-/* Per partition, the dependent and the dependency recorded last: most
- * repeated uses repeat the previous one, which the sets need not see. */
-typedef struct {
-  guint32 dependent, dependency;
-} Last;
-
 typedef struct {
   FxsSplitResult *r;
   FxsGraph *g;
@@ -36,11 +30,6 @@ typedef struct {
   guint32 *first_input_part;  /* per node: the first partition it is an input of;
                                * input_seen holds the others */
   guint8 *is_output;          /* per node: an output of its partition already */
-  GArray *last;               /* Last, per partition */
-  /* uses are recorded while partitions are assigned (one pass over the
-   * nodes, not two) unless that could differ from recording them after:
-   * global-state nodes, a symbol bound only by a later node */
-  gboolean fused;
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   const guint32 *attr_of;     /* see FxsSplitPlan */
   guint32 *call_modules;      /* see FxsSplitPlan */
@@ -57,11 +46,8 @@ node_at (const Analysis *a, guint i)
   return a->g->nodes->pdata[i];
 }
 
-/* Records the uses of @node (in partition @part, or none for the output
- * node); errors go to a->error. */
-void     fxs_analysis_record_node_uses (Analysis *a, const FxsNode *node, guint32 part);
-/* Pass 2, when pass 1 could not record the uses (a->fused FALSE). */
+/* Pass 2, after pass 1 assigned every node its partition: the uses of
+ * every node. */
 gboolean fxs_analysis_record_uses (Analysis *a, GError **error);
-void     fxs_analysis_uses_init (Analysis *a);
 
 #endif

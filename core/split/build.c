@@ -20,7 +20,6 @@ typedef struct {
   const char *flat;       /* call_module: the flattened target in this graph */
   guint32 flat_hash;      /* call_module: fxs_name_hash of flat */
   const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
-  guint attr_index;       /* call_module: where it went in the graph's table */
 } CachedCandidate;
 
 /* Builder.owner of the top-level graph (a partition's is its dense index) */
@@ -55,8 +54,8 @@ node_memory (gpointer builder, gsize size)
   return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
 }
 
-/* Sets attribute @name (as long-lived as the graph); returns its position. */
-static guint
+/* Sets attribute @name (as long-lived as the graph). */
+static void
 attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
                        const char *class_name, const FxsTensorMeta *tensor)
 {
@@ -68,7 +67,7 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
       a->kind = kind;
       a->class_name = class_name;
       a->tensor = tensor;
-      return pos;
+      return;
     }
   /* every attribute comes with a node of the graph: room for as many */
   if (attrs->len == attrs->cap)
@@ -76,25 +75,13 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
-  return attrs->len - 1;
 }
 
-static guint
+static void
 attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
                 const FxsTensorMeta *tensor)
 {
-  return attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name,
-                                tensor);
-}
-
-/* TRUE when entry @i of the graph's table says what @attr says already. */
-static gboolean
-attr_table_holds (const Builder *b, guint i, const FxsAttr *attr)
-{
-  if (i >= b->graph->attrs->len)
-    return FALSE;
-  const FxsAttr *a = b->graph->attrs->pdata[i];
-  return a->kind == attr->kind && a->class_name == attr->class_name && a->tensor == attr->tensor;
+  attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name, tensor);
 }
 
 static FxsValue
@@ -214,7 +201,7 @@ static guint
 cache_slot (FxsOp op, const char *target)
 {
   guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 2);
+  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 1);
 }
 
 /* A copy of @s as long-lived as the graph being built. */
@@ -251,23 +238,16 @@ original_attr (const Builder *b, const FxsNode *orig)
 }
 
 /* torch.fx's name candidate for @target (and, for call_module, the
- * flattened target), remembered for the graph being built in @pair, its
- * cache slots.  @orig is a node of the original graph with that target,
+ * flattened target), remembered for the graph being built in @e, its
+ * cache slot.  @orig is a node of the original graph with that target,
  * for get_attr and call_module (its attribute), or NULL. */
 G_GNUC_NO_INLINE static CachedCandidate *
-add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
-            CachedCandidate *pair)
+add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, CachedCandidate *e)
 {
-  /* replace the older entry; the newer one moves to the first slot */
-  pair[1] = pair[0];
-  CachedCandidate *e = &pair[0];
   e->target = target;
   e->owner = b->owner;
   e->op = op;
-  e->attr = NULL;
-  if (op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR)
-    e->attr = orig ? original_attr (b, orig) : fxs_graph_lookup_attr (b->orig, target);
-  e->attr_index = G_MAXUINT;
+  e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR ? original_attr (b, orig) : NULL;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
   fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
   if (op == FXS_OP_CALL_MODULE)
@@ -282,11 +262,10 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig,
 static inline CachedCandidate *
 lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  CachedCandidate *pair = &b->cache[cache_slot (op, target)];
-  for (guint k = 0; k < 2; k++)
-    if (pair[k].target == target && pair[k].op == op && pair[k].owner == b->owner)
-      return &pair[k];
-  return add_target (b, op, target, orig, pair);
+  CachedCandidate *e = &b->cache[cache_slot (op, target)];
+  if (e->target == target && e->op == op && e->owner == b->owner)
+    return e;
+  return add_target (b, op, target, orig, e);
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */
@@ -339,7 +318,7 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   fxs_items_reserve (b->graph->nodes, n_nodes);
   b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
-  fxs_namespace_reset (b->ns, b->graph, node_memory, b);
+  fxs_namespace_reset (b->ns, b->graph);
   b->owner = owner;
 }
 
@@ -424,9 +403,9 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
-      if (orig->op == FXS_OP_CALL_MODULE && !attr_table_holds (b, c->attr_index, c->attr))
-        c->attr_index = attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
-                                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
+      if (orig->op == FXS_OP_CALL_MODULE)
+        attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
+                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
       const char *name = b->plan->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);

@@ -255,13 +255,6 @@ clean_into (const char *candidate, char *out)
   return len;
 }
 
-/* Room clean_into() may need for @candidate of @len bytes. */
-static gsize
-clean_size (gsize len)
-{
-  return MAX (len + 2, sizeof "_unnamed");
-}
-
 /* Splits the cleaned text of @c into base and number. */
 static void
 analyse_candidate (FxsNameCandidate *c)
@@ -302,7 +295,8 @@ void
 fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
                          gpointer alloc_data)
 {
-  char *text = alloc (alloc_data, clean_size (strlen (candidate)));
+  /* the room clean_into() may need */
+  char *text = alloc (alloc_data, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
   c->len = (guint32) clean_into (candidate, text);
   c->text = text;
   analyse_candidate (c);

@@ -51,11 +51,10 @@ void          fxs_namespace_free (FxsNamespace *ns);
  * new name, owned by the graph. */
 const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate);
 
-/* Empties @ns for a new graph, keeping its memory (cheaper than a new one
- * per graph when there are many small graphs).  Names are stored with
- * @alloc (@alloc_data), or in @graph's arena when @alloc is NULL. */
-void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
-                                   gpointer alloc_data);
+/* Empties @ns for a new graph, whose arena then holds the names, keeping
+ * its memory (cheaper than a new one per graph when there are many small
+ * graphs). */
+void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph);
 
 /* Prepares @c for @candidate; its text is stored with @alloc. */
 void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,

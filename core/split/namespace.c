@@ -39,9 +39,7 @@ typedef struct {
 } SparseSlot;
 
 struct FxsNamespace {
-  FxsGraph *graph;
-  FxsNameAllocFunc alloc;    /* where names go; NULL: the graph's arena */
-  gpointer alloc_data;
+  FxsGraph *graph;           /* names live in its arena */
   guint64 epoch;             /* unique per namespace and reset: candidates' hints */
   GArray *base_list;         /* Base */
   GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
@@ -81,12 +79,9 @@ fxs_namespace_new (FxsGraph *graph)
 }
 
 void
-fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph, FxsNameAllocFunc alloc,
-                     gpointer alloc_data)
+fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph)
 {
   ns->graph = graph;
-  ns->alloc = alloc;
-  ns->alloc_data = alloc_data;
   ns->epoch = next_epoch ();
   g_array_set_size (ns->base_list, 0);
   if (ns->base_names)
@@ -118,7 +113,7 @@ fxs_namespace_free (FxsNamespace *ns)
 static char *
 name_memory (FxsNamespace *ns, gsize size)
 {
-  return ns->alloc ? ns->alloc (ns->alloc_data, size) : fxs_arena_alloc (&ns->graph->arena, size);
+  return fxs_arena_take (&ns->graph->arena, size);
 }
 
 /* A copy of @len bytes of @s that lives as long as the namespace's graph. */
@@ -182,18 +177,6 @@ find_sparse (const FxsNamespace *ns, guint32 base, guint64 number)
     }
 }
 
-static gboolean
-sparse_live (const SparseSlot *s)
-{
-  return s->head.tag != 0;
-}
-
-static void
-advance_cursor (Base *b)
-{
-  b->cursor++;
-}
-
 static guint64 take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start);
 
 /* Takes the first free number >= @start of @base and returns it. */
@@ -205,7 +188,7 @@ take_number (FxsNamespace *ns, guint32 base, guint64 start)
   if (start <= b->cursor && start >= 1 && b->sparse_above == 0)
     {
       guint64 n = b->cursor;
-      advance_cursor (b);
+      b->cursor++;
       return n;
     }
   return take_number_sparse (ns, base, start);
@@ -232,7 +215,7 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
           break;
         }
       s = find_sparse (ns, base, n);
-      if (!sparse_live (s))
+      if (!s->head.tag)
         break;
       g_ptr_array_add (ns->path, s);
       n = s->next > n ? s->next : n + 1;
@@ -244,10 +227,10 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
   if (n == b->cursor)
     {
       /* the cursor moves on, over numbers taken out of order before */
-      advance_cursor (b);
-      while (b->sparse_above && sparse_live (find_sparse (ns, base, b->cursor)))
+      b->cursor++;
+      while (b->sparse_above && find_sparse (ns, base, b->cursor)->head.tag)
         {
-          advance_cursor (b);
+          b->cursor++;
           b->sparse_above--;
         }
       return n;

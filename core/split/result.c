@@ -59,6 +59,7 @@ fxs_split_result_new (FxsGraph *graph)
   FxsSplitResult *r = g_new0 (FxsSplitResult, 1);
   r->original = fxs_graph_ref (graph);
   r->strings = g_string_chunk_new (4096);
+  fxs_table_init (&r->qualname_keys, sizeof (FxsTableHead));
   return r;
 }
 
@@ -103,8 +104,7 @@ fxs_split_result_free (FxsSplitResult *result)
   fxs_csr_clear (&result->dependencies);
   fxs_csr_clear (&result->dependents);
   fxs_items_clear (result->qualnames);
-  if (result->qualname_index)
-    g_hash_table_unref (result->qualname_index);
+  fxs_table_clear (&result->qualname_keys);
   g_string_chunk_free (result->strings);
   g_free (result->qualname_block);
   fxs_graph_unref (result->top);
@@ -165,32 +165,6 @@ fxs_split_result_qualname (const FxsSplitResult *result, guint i, const char **n
     *new_name = result->qualnames->pdata[2 * i];
   if (old_name)
     *old_name = result->qualnames->pdata[2 * i + 1];
-}
-
-const char *
-fxs_split_result_lookup_qualname (const FxsSplitResult *result, const char *new_name)
-{
-  g_return_val_if_fail (result != NULL && new_name != NULL, NULL);
-  /* made on first use (most callers only list the map), under a lock:
-   * a finished result may be read from several threads */
-  static GMutex lock;
-  FxsSplitResult *r = (FxsSplitResult *) result;
-  GHashTable *index = g_atomic_pointer_get (&r->qualname_index);
-  if (!index)
-    {
-      g_mutex_lock (&lock);
-      index = r->qualname_index;
-      if (!index)
-        {
-          index = g_hash_table_new (g_str_hash, g_str_equal);
-          for (guint k = 0; k < r->qualnames->len / 2; k++)
-            g_hash_table_insert (index, r->qualnames->pdata[2 * k], GUINT_TO_POINTER (k + 1));
-          g_atomic_pointer_set (&r->qualname_index, index);
-        }
-      g_mutex_unlock (&lock);
-    }
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (index, new_name));
-  return i ? result->qualnames->pdata[2 * (i - 1) + 1] : NULL;
 }
 
 /* ---- partitions ------------------------------------------------------------ */

@@ -94,7 +94,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
-  GHashTable *qualname_index;   /* new name -> pair index + 1; made on first lookup */
+  FxsTable qualname_keys;       /* the new names (qualnames.c) */
   GStringChunk *strings;
   gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };

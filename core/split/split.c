@@ -101,10 +101,7 @@ dense_partition (Analysis *a, gint64 id)
   guint32 dense = fxs_id_map_lookup_or_insert (&a->dense_of_id, (guint64) id, a->ids->len,
                                                &inserted);
   if (inserted)
-    {
-      g_array_append_val (a->ids, id);
-      g_array_append_val (a->last, ((Last) { G_MAXUINT32, G_MAXUINT32 }));
-    }
+    g_array_append_val (a->ids, id);
   a->last_dense = dense;
   return dense;
 }
@@ -237,8 +234,6 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
                            node->name, node->args.n);
               return FALSE;
             }
-          if (a->fused)
-            fxs_analysis_record_node_uses (a, node, FXS_NO_PARTITION);
           continue;
         default:
           break;
@@ -258,10 +253,6 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
       last_call_part = dense;
-      if (a->has_global_state)
-        a->fused = FALSE;   /* their uses are recorded differently */
-      if (a->fused)
-        fxs_analysis_record_node_uses (a, node, dense);
     }
 
   if (a->grad_regions->len)
@@ -331,7 +322,6 @@ analysis_init (Analysis *a, FxsGraph *graph)
   /* room for every node: pages of it never used are never touched */
   a->call_modules = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  a->last = g_array_new (FALSE, FALSE, sizeof (Last));
   a->input_pairs = fxs_pairs_new ();
   a->output_pairs = fxs_pairs_new ();
   a->dependent_pairs = fxs_pairs_new ();
@@ -362,7 +352,6 @@ analysis_clear (Analysis *a)
   fxs_id_set_clear (&a->input_seen);
   g_free (a->first_input_part);
   g_free (a->is_output);
-  g_array_free (a->last, TRUE);
   fxs_id_set_clear (&a->dependent_seen);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);
@@ -396,9 +385,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   };
   Analysis a;
   analysis_init (&a, graph);
-  fxs_analysis_uses_init (&a);
-  a.fused = TRUE;
-  gboolean ok = assign_partitions (&a, src, error) && (a.fused || fxs_analysis_record_uses (&a, error));
+  gboolean ok = assign_partitions (&a, src, error) && fxs_analysis_record_uses (&a, error);
   if (ok)
     {
       guint P = a.ids->len;

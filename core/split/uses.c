@@ -32,10 +32,6 @@ add_output (Analysis *a, guint32 part, guint32 node)
 static void
 add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
 {
-  guint32 *last = &g_array_index (a->last, Last, def_part).dependent;
-  if (*last == use_part)
-    return;
-  *last = use_part;
   if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
     fxs_pairs_add (a->dependent_pairs, def_part, use_part);
 }
@@ -44,10 +40,6 @@ static void
 add_dependency (Analysis *a, guint32 use_part, guint32 def_part, guint32 def_node,
                 guint32 use_node, const char *symbol)
 {
-  guint32 *last = &g_array_index (a->last, Last, use_part).dependency;
-  if (*last == def_part)
-    return;
-  *last = def_part;
   if (!fxs_id_set_add (&a->dependency_seen, fxs_id_pair (use_part, def_part)))
     return;
   FxsDepEdge e = { use_part, def_part, def_node, use_node, symbol };
@@ -87,12 +79,6 @@ record_use (const FxsNode *def, gpointer data)
     {
       const char *symbol = fxs_node_free_symbol (def, k);
       guint b = GPOINTER_TO_UINT (g_hash_table_lookup (a->binder, symbol));
-      if (!b && a->fused)
-        {
-          /* a later node may bind it: record the uses after all */
-          a->fused = FALSE;
-          return;
-        }
       if (!b)
         {
           g_set_error (&a->error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -186,9 +172,10 @@ check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, G
   return TRUE;
 }
 
-/* The uses of @node (in partition @part, or none), in pass 1. */
-void
-fxs_analysis_record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
+/* The uses of @node (in partition @part, or none for the output node);
+ * errors go to a->error. */
+static void
+record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
 {
   Use use = { a, node->index, part };
   if (node->op == FXS_OP_OUTPUT)
@@ -205,36 +192,12 @@ fxs_analysis_record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
     }
 }
 
-/* Empty bookkeeping for recording uses. */
-void
-fxs_analysis_uses_init (Analysis *a)
+gboolean
+fxs_analysis_record_uses (Analysis *a, GError **error)
 {
   a->first_input_part = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = g_malloc0 (a->n ? a->n : 1);
-}
-
-/* Forgets the uses recorded so far. */
-static void
-uses_reset (Analysis *a)
-{
-  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
-  memset (a->is_output, 0, a->n ? a->n : 1);
-  memset (a->last->data, 0xff, a->last->len * sizeof (Last));
-  g_array_set_size (a->input_pairs, 0);
-  g_array_set_size (a->output_pairs, 0);
-  g_array_set_size (a->dependent_pairs, 0);
-  g_array_set_size (a->dep_edges, 0);
-  fxs_id_set_clear (&a->input_seen);
-  fxs_id_set_clear (&a->dependent_seen);
-  fxs_id_set_clear (&a->dependency_seen);
-}
-
-/* Pass 2, when pass 1 could not record the uses. */
-gboolean
-fxs_analysis_record_uses (Analysis *a, GError **error)
-{
-  uses_reset (a);
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)
     {
@@ -251,7 +214,7 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
           if (fxs_global_state_of (node) != GLOBAL_STATE_NONE)
             continue;
         }
-      fxs_analysis_record_node_uses (a, node, part);
+      record_node_uses (a, node, part);
       if (a->error)
         {
           g_propagate_error (error, a->error);

@@ -1,4 +1,5 @@
-/* Building a split's graphs, on several threads for big splits.
+/* Building a split's graphs, on several threads for big splits, and the
+ * process-wide thread limit (fxs_set_max_threads).
  *
  * Once the analysis is done the graphs are independent (each has its own
  * namespace and attribute table), so each partition's graph, the top-level
@@ -10,7 +11,6 @@
  * Measured with callgrind at 10^5 nodes: the threads add 0.4 % to the
  * instructions and, on 2 cores, nearly halve the engine's wall time. */
 #include "split-private.h"
-#include "util/threads-private.h"
 
 /* Fewer nodes are built on the calling thread alone (a thread costs more
  * than it saves there), and at most one thread per NODES_PER_THREAD. */
@@ -28,11 +28,18 @@ typedef struct {
   GError *error;
 } Job;
 
-static gboolean
-superseded (Job *job, guint task)
+static gint max_threads;   /* atomic; 0: as many as the machine has processors */
+
+void
+fxs_set_max_threads (guint n)
 {
-  guint failed = (guint) g_atomic_int_get (&job->failed);
-  return task > failed;
+  g_atomic_int_set (&max_threads, (gint) MIN (n, (guint) G_MAXINT));
+}
+
+guint
+fxs_get_max_threads (void)
+{
+  return (guint) g_atomic_int_get (&max_threads);
 }
 
 static gpointer
@@ -49,7 +56,8 @@ build_worker (gpointer data)
       /* the top-level graph (often the biggest) and the qualname map
        * first, then the partitions in call order */
       guint task = s < 2 ? P + s : s - 2;
-      if (superseded (job, task))
+      /* a failure earlier in serial order makes this task's error moot */
+      if (task > (guint) g_atomic_int_get (&job->failed))
         continue;
       GError *error = NULL;
       gboolean ok = TRUE;
@@ -88,10 +96,10 @@ fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error)
     .failed = -1,
   };
   g_mutex_init (&job.lock);
-  guint threads = 1;
-  if (n >= THREADS_MIN_NODES)
-    threads = CLAMP (plan->threads ? plan->threads : fxs_threads_available (), 1,
-                     n / NODES_PER_THREAD);
+  guint threads = plan->threads ? plan->threads : fxs_get_max_threads ();
+  if (threads == 0)
+    threads = (guint) g_get_num_processors ();
+  threads = n >= THREADS_MIN_NODES ? CLAMP (threads, 1, n / NODES_PER_THREAD) : 1;
   GThread **workers = g_new (GThread *, threads);
   for (guint t = 1; t < threads; t++)
     workers[t] = g_thread_new ("fxs-split", build_worker, &job);

@@ -84,15 +84,7 @@ fxs_arena_grow (FxsArena *arena, gsize size)
 gpointer
 fxs_arena_alloc (FxsArena *arena, gsize size)
 {
-  gpointer p = fxs_arena_take (arena, size);
-  gsize rounded = size ? (size + 7) & ~(gsize) 7 : 8;
-  /* small objects: a few word stores, no call */
-  if (rounded <= 128)
-    for (gsize i = 0; i < rounded; i += 8)
-      memset ((char *) p + i, 0, 8);
-  else
-    memset (p, 0, rounded);
-  return p;
+  return memset (fxs_arena_take (arena, size), 0, size);
 }
 
 gpointer

@@ -97,23 +97,9 @@ fxs_name_hash (const char *s, gsize len)
       h = (h ^ w) * k;
       h ^= h >> 29;
     }
-  /* the last 0-7 bytes as memcpy into a zeroed word would put them, with
-   * loads of fixed size (a memcpy of variable length is a call) */
+  /* the last 0-7 bytes in a zeroed word */
   guint64 w = 0;
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  if (len >= 4)
-    {
-      guint32 lo, hi;
-      memcpy (&lo, s, 4);
-      memcpy (&hi, s + len - 4, 4);
-      w = lo | ((guint64) hi << (8 * (len - 4)));   /* the overlap agrees */
-    }
-  else if (len > 0)
-    w = (guint64) (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
-        | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
-#else
   memcpy (&w, s, len);
-#endif
   h = (h ^ w) * k;
   h ^= h >> 32;
   return (guint32) h;

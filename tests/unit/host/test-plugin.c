@@ -224,10 +224,10 @@ test_option_parse (void)
   g_clear_error (&error);
   CU_ASSERT_TRUE (fxs_option_parse (FXS_OPTION_PATH, "../b/c.json", "/a/x", &v, NULL));
   CU_ASSERT_STRING_EQUAL (v.text, "/a/b/c.json");
-  fxs_option_value_clear (&v);
+  g_free (v.text);
   CU_ASSERT_TRUE (fxs_option_parse (FXS_OPTION_OUTPUT_PATH, "/abs/o.json", "/a", &v, NULL));
   CU_ASSERT_STRING_EQUAL (v.text, "/abs/o.json");
-  fxs_option_value_clear (&v);
+  g_free (v.text);
   CU_ASSERT_FALSE (fxs_option_parse (FXS_OPTION_PATH, "", "/a", &v, NULL));
 }
 

@@ -266,7 +266,7 @@ test_prepared_candidates (void)
                                   fxs_namespace_create_name (plain, slow->str));
         }
   /* a reset namespace starts again */
-  fxs_namespace_reset (prepared, g3, NULL, NULL);
+  fxs_namespace_reset (prepared, g3);
   FxsNameCandidate add;
   fxs_name_candidate_init (&add, "add", arena_alloc, &arena);
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add");

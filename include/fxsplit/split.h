@@ -50,10 +50,10 @@ FXS_API const char *fxs_split_options_get_partition_affix (const FxsSplitOptions
 FXS_API void  fxs_split_options_set_threads (FxsSplitOptions *o, guint threads);
 FXS_API guint fxs_split_options_get_threads (const FxsSplitOptions *o);
 
-/* The most threads one operation of the library (loading a graph file,
- * building a split's graphs, writing a split result as json) uses at once,
- * for the whole process: 0, the default, for as many as the machine has
- * processors; 1 keeps all work on the calling thread.  Only big inputs use
+/* The most threads the library uses at once to build a split's graphs
+ * (loading and writing always run on the calling thread), for the whole
+ * process: 0, the default, for as many as the machine has
+ * processors; 1 keeps all work on the calling thread.  Only big splits use
  * more than one.  fxs_split_options_set_threads() overrides it for one
  * split.  Results and errors never depend on it.  Safe to call from any
  * thread; operations already running keep the count they started with. */

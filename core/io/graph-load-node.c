@@ -477,11 +477,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   FxsOp op;
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
-  /* the name table is big: its slot was fetched when the name was read
-   * (on_peek; positions are unique in the input, so this very string) */
-  guint32 name_hash = f.name->pos == l->peeked_name_pos ? l->peeked_hash
-                                                        : fxs_name_hash (f.name->u.s, f.name->n);
-  l->peeked_name_pos = -1;
+  guint32 name_hash = fxs_name_hash (f.name->u.s, f.name->n);
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };
@@ -495,10 +491,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (f.meta && !convert_meta_once (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
-  /* positions are unique in the input: the hash is this very string's */
-  guint32 target_hash = f.target->pos == l->peeked_target_pos
-                          ? l->peeked_target_hash : fxs_name_hash (f.target->u.s, f.target->n);
-  l->peeked_target_pos = -1;
+  guint32 target_hash = fxs_name_hash (f.target->u.s, f.target->n);
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
                                                                           target_hash, FALSE),

@@ -60,12 +60,6 @@ typedef struct {
    * (entries of another graph are told by node->graph) */
   const FxsNode *recent[4096];
   guint32 attr_hash;        /* of the attribute being read (its key) */
-  gint64 peeked_name_pos;   /* where the name of the node being read is, seen
-                             * early (-1: none), and its hash */
-  guint32 peeked_hash;
-  gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
-  gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
-  guint32 peeked_target_hash;
   /* strings interned in it (text -> itself), and those interned and shared
    * lately by a hash of their text (fxs_load_share_hashed) */
   GHashTable *strings;

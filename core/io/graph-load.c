@@ -468,37 +468,7 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
     }
 }
 
-/* A node's name, as soon as it is read: its slot in the name table is
- * fetched into the cache while the rest of the node is read; and so is the
- * attribute table's slot for the target of a get_attr or call_module (the
- * files fxsplit and the exporter write give "op" before "target"). */
-static void
-on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *key,
-         const FxsJson *v)
-{
-  FxsLoader *l = data;
-  (void) reader;
-  if (parent_tag != (TAG_NODES | TAG_BUILD) || v->type != FXS_JSON_STRING)
-    return;
-  if (is_key (key, "name"))
-    {
-      l->peeked_name_pos = v->pos;
-      l->peeked_hash = fxs_name_hash (v->u.s, v->n);
-      l->peeked_attr_op = FALSE;
-      l->peeked_target_pos = -1;
-      fxs_graph_name_prefetch (l->graph, TRUE, l->peeked_hash);
-    }
-  else if (is_key (key, "op"))
-    l->peeked_attr_op = is_key (v, "get_attr") || is_key (v, "call_module");
-  else if (is_key (key, "target") && l->peeked_attr_op)
-    {
-      l->peeked_target_pos = v->pos;
-      l->peeked_target_hash = fxs_name_hash (v->u.s, v->n);
-      fxs_graph_name_prefetch (l->graph, FALSE, l->peeked_target_hash);
-    }
-}
-
-static const FxsJsonHandler handler = { on_begin, on_value, on_end, on_peek };
+static const FxsJsonHandler handler = { on_begin, on_value, on_end };
 
 /* ---- entry points ---------------------------------------------------------------- */
 
@@ -521,7 +491,6 @@ load (const char *path, const char *data, gsize length, const char *display_name
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
   l->generation = 1;
-  l->peeked_name_pos = l->peeked_target_pos = -1;
   l->want = want;
   l->all = all;
   l->graph = want ? NULL : fxs_graph_new ();

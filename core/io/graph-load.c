@@ -321,10 +321,7 @@ forget_graph_caches (FxsLoader *l)
    * the name tables follow the graph themselves: a split result may have
    * millions of submodules */
   l->generation++;
-  g_hash_table_remove_all (l->tensors);
-  g_hash_table_remove_all (l->strings);
-  fxs_meta_memo_clear (l->metas);
-  memset (l->recent_tensors, 0, sizeof l->recent_tensors);
+  fxs_meta_share_clear (l->share);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -502,18 +499,14 @@ load (const char *path, const char *data, gsize length, const char *display_name
     fxs_arena_expect (&l->graph->arena, input_size (path, length));
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
-  l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
-  l->strings = g_hash_table_new (g_str_hash, g_str_equal);
-  l->metas = fxs_meta_memo_new ();
+  l->share = fxs_meta_share_new ();
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
-  g_hash_table_unref (l->tensors);
-  fxs_meta_memo_free (l->metas);
-  g_hash_table_unref (l->strings);
+  fxs_meta_share_free (l->share);
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);

@@ -13,15 +13,26 @@ is_reserved_meta_key (const FxsJson *key)
          || is_key (key, "symbol");
 }
 
-/* A JSON object as a dict with string keys (kwargs, free-form meta). */
+/* Members of node metadata converted into the caller's room (the graph
+ * keeps a copy only of the first of equal metas): more go to the graph. */
+#define META_ROOM 8
+
+/* A JSON object as a dict with string keys (kwargs, free-form meta); its
+ * items in @room (2 * META_ROOM values) when they fit, unless it is NULL. */
 static gboolean
 convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
-                        const FxsJsonPath *path)
+                        FxsValue *room, const FxsJsonPath *path)
 {
   guint n = 0;
   for (guint i = 0; i < obj->n; i++)
     n += !(skip_reserved && is_reserved_meta_key (&obj->u.items[2 * i]));
-  FxsValue *items = n ? fxs_arena_alloc (&c->graph->arena, 2 * n * sizeof *items) : NULL;
+  FxsValue *items;
+  if (room && n <= META_ROOM)
+    /* zeroed as the arena's memory is: a scalar leaves its n unset, and
+     * the graph compares and hashes whole values */
+    items = memset (room, 0, 2 * n * sizeof *items);
+  else
+    items = n ? fxs_arena_alloc (&c->graph->arena, 2 * n * sizeof *items) : NULL;
   guint k = 0;
   for (guint i = 0; i < obj->n; i++)
     {
@@ -46,56 +57,8 @@ convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserv
 
 /* ---- tensor metadata -------------------------------------------------------- */
 
-/* Most nodes of a graph share a few shapes, so equal tensor metadata is
- * stored once (it is immutable; dtype and symbols are interned strings, so
- * pointers compare them).  Ranks above SMALL_RANK are rare and not shared. */
+/* Tensors of a higher rank are rare: not shared (fxs_meta_share_tensor). */
 #define SMALL_RANK 16
-
-guint
-fxs_load_tensor_hash (gconstpointer p)
-{
-  const FxsTensorMeta *t = p;
-  guint64 h = t->rank * 0x9e3779b97f4a7c15u ^ (guint64) (guintptr) t->dtype;
-  for (guint d = 0; d < t->rank; d++)
-    {
-      h = (h ^ (guint64) t->dims[d]) * 0x100000001b3u;
-      if (t->symbols)
-        h = (h ^ (guint64) (guintptr) t->symbols[d]) * 0x100000001b3u;
-    }
-  return (guint) (h ^ (h >> 32));
-}
-
-gboolean
-fxs_load_tensor_equal (gconstpointer a, gconstpointer b)
-{
-  const FxsTensorMeta *x = a, *y = b;
-  if (x->rank != y->rank || x->dtype != y->dtype || !x->symbols != !y->symbols)
-    return FALSE;
-  if (x->rank && memcmp (x->dims, y->dims, x->rank * sizeof *x->dims) != 0)
-    return FALSE;
-  return !x->symbols || memcmp (x->symbols, y->symbols, x->rank * sizeof *x->symbols) == 0;
-}
-
-/* @t lives on the caller's stack: the graph's copy of it. */
-static const FxsTensorMeta *
-intern_tensor (FxsLoadConv *c, const FxsTensorMeta *t)
-{
-  FxsLoader *l = c->loader;
-  guint slot = fxs_load_tensor_hash (t) % G_N_ELEMENTS (l->recent_tensors);
-  const FxsTensorMeta *known = l->recent_tensors[slot];
-  if (known && fxs_load_tensor_equal (known, t))
-    return known;
-  known = g_hash_table_lookup (l->tensors, t);
-  if (known)
-    return l->recent_tensors[slot] = known;
-  FxsArena *arena = &c->graph->arena;
-  FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
-  copy->dims = t->rank ? fxs_arena_memdup (arena, t->dims, t->rank * sizeof *t->dims) : NULL;
-  if (t->symbols)
-    copy->symbols = fxs_arena_memdup (arena, t->symbols, t->rank * sizeof *t->symbols);
-  g_hash_table_add (l->tensors, copy);
-  return l->recent_tensors[slot] = copy;
-}
 
 /* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
  * into @dims and @symbols (shape->n entries each). */
@@ -168,7 +131,8 @@ convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dt
       || (dtype && !convert_dtype (c, dtype, &t.dtype, pdtype)))
     return FALSE;
   t.symbols = symbolic ? symbols : NULL;
-  *out = small ? intern_tensor (c, &t) : fxs_arena_memdup (arena, &t, sizeof t);
+  *out = small ? fxs_meta_share_tensor (c->loader->share, c->graph, &t)
+               : fxs_arena_memdup (arena, &t, sizeof t);
   return TRUE;
 }
 
@@ -199,15 +163,22 @@ convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
   return convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
 }
 
+/* A temporary array of @n pointers: @room when they fit, else the graph's. */
+static gpointer
+meta_array (FxsLoadConv *c, gpointer room, guint n)
+{
+  return n <= META_ROOM ? room : fxs_arena_alloc (&c->graph->arena, n * sizeof (gpointer));
+}
+
 static gboolean
-convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m,
+                     const FxsTensorMeta **room, const FxsJsonPath *path)
 {
   if (list->type != FXS_JSON_ARRAY)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
                           "\"tensors\" must be an array of tensor metadata, not %s",
                           fxs_load_type_name (list));
-  const FxsTensorMeta **tensors =
-    list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *tensors) : NULL;
+  const FxsTensorMeta **tensors = meta_array (c, room, list->n);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -221,14 +192,14 @@ convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const 
 }
 
 static gboolean
-convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJsonPath *path)
+convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const char **room,
+                 const FxsJsonPath *path)
 {
   if (list->type != FXS_JSON_ARRAY)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
                           "\"free_symbols\" must be an array of strings, not %s",
                           fxs_load_type_name (list));
-  const char **symbols =
-    list->n ? fxs_arena_alloc (&c->graph->arena, list->n * sizeof *symbols) : NULL;
+  const char **symbols = meta_array (c, room, list->n);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -241,6 +212,7 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const FxsJ
   return TRUE;
 }
 
+/* Converted on the stack, stored once per distinct value. */
 static gboolean
 convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
 {
@@ -249,7 +221,9 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
                           fxs_load_type_name (obj));
   *out = NULL;
   FxsNodeMeta m = { 0 };
-  const FxsTensorMeta *single = NULL;
+  const FxsTensorMeta *tensors[META_ROOM];
+  const char *symbols[META_ROOM];
+  FxsValue dict, items[2 * META_ROOM];
   gboolean have_extra = FALSE;
   const FxsJson *tensor_key = NULL;
   for (guint i = 0; i < obj->n; i++)
@@ -265,12 +239,16 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
                                   "one or a tuple");
           tensor_key = key;
           if (key->n == 6)
-            ok = convert_tensor (c, v, &single, &p);
+            {
+              ok = convert_tensor (c, v, &tensors[0], &p);
+              m.tensors = tensors;
+              m.n_tensors = 1;
+            }
           else
-            ok = convert_tensor_list (c, v, &m, &p);
+            ok = convert_tensor_list (c, v, &m, tensors, &p);
         }
       else if (is_key (key, "free_symbols"))
-        ok = convert_symbols (c, v, &m, &p);
+        ok = convert_symbols (c, v, &m, symbols, &p);
       else if (is_key (key, "symbol"))
         {
           ok = fxs_load_check_text (c, v, &p, "\"symbol\"");
@@ -284,34 +262,12 @@ convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const
     }
   if (have_extra)
     {
-      FxsValue *dict = fxs_arena_alloc (&c->graph->arena, sizeof *dict);
-      if (!convert_object_as_dict (c, obj, TRUE, dict, path))
+      if (!convert_object_as_dict (c, obj, TRUE, &dict, items, path))
         return FALSE;
-      m.extra = dict;
-    }
-  if (single)
-    {
-      const FxsTensorMeta **one = fxs_arena_alloc (&c->graph->arena, sizeof *one);
-      *one = single;
-      m.tensors = one;
-      m.n_tensors = 1;
+      m.extra = &dict;
     }
   if (obj->n > 0)
-    *out = fxs_arena_memdup (&c->graph->arena, &m, sizeof m);
-  return TRUE;
-}
-
-/* The same, or the node metadata of an earlier node with equal JSON. */
-static gboolean
-convert_meta_once (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out,
-                   const FxsJsonPath *path)
-{
-  FxsMetaMemo *memo = c->loader->metas;
-  if (fxs_meta_memo_find (memo, obj, out))
-    return TRUE;
-  if (!convert_meta (c, obj, out, path))
-    return FALSE;
-  fxs_meta_memo_add (memo, obj, *out);
+    *out = fxs_meta_share_node (c->loader->share, c->graph, &m);
   return TRUE;
 }
 
@@ -453,7 +409,7 @@ convert_kwargs (FxsLoadConv *c, const NodeFields *f, FxsValue *kwargs)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, f->kwargs, &p,
                           "\"kwargs\" must be an object, not %s",
                           fxs_load_type_name (f->kwargs));
-  return convert_object_as_dict (c, f->kwargs, FALSE, kwargs, &p);
+  return convert_object_as_dict (c, f->kwargs, FALSE, kwargs, NULL, &p);
 }
 
 gboolean
@@ -477,11 +433,7 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   FxsOp op;
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
-  /* the name table is big: its slot was fetched when the name was read
-   * (on_peek; positions are unique in the input, so this very string) */
-  guint32 name_hash = f.name->pos == l->peeked_name_pos ? l->peeked_hash
-                                                        : fxs_name_hash (f.name->u.s, f.name->n);
-  l->peeked_name_pos = -1;
+  guint32 name_hash = fxs_name_hash (f.name->u.s, f.name->n);
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op, name_hash))
     return FALSE;
   FxsValue args = { 0 }, kwargs = { 0 };
@@ -492,13 +444,10 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (f.type && f.type->type != FXS_JSON_NULL
       && !fxs_load_check_text (&c, f.type, &ptype, "\"type\""))
     return FALSE;
-  if (f.meta && !convert_meta_once (&c, f.meta, &meta, &pmeta))
+  if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
     return l->forward.active;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
-  /* positions are unique in the input: the hash is this very string's */
-  guint32 target_hash = f.target->pos == l->peeked_target_pos
-                          ? l->peeked_target_hash : fxs_name_hash (f.target->u.s, f.target->n);
-  l->peeked_target_pos = -1;
+  guint32 target_hash = fxs_name_hash (f.target->u.s, f.target->n);
   FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
                                                    fxs_load_share_hashed (&c, f.target,
                                                                           target_hash, FALSE),

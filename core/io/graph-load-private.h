@@ -10,10 +10,6 @@
 #include "model/loaded-split.h"
 #include "json-reader.h"
 
-/* The node metadata converted so far, by the JSON it came from, for one
- * graph at a time (its FxsNodeMeta live in that graph): graph-load-meta.c. */
-typedef struct FxsMetaMemo FxsMetaMemo;
-
 /* The first reference to a node that is not (yet) defined.  Reported when
  * the node list ends, or earlier when a node of that name turns up, so the
  * message can say whether it is missing or merely later. */
@@ -60,24 +56,12 @@ typedef struct {
    * (entries of another graph are told by node->graph) */
   const FxsNode *recent[4096];
   guint32 attr_hash;        /* of the attribute being read (its key) */
-  gint64 peeked_name_pos;   /* where the name of the node being read is, seen
-                             * early (-1: none), and its hash */
-  guint32 peeked_hash;
-  gboolean peeked_attr_op;  /* its op, seen early, looks its target up */
-  gint64 peeked_target_pos; /* where its target is then (-1: none), and its hash */
-  guint32 peeked_target_hash;
-  /* strings interned in it (text -> itself), and those interned and shared
-   * lately by a hash of their text (fxs_load_share_hashed) */
-  GHashTable *strings;
+  /* strings interned in it and shared lately, by a hash of their text
+   * (fxs_load_share_hashed) */
   FxsLoadCached interned[256];
   FxsLoadCached shared[4096];
   guint32 generation;       /* of the graph being built, for the caches above */
-  /* metadata stored once per distinct value (see intern_tensor) */
-  GHashTable *tensors;          /* FxsTensorMeta* -> itself, by content */
-  /* tensors met lately, by their hash: a graph has a few shapes, and
-   * neighbours alternate between them */
-  const FxsTensorMeta *recent_tensors[64];
-  FxsMetaMemo *metas;           /* whole node metadata by its JSON */
+  FxsMetaShare *share;          /* metadata stored once per distinct value */
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;
@@ -200,26 +184,8 @@ G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoadConv *c, const FxsJson *j, FxsVa
 G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind,
                                          FxsValue *out, const FxsJsonPath *path);
 
-/* ---- metadata by content (graph-load-meta.c) ------------------------------ */
-
-G_GNUC_INTERNAL FxsMetaMemo *fxs_meta_memo_new (void);
-G_GNUC_INTERNAL void         fxs_meta_memo_free (FxsMetaMemo *m);
-/* Forgets every entry (another graph is being built). */
-G_GNUC_INTERNAL void         fxs_meta_memo_clear (FxsMetaMemo *m);
-/* TRUE, with *@meta, when JSON equal to @json was converted before in the
- * same graph. */
-G_GNUC_INTERNAL gboolean     fxs_meta_memo_find (FxsMetaMemo *m, const FxsJson *json,
-                                                 const FxsNodeMeta **meta);
-/* Keeps @meta as the conversion of @json (a copy of it), unless @json
- * refers to a node. */
-G_GNUC_INTERNAL void         fxs_meta_memo_add (FxsMetaMemo *m, const FxsJson *json,
-                                                const FxsNodeMeta *meta);
-
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 
-/* Tensor metadata by content, for FxsLoader.tensors. */
-G_GNUC_INTERNAL guint    fxs_load_tensor_hash (gconstpointer p);
-G_GNUC_INTERNAL gboolean fxs_load_tensor_equal (gconstpointer a, gconstpointer b);
 /* The node object @obj, item @item of the nodes array, into the graph. */
 G_GNUC_INTERNAL gboolean fxs_load_node (FxsLoader *l, FxsJsonReader *reader,
                                         const FxsJsonItem *item, const FxsJson *obj);

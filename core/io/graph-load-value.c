@@ -115,6 +115,16 @@ fxs_load_parse_integer (const char *s, gint64 *out)
 gboolean
 fxs_load_integer (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, gint64 *out)
 {
+  if (j->n <= 18)
+    {
+      /* fits: no overflow check per digit */
+      const char *s = j->u.s + (*j->u.s == '-');
+      gint64 v = 0;
+      for (; *s; s++)
+        v = v * 10 + (*s - '0');
+      *out = *j->u.s == '-' ? -v : v;
+      return TRUE;
+    }
   char buf[64];
   if (!fxs_load_parse_integer (j->u.s, out))
     return fxs_load_fail (c, FXS_ERROR_FORMAT, j, path,
@@ -148,16 +158,12 @@ fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h, gboolean int
   FxsLoader *l = c->loader;
   FxsLoadCached *e = intern ? &l->interned[h % G_N_ELEMENTS (l->interned)]
                             : &l->shared[h % G_N_ELEMENTS (l->shared)];
-  if (e->generation == l->generation && e->len == j->n && fxs_load_same_text (e->text, j->u.s, j->n))
+  /* shared texts are padded (compared a word at a time), interned ones not */
+  if (e->generation == l->generation && e->len == j->n
+      && (intern ? memcmp (e->text, j->u.s, j->n) == 0 : fxs_load_same_text (e->text, j->u.s, j->n)))
     return e->text;
-  char *text = intern ? g_hash_table_lookup (l->strings, j->u.s) : NULL;
-  if (!text)
-    {
-      /* padded: the caches compare a word at a time */
-      text = (char *) fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
-      if (intern)
-        g_hash_table_add (l->strings, text);
-    }
+  const char *text = intern ? fxs_graph_intern (c->graph, j->u.s)
+                            : fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
   *e = (FxsLoadCached) { text, j->n, l->generation };
   return text;
 }

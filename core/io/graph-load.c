@@ -321,10 +321,7 @@ forget_graph_caches (FxsLoader *l)
    * the name tables follow the graph themselves: a split result may have
    * millions of submodules */
   l->generation++;
-  g_hash_table_remove_all (l->tensors);
-  g_hash_table_remove_all (l->strings);
-  fxs_meta_memo_clear (l->metas);
-  memset (l->recent_tensors, 0, sizeof l->recent_tensors);
+  fxs_meta_share_clear (l->share);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -468,37 +465,7 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
     }
 }
 
-/* A node's name, as soon as it is read: its slot in the name table is
- * fetched into the cache while the rest of the node is read; and so is the
- * attribute table's slot for the target of a get_attr or call_module (the
- * files fxsplit and the exporter write give "op" before "target"). */
-static void
-on_peek (FxsJsonReader *reader, gpointer data, int parent_tag, const FxsJson *key,
-         const FxsJson *v)
-{
-  FxsLoader *l = data;
-  (void) reader;
-  if (parent_tag != (TAG_NODES | TAG_BUILD) || v->type != FXS_JSON_STRING)
-    return;
-  if (is_key (key, "name"))
-    {
-      l->peeked_name_pos = v->pos;
-      l->peeked_hash = fxs_name_hash (v->u.s, v->n);
-      l->peeked_attr_op = FALSE;
-      l->peeked_target_pos = -1;
-      fxs_graph_name_prefetch (l->graph, TRUE, l->peeked_hash);
-    }
-  else if (is_key (key, "op"))
-    l->peeked_attr_op = is_key (v, "get_attr") || is_key (v, "call_module");
-  else if (is_key (key, "target") && l->peeked_attr_op)
-    {
-      l->peeked_target_pos = v->pos;
-      l->peeked_target_hash = fxs_name_hash (v->u.s, v->n);
-      fxs_graph_name_prefetch (l->graph, FALSE, l->peeked_target_hash);
-    }
-}
-
-static const FxsJsonHandler handler = { on_begin, on_value, on_end, on_peek };
+static const FxsJsonHandler handler = { on_begin, on_value, on_end };
 
 /* ---- entry points ---------------------------------------------------------------- */
 
@@ -521,7 +488,6 @@ load (const char *path, const char *data, gsize length, const char *display_name
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
   l->generation = 1;
-  l->peeked_name_pos = l->peeked_target_pos = -1;
   l->want = want;
   l->all = all;
   l->graph = want ? NULL : fxs_graph_new ();
@@ -533,18 +499,14 @@ load (const char *path, const char *data, gsize length, const char *display_name
     fxs_arena_expect (&l->graph->arena, input_size (path, length));
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
-  l->tensors = g_hash_table_new (fxs_load_tensor_hash, fxs_load_tensor_equal);
-  l->strings = g_hash_table_new (g_str_hash, g_str_equal);
-  l->metas = fxs_meta_memo_new ();
+  l->share = fxs_meta_share_new ();
   FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
                      : fxs_json_reader_parse_data (reader, data, length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
-  g_hash_table_unref (l->tensors);
-  fxs_meta_memo_free (l->metas);
-  g_hash_table_unref (l->strings);
+  fxs_meta_share_free (l->share);
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);

@@ -52,7 +52,7 @@ gboolean
 fxs_json_read_int_map (const char *data, gsize length, const char *display_name,
                        FxsJsonIntMemberFunc each, gpointer user_data, GError **error)
 {
-  static const FxsJsonHandler handler = { on_begin, on_value, on_end, NULL };
+  static const FxsJsonHandler handler = { on_begin, on_value, on_end };
   IntMap m = { each, user_data };
   FxsJsonReader *r = fxs_json_reader_new (display_name, &handler, &m);
   gboolean ok = fxs_json_reader_parse_data (r, data, length, error);

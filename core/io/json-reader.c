@@ -265,13 +265,7 @@ static int
 on_scalar (FxsJsonReader *r, FxsJson *v)
 {
   if (r->n_collecting > 0)
-    {
-      /* @v is pending already; its key before it */
-      if (r->n_collecting == 1 && r->handler.peek && r->depth >= 2
-          && r->frames[r->depth - 1].type == FXS_JSON_OBJECT)
-        r->handler.peek (r, r->user_data, r->frames[r->depth - 2].tag, v - 1, v);
-      return 1;
-    }
+    return 1; /* @v is pending already */
   FxsJsonItem item;
   current_item (r, &item, v->type, v->pos);
   int tag = 0;

@@ -93,12 +93,6 @@ typedef struct {
   /* A streamed container with tag @tag ends at @pos after @n_members. */
   gboolean (*end) (FxsJsonReader *reader, gpointer user_data, int tag,
                    guint64 n_members, gint64 pos);
-  /* Optional (may be NULL): a scalar member @value, with key @key, of an
-   * object being collected right in a streamed container with tag
-   * @parent_tag, as soon as it is read.  Only a look ahead (to start work
-   * early): value() gets the whole object later. */
-  void (*peek) (FxsJsonReader *reader, gpointer user_data, int parent_tag,
-                const FxsJson *key, const FxsJson *value);
 } FxsJsonHandler;
 
 /* A path below the current item, for error messages; lives on the C stack

@@ -138,6 +138,23 @@ fxs_op_is_call (FxsOp op)
 const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
+/* Metadata stored once per distinct value (meta.c): the nodes of a graph
+ * mostly share a few tensor shapes and metadata values.  One share serves
+ * one graph at a time (clear it for another); dtypes and symbols must be
+ * interned (fxs_graph_intern), tensors in node metadata shared. */
+typedef struct FxsMetaShare FxsMetaShare;
+FxsMetaShare *fxs_meta_share_new (void);
+void fxs_meta_share_clear (FxsMetaShare *share);
+void fxs_meta_share_free (FxsMetaShare *share);
+/* The graph's tensor metadata equal to @t, copied into @graph the first
+ * time (@t and its arrays may be the caller's temporaries). */
+const FxsTensorMeta *fxs_meta_share_tensor (FxsMetaShare *share, FxsGraph *graph,
+                                            const FxsTensorMeta *t);
+/* The same for node metadata: its tensors, free_symbols and extra's items
+ * arrays may be temporaries, what they hold must be the graph's. */
+const FxsNodeMeta *fxs_meta_share_node (FxsMetaShare *share, FxsGraph *graph,
+                                        const FxsNodeMeta *meta);
+
 /* Keep @other alive as long as @graph (its nodes or metadata are shared). */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 

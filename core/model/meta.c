@@ -243,3 +243,242 @@ fxs_tensor_meta_new (FxsGraph *graph, guint rank, const gint64 *dims,
   return t;
 }
 
+
+/* ---- storing equal metadata once ---------------------------------------- */
+
+/* Distinct node metadata kept for look-ups at most: a graph whose metas all
+ * differ (each its own shape) does not keep a table of all of them. */
+#define MAX_DISTINCT_METAS 4096
+
+/* One kind of shared metadata.  The last entry and recent ones (by their
+ * hash) are compared before the table: neighbouring nodes alternate
+ * between a few shapes and tags, and these stay in cache. */
+typedef struct {
+  GHashTable *all;          /* entry -> itself, by content */
+  GHashFunc hash;
+  GEqualFunc equal;
+  guint max;                /* entries kept in the table at most */
+  gconstpointer recent[64];
+  gconstpointer last;
+} ShareSet;
+
+struct FxsMetaShare {
+  ShareSet tensors;
+  ShareSet metas;
+};
+
+static guint64
+mix (guint64 h, guint64 v)
+{
+  return (h ^ v) * 0x100000001b3u;
+}
+
+static guint
+fold (guint64 h)
+{
+  return (guint) (h ^ (h >> 32));
+}
+
+/* Dtypes and symbols are interned: pointers compare them. */
+static guint
+tensor_hash (gconstpointer p)
+{
+  const FxsTensorMeta *t = p;
+  guint64 h = t->rank * 0x9e3779b97f4a7c15u ^ (guint64) (guintptr) t->dtype;
+  for (guint d = 0; d < t->rank; d++)
+    {
+      h = mix (h, (guint64) t->dims[d]);
+      if (t->symbols)
+        h = mix (h, (guint64) (guintptr) t->symbols[d]);
+    }
+  return fold (h);
+}
+
+static gboolean
+tensor_equal (gconstpointer a, gconstpointer b)
+{
+  const FxsTensorMeta *x = a, *y = b;
+  if (x->rank != y->rank || x->dtype != y->dtype || !x->symbols != !y->symbols)
+    return FALSE;
+  if (x->rank && memcmp (x->dims, y->dims, x->rank * sizeof *x->dims) != 0)
+    return FALSE;
+  return !x->symbols || memcmp (x->symbols, y->symbols, x->rank * sizeof *x->symbols) == 0;
+}
+
+/* Agrees with fxs_value_equal(): floats only by kind (nan equals nan). */
+static guint64
+value_hash (guint64 h, const FxsValue *v)
+{
+  h = mix (h, v->kind * 31u + v->n);
+  switch (v->kind)
+    {
+    case FXS_VALUE_BOOL:
+      return mix (h, !!v->u.b);
+    case FXS_VALUE_INT:
+      return mix (h, (guint64) v->u.i);
+    case FXS_VALUE_STRING:
+      return mix (h, fxs_name_hash (v->u.s, v->n));
+    case FXS_VALUE_NODE:
+      return mix (h, (guint64) (guintptr) v->u.node);
+    case FXS_VALUE_LIST:
+    case FXS_VALUE_TUPLE:
+    case FXS_VALUE_DICT:
+    case FXS_VALUE_SLICE:
+    case FXS_VALUE_OPAQUE:
+      for (guint i = 0; i < (v->kind == FXS_VALUE_DICT ? 2 * v->n : v->n); i++)
+        h = value_hash (h, &v->u.items[i]);
+      return h;
+    default:
+      return h;
+    }
+}
+
+static guint
+meta_hash (gconstpointer p)
+{
+  const FxsNodeMeta *m = p;
+  guint64 h = mix (m->n_tensors * 2u + !!m->is_tuple, (guint64) (guintptr) m->symbol);
+  for (guint i = 0; i < m->n_tensors; i++)
+    h = mix (h, (guint64) (guintptr) m->tensors[i]);
+  for (guint i = 0; i < m->n_free_symbols; i++)
+    h = mix (h, (guint64) (guintptr) m->free_symbols[i]);
+  return fold (m->extra ? value_hash (h, m->extra) : h);
+}
+
+/* Tensors and symbols are shared: pointers compare them. */
+static gboolean
+meta_equal (gconstpointer a, gconstpointer b)
+{
+  const FxsNodeMeta *x = a, *y = b;
+  if (x->n_tensors != y->n_tensors || !x->is_tuple != !y->is_tuple || x->symbol != y->symbol
+      || x->n_free_symbols != y->n_free_symbols || !x->extra != !y->extra)
+    return FALSE;
+  if (x->n_tensors && memcmp (x->tensors, y->tensors, x->n_tensors * sizeof *x->tensors) != 0)
+    return FALSE;
+  if (x->n_free_symbols
+      && memcmp (x->free_symbols, y->free_symbols,
+                 x->n_free_symbols * sizeof *x->free_symbols) != 0)
+    return FALSE;
+  return !x->extra || fxs_value_equal (x->extra, y->extra);
+}
+
+static void
+share_set_init (ShareSet *set, GHashFunc hash, GEqualFunc equal, guint max)
+{
+  set->all = g_hash_table_new (hash, equal);
+  set->hash = hash;
+  set->equal = equal;
+  set->max = max;
+}
+
+static void
+share_set_clear (ShareSet *set)
+{
+  g_hash_table_remove_all (set->all);
+  memset (set->recent, 0, sizeof set->recent);
+  set->last = NULL;
+}
+
+/* The entry equal to @key, or NULL; *@slot is its place among the recent. */
+static gconstpointer
+share_set_find (ShareSet *set, gconstpointer key, guint *slot)
+{
+  if (set->last && set->equal (set->last, key))
+    return set->last;
+  *slot = set->hash (key) % G_N_ELEMENTS (set->recent);
+  gconstpointer known = set->recent[*slot];
+  if (!known || !set->equal (known, key))
+    known = g_hash_table_lookup (set->all, key);
+  if (known)
+    set->last = set->recent[*slot] = known;
+  return known;
+}
+
+/* The entry equal to @key, made by @copy into @graph the first time. */
+static gconstpointer
+share_set_get (ShareSet *set, gconstpointer key, FxsGraph *graph,
+               gpointer (*copy) (FxsArena *arena, gconstpointer key))
+{
+  guint slot = 0;
+  gconstpointer known = share_set_find (set, key, &slot);
+  if (known)
+    return known;
+  gpointer made = copy (&graph->arena, key);
+  if (g_hash_table_size (set->all) < set->max)
+    g_hash_table_add (set->all, made);
+  return set->last = set->recent[slot] = made;
+}
+
+FxsMetaShare *
+fxs_meta_share_new (void)
+{
+  FxsMetaShare *s = g_new0 (FxsMetaShare, 1);
+  /* a graph has few shapes: all are kept */
+  share_set_init (&s->tensors, tensor_hash, tensor_equal, G_MAXUINT);
+  share_set_init (&s->metas, meta_hash, meta_equal, MAX_DISTINCT_METAS);
+  return s;
+}
+
+void
+fxs_meta_share_clear (FxsMetaShare *s)
+{
+  share_set_clear (&s->tensors);
+  share_set_clear (&s->metas);
+}
+
+void
+fxs_meta_share_free (FxsMetaShare *s)
+{
+  g_hash_table_unref (s->tensors.all);
+  g_hash_table_unref (s->metas.all);
+  g_free (s);
+}
+
+/* Copies @size bytes of @p, unless there are none. */
+static gpointer
+copy_or_null (FxsArena *arena, gconstpointer p, gsize size)
+{
+  return size ? fxs_arena_memdup (arena, p, size) : NULL;
+}
+
+static gpointer
+copy_tensor (FxsArena *arena, gconstpointer p)
+{
+  const FxsTensorMeta *t = p;
+  FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
+  copy->dims = copy_or_null (arena, t->dims, t->rank * sizeof *t->dims);
+  if (t->symbols)
+    copy->symbols = copy_or_null (arena, t->symbols, t->rank * sizeof *t->symbols);
+  return copy;
+}
+
+/* The arrays at the top may be the caller's; what they point to is the
+ * graph's. */
+static gpointer
+copy_node_meta (FxsArena *arena, gconstpointer p)
+{
+  const FxsNodeMeta *m = p;
+  FxsNodeMeta *copy = fxs_arena_memdup (arena, m, sizeof *m);
+  copy->tensors = copy_or_null (arena, m->tensors, m->n_tensors * sizeof *m->tensors);
+  copy->free_symbols = copy_or_null (arena, m->free_symbols,
+                                     m->n_free_symbols * sizeof *m->free_symbols);
+  if (m->extra)
+    {
+      FxsValue *dict = fxs_arena_memdup (arena, m->extra, sizeof *dict);
+      dict->u.items = copy_or_null (arena, dict->u.items, 2 * dict->n * sizeof *dict->u.items);
+      copy->extra = dict;
+    }
+  return copy;
+}
+
+const FxsTensorMeta *
+fxs_meta_share_tensor (FxsMetaShare *s, FxsGraph *graph, const FxsTensorMeta *t)
+{
+  return share_set_get (&s->tensors, t, graph, copy_tensor);
+}
+
+const FxsNodeMeta *
+fxs_meta_share_node (FxsMetaShare *s, FxsGraph *graph, const FxsNodeMeta *m)
+{
+  return share_set_get (&s->metas, m, graph, copy_node_meta);
+}

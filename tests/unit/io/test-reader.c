@@ -59,7 +59,7 @@ collect_end (FxsJsonReader *r, gpointer data, int tag, guint64 n, gint64 pos)
   return TRUE;
 }
 
-static const FxsJsonHandler collect_handler = { collect_begin, collect_value, collect_end, NULL };
+static const FxsJsonHandler collect_handler = { collect_begin, collect_value, collect_end };
 
 static char *
 read_with (const char *json, gsize chunk, gsize max_string, GError **error)

@@ -62,7 +62,11 @@ fxs_json_write_raw (FxsJsonWriter *w, const char *text)
 /* A JSON string: quotes, backslashes and control characters escaped,
  * UTF-8 kept as it is; bytes that are not UTF-8 become U+FFFD. */
 void fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len);
-void fxs_json_write_cstring (FxsJsonWriter *w, const char *s);
+static inline void
+fxs_json_write_cstring (FxsJsonWriter *w, const char *s)
+{
+  fxs_json_write_string (w, s, strlen (s));
+}
 void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
 /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
 void fxs_json_write_float (FxsJsonWriter *w, double v);

@@ -26,9 +26,8 @@ fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file)
   init (w, NULL, file);
 }
 
-/* Hands the buffered bytes on and empties the buffer. */
-static void
-drain (FxsJsonWriter *w)
+void
+fxs_json_writer_drain (FxsJsonWriter *w)
 {
   if (w->len == 0)
     return;
@@ -45,7 +44,7 @@ drain (FxsJsonWriter *w)
 gboolean
 fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  drain (w);
+  fxs_json_writer_drain (w);
   if (len <= w->cap)
     return TRUE;
   if (w->file)
@@ -61,7 +60,7 @@ fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 void
 fxs_json_writer_finish (FxsJsonWriter *w)
 {
-  drain (w);
+  fxs_json_writer_drain (w);
   g_clear_pointer (&w->buf, g_free);
 }
 
@@ -218,19 +217,36 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
   write_string_escaped (w, s, len);
 }
 
+/* Drains the buffer for a number that did not fit (kept out of line, so
+ * that writing one is a leaf function). */
+G_GNUC_NO_INLINE static void
+write_int_after_drain (FxsJsonWriter *w, gint64 v)
+{
+  fxs_json_writer_drain (w);
+  fxs_json_write_int (w, v);
+}
+
 void
 fxs_json_write_int (FxsJsonWriter *w, gint64 v)
 {
-  /* by hand: printf is the slowest part of writing shapes */
-  char buf[24];
-  char *p = buf + sizeof buf;
+  /* by hand, straight into the buffer: printf is the slowest part of
+   * writing shapes */
   guint64 u = v < 0 ? 0 - (guint64) v : (guint64) v;
+  gsize n = v < 0 ? 2 : 1;
+  for (guint64 rest = u; rest >= 10; rest /= 10)
+    n++;
+  if (G_UNLIKELY (w->len + n > w->cap))
+    {
+      write_int_after_drain (w, v);   /* n <= 20 fits then */
+      return;
+    }
+  char *p = w->buf + w->len + n;
+  w->len += n;
   do
     *--p = (char) ('0' + u % 10);
   while ((u /= 10) != 0);
   if (v < 0)
     *--p = '-';
-  fxs_json_write_bytes (w, p, (gsize) (buf + sizeof buf - p));
 }
 
 void

@@ -30,6 +30,8 @@ void fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file);
  * stay in the stream's error flag, which the caller checks. */
 void fxs_json_writer_finish (FxsJsonWriter *w);
 
+/* Hands the buffered bytes on and empties the buffer (internal). */
+void fxs_json_writer_drain (FxsJsonWriter *w);
 /* Makes room for @len more bytes (internal): FALSE when it has dealt with
  * @bytes itself (written them straight through). */
 gboolean fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len);

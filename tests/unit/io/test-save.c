@@ -273,6 +273,28 @@ test_string_longer_than_buffer (void)
   g_free (s);
 }
 
+static void
+test_numbers_across_buffer (void)
+{
+  /* Numbers of every length, written straight into the writer's buffer:
+   * enough of them to fill it a few times, so that some meet its end. */
+  static const gint64 edges[] = { 0, 9, 10, -1, -10, G_MAXINT64, G_MININT64 };
+  GString *text = g_string_new (NULL), *want = g_string_new (NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, text);
+  for (gint64 i = 0; i < 100000; i++)
+    {
+      gint64 v = i < (gint64) G_N_ELEMENTS (edges) ? edges[i] : (i % 2 ? -i : i) * i * i;
+      fxs_json_write_int (&w, v);
+      fxs_json_write_char (&w, ' ');
+      g_string_append_printf (want, "%" G_GINT64_FORMAT " ", v);
+    }
+  fxs_json_writer_finish (&w);
+  CU_ASSERT_STRING_EQUAL (text->str, want->str);
+  g_string_free (want, TRUE);
+  g_string_free (text, TRUE);
+}
+
 static guint
 count_entries (const char *dir)
 {
@@ -334,6 +356,7 @@ register_tests (void)
     FXS_TEST (test_invalid_utf8),
     FXS_TEST (test_escapes_at_every_offset),
     FXS_TEST (test_string_longer_than_buffer),
+    FXS_TEST (test_numbers_across_buffer),
     FXS_TEST (test_save_file),
     { NULL, NULL },
   };

@@ -91,6 +91,20 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
     }
 }
 
+/* Whether @key (as a C string, up to a NUL) names a meta entry that the
+ * format reads itself; the first byte spares most keys the comparisons. */
+static gboolean
+is_reserved (const char *key)
+{
+  switch (key[0])
+    {
+    case 't': return strcmp (key, "tensor") == 0 || strcmp (key, "tensors") == 0;
+    case 'f': return strcmp (key, "free_symbols") == 0;
+    case 's': return strcmp (key, "symbol") == 0;
+    default: return FALSE;
+    }
+}
+
 /* Members of a dict with string keys as a JSON object's members, each
  * preceded by ", " unless it is the very first of the object (*@first). */
 static void
@@ -105,9 +119,7 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
           g_warning ("graph file writer: skipping a dict entry whose key is not a string");
           continue;
         }
-      if (skip_reserved && (strcmp (key->u.s, "tensor") == 0 || strcmp (key->u.s, "tensors") == 0
-                            || strcmp (key->u.s, "free_symbols") == 0
-                            || strcmp (key->u.s, "symbol") == 0))
+      if (skip_reserved && is_reserved (key->u.s))
         {
           g_warning ("graph file writer: skipping free-form meta entry \"%s\", a reserved name",
                      key->u.s);
@@ -276,15 +288,19 @@ write_list (FxsJsonWriter *w, const char *indent, const char *head, const FxsIte
 {
   fxs_json_write_raw (w, indent);
   fxs_json_write_raw (w, head);
+  /* what goes before each item, made once: ",\n", two spaces, @indent
+   * (without the comma before the first) */
+  char *sep = g_strconcat (",\n  ", indent, NULL);
+  gsize sep_len = strlen (sep);
   for (guint i = 0; i < items->len; i++)
     {
-      fxs_json_write_raw (w, i ? ",\n  " : "\n  ");
-      fxs_json_write_raw (w, indent);
+      fxs_json_write_bytes (w, sep + (i == 0), sep_len - (i == 0));
       if (attrs)
         write_attr (w, items->pdata[i]);
       else
         write_node (w, items->pdata[i]);
     }
+  g_free (sep);
   if (items->len)
     {
       fxs_json_write_literal (w, "\n");

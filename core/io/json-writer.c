@@ -26,9 +26,8 @@ fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file)
   init (w, NULL, file);
 }
 
-/* Hands the buffered bytes on and empties the buffer. */
-static void
-drain (FxsJsonWriter *w)
+void
+fxs_json_writer_drain (FxsJsonWriter *w)
 {
   if (w->len == 0)
     return;
@@ -45,7 +44,7 @@ drain (FxsJsonWriter *w)
 gboolean
 fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  drain (w);
+  fxs_json_writer_drain (w);
   if (len <= w->cap)
     return TRUE;
   if (w->file)
@@ -61,7 +60,7 @@ fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 void
 fxs_json_writer_finish (FxsJsonWriter *w)
 {
-  drain (w);
+  fxs_json_writer_drain (w);
   g_clear_pointer (&w->buf, g_free);
 }
 
@@ -96,67 +95,78 @@ write_escape (FxsJsonWriter *w, guchar c)
     }
 }
 
-/* Whether any of the 8 bytes in @x needs care: the usual "has a zero
- * byte" bit trick, applied to the bytes below 0x20, equal to '"' or '\\',
- * and with the high bit set.  Names and targets are mostly plain ASCII, so
- * this passes 8 bytes at a time. */
+/* Whether any of the 8 bytes in @x needs care, with the usual "has a zero
+ * byte" trick: a byte below 0x20, or equal to '"' or '\\' once xor-ed
+ * with it, wraps around when 0x20 (or 1) is subtracted and sets its high
+ * bit, as bytes >= 0x80 have it already.  A borrow only comes out of a
+ * byte that needs care, so a word of plain bytes passes. */
 static inline gboolean
 word_needs_care (guint64 x)
 {
-  const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  guint64 quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
-  guint64 below_space = (x - ones * 0x20) & ~x;
-  guint64 is_quote = (quote - ones) & ~quote;
-  guint64 is_backslash = (backslash - ones) & ~backslash;
-  return ((below_space | is_quote | is_backslash | x) & highs) != 0;
+  const guint64 ones = 0x0101010101010101ull;
+  guint64 below_space = x - ones * 0x20;
+  guint64 quote = (x ^ (ones * '"')) - ones, backslash = (x ^ (ones * '\\')) - ones;
+  return ((below_space | quote | backslash | x) & (ones * 0x80)) != 0;
 }
 
-/* The 8 bytes at @s; past @len, spaces (which need no care). */
-static inline guint64
-load_word (const char *s, gsize len)
+/* Copies the @len bytes at @s to @d when none needs care (names and
+ * targets are mostly plain ASCII); FALSE, some of them copied, otherwise.
+ * Checked and copied 8 bytes at a time, the last 8 overlapping the ones
+ * before; a shorter string as two overlapping halves of 4, or as its
+ * first, middle and last byte. */
+static inline gboolean
+copy_plain (char *d, const char *s, gsize len)
 {
-  guint64 x = 0x2020202020202020ull;
+  guint64 x;
   if (len >= 8)
-    memcpy (&x, s, 8);
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  else if (len > 0)
     {
-      /* a short tail without a call to memcpy: overlapping loads */
-      guint64 v;
-      if (len >= 4)
+      for (gsize i = 0; i + 8 < len; i += 8)
         {
-          guint32 head, tail;
-          memcpy (&head, s, 4);
-          memcpy (&tail, s + len - 4, 4);
-          v = head | (guint64) tail << (8 * (len - 4));
+          memcpy (&x, s + i, 8);
+          if (word_needs_care (x))
+            return FALSE;
+          memcpy (d + i, &x, 8);
         }
-      else
-        v = (guchar) s[0] | (guint64) (guchar) s[len / 2] << (8 * (len / 2))
-            | (guint64) (guchar) s[len - 1] << (8 * (len - 1));
-      guint64 mask = ~(guint64) 0 >> (8 * (8 - len));
-      x = (v & mask) | (x & ~mask);
+      memcpy (&x, s + len - 8, 8);
+      if (word_needs_care (x))
+        return FALSE;
+      memcpy (d + len - 8, &x, 8);
+      return TRUE;
     }
-#else
-  else
-    memcpy (&x, s, len);
-#endif
-  return x;
+  if (len >= 4)
+    {
+      guint32 head, tail;
+      memcpy (&head, s, 4);
+      memcpy (&tail, s + len - 4, 4);
+      if (word_needs_care (head | (guint64) tail << 32))
+        return FALSE;
+      memcpy (d, &head, 4);
+      memcpy (d + len - 4, &tail, 4);
+      return TRUE;
+    }
+  if (len == 0)
+    return TRUE;
+  guchar first = s[0], middle = s[len / 2], last = s[len - 1];
+  if (word_needs_care (first | (guint64) middle << 8 | (guint64) last << 16
+                       | 0x2020202020000000ull))
+    return FALSE;
+  d[0] = (char) first;
+  d[len / 2] = (char) middle;
+  d[len - 1] = (char) last;
+  return TRUE;
 }
 
-/* The string from byte @i on, the opening quote and bytes before @i
- * written: escapes and UTF-8 checked a byte at a time where needed. */
+/* The string with its quotes, escapes and UTF-8 checked a byte at a time
+ * (kept out of line: the common case needs none of it). */
 G_GNUC_NO_INLINE static void
-write_string_rest (FxsJsonWriter *w, const char *s, gsize len, gsize i)
+write_string_escaped (FxsJsonWriter *w, const char *s, gsize len)
 {
+  fxs_json_write_char (w, '"');
   const guchar *p = (const guchar *) s;
-  gsize run = i;   /* start of the bytes not yet written */
+  gsize run = 0;   /* start of the bytes not yet written */
+  gsize i = 0;
   while (i < len)
     {
-      if (!word_needs_care (load_word (s + i, len - i)))
-        {
-          i = MIN (i + 8, len);
-          continue;
-        }
       guchar c = p[i];
       if (G_LIKELY (!needs_care (c)))
         {
@@ -196,54 +206,47 @@ write_string_rest (FxsJsonWriter *w, const char *s, gsize len, gsize i)
 void
 fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
 {
-  /* The common case, a plain string with room in the buffer: copied a
-   * word at a time as it is checked (whole words: up to 7 bytes past its
-   * end are written and then written over). */
-  if (G_LIKELY (w->len + len + 2 + 8 <= w->cap))
+  /* the common case, a plain string with room in the buffer */
+  if (G_LIKELY (w->len + len + 2 <= w->cap) && copy_plain (w->buf + w->len + 1, s, len))
     {
-      char *d = w->buf + w->len;
-      *d++ = '"';
-      gsize i = 0;
-      for (; i < len; i += 8)
-        {
-          guint64 x = load_word (s + i, len - i);
-          if (word_needs_care (x))
-            break;
-          memcpy (d + i, &x, 8);
-        }
-      if (i >= len)
-        {
-          d[len] = '"';
-          w->len += len + 2;
-          return;
-        }
-      w->len += 1 + i;
-      write_string_rest (w, s, len, i);
+      w->buf[w->len] = '"';
+      w->buf[w->len + len + 1] = '"';
+      w->len += len + 2;
       return;
     }
-  fxs_json_write_char (w, '"');
-  write_string_rest (w, s, len, 0);
+  write_string_escaped (w, s, len);
 }
 
-void
-fxs_json_write_cstring (FxsJsonWriter *w, const char *s)
+/* Drains the buffer for a number that did not fit (kept out of line, so
+ * that writing one is a leaf function). */
+G_GNUC_NO_INLINE static void
+write_int_after_drain (FxsJsonWriter *w, gint64 v)
 {
-  fxs_json_write_string (w, s, strlen (s));
+  fxs_json_writer_drain (w);
+  fxs_json_write_int (w, v);
 }
 
 void
 fxs_json_write_int (FxsJsonWriter *w, gint64 v)
 {
-  /* by hand: printf is the slowest part of writing shapes */
-  char buf[24];
-  char *p = buf + sizeof buf;
+  /* by hand, straight into the buffer: printf is the slowest part of
+   * writing shapes */
   guint64 u = v < 0 ? 0 - (guint64) v : (guint64) v;
+  gsize n = v < 0 ? 2 : 1;
+  for (guint64 rest = u; rest >= 10; rest /= 10)
+    n++;
+  if (G_UNLIKELY (w->len + n > w->cap))
+    {
+      write_int_after_drain (w, v);   /* n <= 20 fits then */
+      return;
+    }
+  char *p = w->buf + w->len + n;
+  w->len += n;
   do
     *--p = (char) ('0' + u % 10);
   while ((u /= 10) != 0);
   if (v < 0)
     *--p = '-';
-  fxs_json_write_bytes (w, p, (gsize) (buf + sizeof buf - p));
 }
 
 void

@@ -30,6 +30,8 @@ void fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file);
  * stay in the stream's error flag, which the caller checks. */
 void fxs_json_writer_finish (FxsJsonWriter *w);
 
+/* Hands the buffered bytes on and empties the buffer (internal). */
+void fxs_json_writer_drain (FxsJsonWriter *w);
 /* Makes room for @len more bytes (internal): FALSE when it has dealt with
  * @bytes itself (written them straight through). */
 gboolean fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len);
@@ -62,7 +64,11 @@ fxs_json_write_raw (FxsJsonWriter *w, const char *text)
 /* A JSON string: quotes, backslashes and control characters escaped,
  * UTF-8 kept as it is; bytes that are not UTF-8 become U+FFFD. */
 void fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len);
-void fxs_json_write_cstring (FxsJsonWriter *w, const char *s);
+static inline void
+fxs_json_write_cstring (FxsJsonWriter *w, const char *s)
+{
+  fxs_json_write_string (w, s, strlen (s));
+}
 void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
 /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
 void fxs_json_write_float (FxsJsonWriter *w, double v);

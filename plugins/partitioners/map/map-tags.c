@@ -141,7 +141,12 @@ map_tags_id (MapTags *t, const FxsNode *node, const char *key, const FxsValue *v
   FxsValueKind vk = fxs_value_kind (value);
   if (vk == FXS_VALUE_INT)
     {
-      char *shown = g_strdup_printf ("%" G_GINT64_FORMAT, fxs_value_get_int (value));
+      *id = fxs_value_get_int (value);
+      /* the common case, one more node with an integer id: nothing to
+       * record or report, so no text to format */
+      if (t->kind == KIND_INT)
+        return TRUE;
+      char *shown = g_strdup_printf ("%" G_GINT64_FORMAT, *id);
       gboolean ok = FALSE;
       if (t->fixed)
         g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
@@ -150,7 +155,6 @@ map_tags_id (MapTags *t, const FxsNode *node, const char *key, const FxsValue *v
       else
         ok = same_kind (t, node, key, KIND_INT, shown, error);
       g_free (shown);
-      *id = fxs_value_get_int (value);
       return ok;
     }
   if (vk != FXS_VALUE_STRING)
@@ -161,12 +165,14 @@ map_tags_id (MapTags *t, const FxsNode *node, const char *key, const FxsValue *v
       return FALSE;
     }
   const char *tag = fxs_value_get_string (value);
-  char *shown = fxs_text_excerpt (tag, -1);
   const char *problem = fxs_value_get_string_length (value) != strlen (tag)
                         ? "holds a NUL character" : tag_problem (tag);
   gpointer pos = g_hash_table_lookup (t->index, tag);
   if (!problem && !pos && t->fixed)
     problem = "is not one of tags";
+  /* the tag as messages show it, needed only for an error or the first
+   * node with a string tag */
+  char *shown = problem || t->kind != KIND_STRING ? fxs_text_excerpt (tag, -1) : NULL;
   gboolean ok = FALSE;
   if (problem)
     g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED, "node '%s': meta '%s': tag %s %s",

@@ -217,8 +217,10 @@ json_of_string (const char *s, gsize len)
 static void
 test_escapes_at_every_offset (void)
 {
-  /* The writer skips plain ASCII 8 bytes at a time: each byte that needs
-   * care must be found wherever it falls within or across such a word. */
+  /* The writer checks plain ASCII 8 bytes at a time, the last 8
+   * overlapping the ones before, and a string shorter than 8 as two
+   * overlapping halves or as three bytes: each byte that needs care must
+   * be found wherever it falls, in strings of every length. */
   static const struct { const char *raw; gsize len; const char *json; } cases[] = {
     { "\"", 1, "\\\"" }, { "\\", 1, "\\\\" }, { "\n", 1, "\\n" },
     { "\x01", 1, "\\u0001" }, { "\x1f", 1, "\\u001f" }, { "\0", 1, "\\u0000" },
@@ -228,25 +230,28 @@ test_escapes_at_every_offset (void)
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     for (guint at = 0; at < 20; at++)
-      {
-        GString *raw = g_string_new (NULL), *want = g_string_new ("\"");
-        for (guint i = 0; i < at; i++)
-          g_string_append_c (raw, (char) ('a' + i % 26));
-        g_string_append (want, raw->str);
-        g_string_append_len (raw, cases[c].raw, (gssize) cases[c].len);
-        g_string_append (want, cases[c].json);
-        g_string_append (raw, "0123456789");
-        g_string_append (want, "0123456789\"");
-        GString *text = json_of_string (raw->str, raw->len);
-        if (!strstr (text->str, want->str))
-          {
-            fprintf (stderr, "case %u at %u: expected %s in\n%s\n", c, at, want->str, text->str);
-            CU_FAIL ("string escape");
-          }
-        g_string_free (text, TRUE);
-        g_string_free (raw, TRUE);
-        g_string_free (want, TRUE);
-      }
+      for (guint after = 0; after <= 10; after++)
+        {
+          GString *raw = g_string_new (NULL), *want = g_string_new ("\"");
+          for (guint i = 0; i < at; i++)
+            g_string_append_c (raw, (char) ('a' + i % 26));
+          g_string_append (want, raw->str);
+          g_string_append_len (raw, cases[c].raw, (gssize) cases[c].len);
+          g_string_append (want, cases[c].json);
+          g_string_append_len (raw, "0123456789", (gssize) after);
+          g_string_append_len (want, "0123456789", (gssize) after);
+          g_string_append_c (want, '"');
+          GString *text = json_of_string (raw->str, raw->len);
+          if (!strstr (text->str, want->str))
+            {
+              fprintf (stderr, "case %u at %u with %u after: expected %s in\n%s\n", c, at, after,
+                       want->str, text->str);
+              CU_FAIL ("string escape");
+            }
+          g_string_free (text, TRUE);
+          g_string_free (raw, TRUE);
+          g_string_free (want, TRUE);
+        }
 }
 
 static void
@@ -266,6 +271,28 @@ test_string_longer_than_buffer (void)
   g_string_free (want, TRUE);
   g_string_free (text, TRUE);
   g_free (s);
+}
+
+static void
+test_numbers_across_buffer (void)
+{
+  /* Numbers of every length, written straight into the writer's buffer:
+   * enough of them to fill it a few times, so that some meet its end. */
+  static const gint64 edges[] = { 0, 9, 10, -1, -10, G_MAXINT64, G_MININT64 };
+  GString *text = g_string_new (NULL), *want = g_string_new (NULL);
+  FxsJsonWriter w;
+  fxs_json_writer_init_string (&w, text);
+  for (gint64 i = 0; i < 100000; i++)
+    {
+      gint64 v = i < (gint64) G_N_ELEMENTS (edges) ? edges[i] : (i % 2 ? -i : i) * i * i;
+      fxs_json_write_int (&w, v);
+      fxs_json_write_char (&w, ' ');
+      g_string_append_printf (want, "%" G_GINT64_FORMAT " ", v);
+    }
+  fxs_json_writer_finish (&w);
+  CU_ASSERT_STRING_EQUAL (text->str, want->str);
+  g_string_free (want, TRUE);
+  g_string_free (text, TRUE);
 }
 
 static guint
@@ -329,6 +356,7 @@ register_tests (void)
     FXS_TEST (test_invalid_utf8),
     FXS_TEST (test_escapes_at_every_offset),
     FXS_TEST (test_string_longer_than_buffer),
+    FXS_TEST (test_numbers_across_buffer),
     FXS_TEST (test_save_file),
     { NULL, NULL },
   };

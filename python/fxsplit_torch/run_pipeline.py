@@ -221,6 +221,14 @@ def _main(args):
     return 0
 
 
+def _say(line):
+    """One line on stderr in one write: ranks share the launcher's stderr,
+    and print() writes the text and its newline apart, so two ranks
+    stopping at once could run their lines together."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _watch_sigterm():
     """torchrun ends the other ranks with SIGTERM as soon as one fails,
     maybe before they have said why they stop.  SIGTERM is blocked in
@@ -234,7 +242,7 @@ def _watch_sigterm():
         rank = os.environ.get("RANK", "?")
         line = pipe.stop_line("SIGTERM from the launcher") if pipe is not None \
             else f"rank {rank} stopped (SIGTERM from the launcher) before the pipeline was ready"
-        print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+        _say(f"{PROG}: {line}")
         os._exit(4)
     threading.Thread(target=watch, daemon=True).start()
 
@@ -254,13 +262,13 @@ def main(argv=None):
     except SystemExit as e:  # a usage error's one line (argparse exits 2 itself)
         if not isinstance(e.code, str):
             raise
-        print(e.code, file=sys.stderr, flush=True)
+        _say(e.code)
         os._exit(2)
     except RuntimeError as e:  # the rendezvous or the process group
         code, line = 4, f"rank {os.environ.get('RANK', '?')}: {distributed._first_line(e)}"
     else:
         return code
-    print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+    _say(f"{PROG}: {line}")
     sys.stdout.flush()
     os._exit(code)  # a broken process group must not hold the process at exit
 

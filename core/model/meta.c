@@ -3,6 +3,7 @@
 #include "graph-private.h"
 
 #include <string.h>
+#include <math.h>
 
 /* ---- metadata ----------------------------------------------------------- */
 
@@ -305,7 +306,9 @@ tensor_equal (gconstpointer a, gconstpointer b)
   return !x->symbols || memcmp (x->symbols, y->symbols, x->rank * sizeof *x->symbols) == 0;
 }
 
-/* Agrees with fxs_value_equal(): floats only by kind (nan equals nan). */
+/* Agrees with fxs_value_equal(): floats by their bits, every nan alike
+ * (hashing floats by kind alone put metas that differ only in a float per
+ * node, {"w": 0.25}, {"w": 0.75}, ..., in one chain: quadratic loading). */
 static guint64
 value_hash (guint64 h, const FxsValue *v)
 {
@@ -316,6 +319,13 @@ value_hash (guint64 h, const FxsValue *v)
       return mix (h, !!v->u.b);
     case FXS_VALUE_INT:
       return mix (h, (guint64) v->u.i);
+    case FXS_VALUE_FLOAT:
+      {
+        guint64 bits = 0x7ff8000000000000u;
+        if (!isnan (v->u.f))
+          memcpy (&bits, &v->u.f, sizeof bits);
+        return mix (h, bits);
+      }
     case FXS_VALUE_STRING:
       return mix (h, fxs_name_hash (v->u.s, v->n));
     case FXS_VALUE_NODE:

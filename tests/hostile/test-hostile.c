@@ -338,6 +338,53 @@ test_many_outputs (void)
   g_free (dir);
 }
 
+/* A chain of @n relu nodes, node i with the meta {"w": VALUE}, VALUE
+ * printed from i by @format (every node's meta differs from the others). */
+static double
+seconds_to_load_metas (guint n, const char *format)
+{
+  GString *text = g_string_new (HEAD "\"nodes\": [" X);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (text, ", {\"name\": \"r%u\", \"op\": \"call_function\", "
+                              "\"target\": \"torch.relu\", \"args\": [{\"node\": \"", i);
+      if (i == 0)
+        g_string_append (text, "x");
+      else
+        g_string_append_printf (text, "r%u", i - 1);
+      g_string_append (text, "\"}], \"meta\": {\"w\": ");
+      g_string_append_printf (text, format, i);
+      g_string_append (text, "}}");
+    }
+  g_string_append_printf (text, ", {\"name\": \"output\", \"op\": \"output\", \"target\": "
+                          "\"output\", \"args\": [{\"node\": \"r%u\"}]}]}", n - 1);
+  gint64 start = g_get_monotonic_time ();
+  GError *error = NULL;
+  FxsGraph *g = fxs_graph_load_data (text->str, text->len, "metas.json", &error);
+  double seconds = (g_get_monotonic_time () - start) / 1e6;
+  CU_ASSERT_PTR_NOT_NULL (g);
+  if (g)
+    CU_ASSERT_EQUAL (fxs_graph_n_nodes (g), n + 2);
+  fxs_graph_unref (g);
+  g_clear_error (&error);
+  g_string_free (text, TRUE);
+  return seconds;
+}
+
+/* Metas that differ only in a float, one per node (a per-node cost, a
+ * scale): equal metas are stored once, and the table that finds them must
+ * not put all of these in one chain.  It did when floats were hashed by
+ * kind alone: 200,000 such nodes took 17 s to load against 0.3 s. */
+static void
+test_metas_differing_in_a_float (void)
+{
+  const guint n = 100000;
+  double ints = seconds_to_load_metas (n, "%u");
+  double floats = seconds_to_load_metas (n, "%u.5");
+  printf ("\n    %u distinct metas: ints loaded in %.2f s, floats in %.2f s\n", n, ints, floats);
+  CU_ASSERT_TRUE (floats < MAX (5 * ints, 1.0));
+}
+
 /* A partitioner returning the largest and smallest 64-bit ids. */
 static void
 test_extreme_ids (void)
@@ -387,6 +434,7 @@ register_tests (void)
     FXS_TEST (test_self_reference),
     FXS_TEST (test_many_outputs),
     FXS_TEST (test_extreme_ids),
+    FXS_TEST (test_metas_differing_in_a_float),
     { NULL, NULL },
   };
   fxs_test_add_suite ("hostile", cases);

@@ -164,6 +164,9 @@ G_GNUC_INTERNAL gboolean fxs_load_check_text (FxsLoadConv *c, const FxsJson *j,
 #define fxs_load_is_integer(j) (((j)->flags & FXS_JSON_INTEGER) != 0)
 /* FALSE when the integer text does not fit in 64 bits. */
 G_GNUC_INTERNAL gboolean fxs_load_parse_integer (const char *s, gint64 *out);
+/* The value of @j, a number fxs_load_is_integer() (its text only digits
+ * after an optional '-', as yajl checked): FALSE, failed, when it does not
+ * fit in 64 bits. */
 G_GNUC_INTERNAL gboolean fxs_load_integer (FxsLoadConv *c, const FxsJson *j,
                                            const FxsJsonPath *path, gint64 *out);
 /* A copy of string @j (NULs and all) in the graph's memory. */

@@ -71,7 +71,10 @@ fxs_arena_grow (FxsArena *arena, gsize size)
           arena->blocks->next = b;
         }
       else
-        arena->blocks = b;
+        {
+          b->next = NULL;
+          arena->blocks = b;
+        }
       return data;
     }
   b->next = arena->blocks;

@@ -397,10 +397,14 @@ convert_kwargs (FxsLoadConv *c, const NodeFields *f, FxsValue *kwargs)
 }
 
 gboolean
-fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj)
+fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj,
+               gboolean build)
 {
-  FxsLoadConv c = { l, reader, l->graph, NULL };
+  FxsLoadConv c = { l, reader, build ? l->graph : NULL, NULL };
   NodeFields f;
+  FxsOp op;
+  if (!build)
+    return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
   if (l->forward.active)
     {
       /* after a dangling reference, only look for the node it names */
@@ -414,7 +418,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
                                     l->forward.message->str);
       return FALSE;
     }
-  FxsOp op;
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
   guint32 name_hash = fxs_name_hash (f.name->u.s, f.name->n);
@@ -448,16 +451,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   fxs_graph_name_added (l->graph, TRUE, name_hash);
   l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
-}
-
-/* Nodes of graphs that are not loaded: the members and the head only. */
-gboolean
-fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader, const FxsJson *obj)
-{
-  FxsLoadConv c = { l, reader, NULL, NULL };
-  NodeFields f;
-  FxsOp op;
-  return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
 }
 
 gboolean

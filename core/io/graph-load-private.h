@@ -166,12 +166,12 @@ G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, F
 
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 
-/* The node object @obj, item @item of the nodes array, into the graph. */
+/* The node object @obj, item @item of the nodes array, into the graph
+ * with @build, else (a graph that is not loaded) its members and head only
+ * checked. */
 G_GNUC_INTERNAL gboolean fxs_load_node (FxsLoader *l, FxsJsonReader *reader,
-                                        const FxsJsonItem *item, const FxsJson *obj);
-/* A node of a graph that is not loaded: its members and head only. */
-G_GNUC_INTERNAL gboolean fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader,
-                                              const FxsJson *obj);
+                                        const FxsJsonItem *item, const FxsJson *obj,
+                                        gboolean build);
 /* The nodes array ends at @pos: a dangling reference or no output node. */
 G_GNUC_INTERNAL gboolean fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader,
                                              gboolean build, gint64 pos);

@@ -100,17 +100,14 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
           if (!check_name_list (c, v, &p))
             return FALSE;
         }
-      else if (is_key (key, "name") || is_key (key, "submodule"))
+      else if (is_key (key, "name") || is_key (key, "submodule") || is_key (key, "label"))
         {
-          if (!fxs_load_check_text (c, v, &p, key->n == 4 ? "\"name\"" : "\"submodule\""))
+          if (!fxs_load_check_text (c, v, &p, key->n == 4   ? "\"name\""
+                                              : key->n == 5 ? "\"label\""
+                                                            : "\"submodule\""))
             return FALSE;
           have_name |= key->n == 4;
-          have_submodule |= key->n != 4;
-        }
-      else if (is_key (key, "label"))
-        {
-          if (!fxs_load_check_text (c, v, &p, "\"label\""))
-            return FALSE;
+          have_submodule |= key->n == 9;
         }
       else if (is_key (key, "id"))
         {
@@ -350,7 +347,7 @@ on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const F
     case TAG_ATTRS:
       return fxs_load_attr (&c, item, v, build);
     case TAG_NODES:
-      return build ? fxs_load_node (l, reader, item, v) : fxs_load_node_shape (l, reader, v);
+      return fxs_load_node (l, reader, item, v, build);
     case TAG_SUBMODULE:
       return submodule_name (l, reader, v);
     case TAG_PARTITIONS:

@@ -17,6 +17,14 @@ is_reserved_meta_key (const FxsJson *key)
  * keeps a copy only of the first of equal metas): more go to the graph. */
 #define META_ROOM 8
 
+/* Memory for @n items of @size: @room (@room_n items, the caller's
+ * temporary) when they fit, else the graph's. */
+static inline gpointer
+temporary (FxsLoadConv *c, gpointer room, guint room_n, guint n, gsize size)
+{
+  return n <= room_n ? room : fxs_arena_alloc (&c->graph->arena, n * size);
+}
+
 /* A JSON object as a dict with string keys (kwargs, free-form meta); its
  * items in @room (2 * META_ROOM values) when they fit, unless it is NULL. */
 static gboolean
@@ -122,10 +130,8 @@ convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dt
   gint64 small_dims[SMALL_RANK];
   const char *small_symbols[SMALL_RANK];
   gboolean small = shape->n <= SMALL_RANK;
-  FxsArena *arena = &c->graph->arena;
-  gint64 *dims = small ? small_dims : fxs_arena_alloc (arena, shape->n * sizeof *dims);
-  const char **symbols = small ? small_symbols
-                                : fxs_arena_alloc (arena, shape->n * sizeof *symbols);
+  gint64 *dims = temporary (c, small_dims, SMALL_RANK, shape->n, sizeof *dims);
+  const char **symbols = temporary (c, small_symbols, SMALL_RANK, shape->n, sizeof *symbols);
   gboolean symbolic = FALSE;
   FxsTensorMeta t = { .rank = shape->n, .dims = dims };
   if (!convert_shape (c, shape, dims, symbols, &symbolic, pshape)
@@ -133,7 +139,7 @@ convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dt
     return FALSE;
   t.symbols = symbolic ? symbols : NULL;
   *out = small ? fxs_meta_share_tensor (c->loader->share, c->graph, &t)
-               : fxs_arena_memdup (arena, &t, sizeof t);
+               : fxs_arena_memdup (&c->graph->arena, &t, sizeof t);
   return TRUE;
 }
 
@@ -162,13 +168,6 @@ convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
   return check_shape (c, shape, &ps) && convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
 }
 
-/* A temporary array of @n pointers: @room when they fit, else the graph's. */
-static gpointer
-meta_array (FxsLoadConv *c, gpointer room, guint n)
-{
-  return n <= META_ROOM ? room : fxs_arena_alloc (&c->graph->arena, n * sizeof (gpointer));
-}
-
 static gboolean
 convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m,
                      const FxsTensorMeta **room, const FxsJsonPath *path)
@@ -176,7 +175,7 @@ convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m,
   if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
                         "\"tensors\" must be an array of tensor metadata"))
     return FALSE;
-  const FxsTensorMeta **tensors = meta_array (c, room, list->n);
+  const FxsTensorMeta **tensors = temporary (c, room, META_ROOM, list->n, sizeof *tensors);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -196,7 +195,7 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const char
   if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
                         "\"free_symbols\" must be an array of strings"))
     return FALSE;
-  const char **symbols = meta_array (c, room, list->n);
+  const char **symbols = temporary (c, room, META_ROOM, list->n, sizeof *symbols);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -516,7 +515,8 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   if (cls && !fxs_load_check_text (c, cls, &pc, "\"class\""))
     return FALSE;
   if (dtype && !shape)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, key_of (dtype), &pd, "\"dtype\" without \"shape\"");
+    /* at its key: object items are key, value, key, value... */
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, dtype - 1, &pd, "\"dtype\" without \"shape\"");
   if (shape && !check_shape (c, shape, &ps))
     return FALSE;
   if (!build)

@@ -95,13 +95,6 @@ is_name (const char *s, gsize len, const char *name)
 #define is_key(key, name) is_name ((key)->u.s, (key)->n, (name))
 #define item_is(item, name) is_name ((item)->key, (item)->key_len, (name))
 
-/* The key of member value @v: object items are key, value, key, value... */
-static inline const FxsJson *
-key_of (const FxsJson *v)
-{
-  return v - 1;
-}
-
 /* ---- messages (graph-load-value.c) --------------------------------------- */
 
 /* "a string", "an object", ... */

@@ -22,12 +22,6 @@ write_items (FxsJsonWriter *w, const FxsValue *items, guint n)
 }
 
 static void
-write_string_value (FxsJsonWriter *w, const FxsValue *v)
-{
-  fxs_json_write_string (w, v->u.s, v->n);
-}
-
-static void
 write_value (FxsJsonWriter *w, const FxsValue *v)
 {
   switch ((FxsValueKind) v->kind)
@@ -45,7 +39,7 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       fxs_json_write_float (w, v->u.f);
       break;
     case FXS_VALUE_STRING:
-      write_string_value (w, v);
+      fxs_json_write_string (w, v->u.s, v->n);
       break;
     case FXS_VALUE_LIST:
       write_items (w, v->u.items, v->n);
@@ -78,9 +72,9 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       break;
     case FXS_VALUE_OPAQUE:
       fxs_json_write_literal (w, "{\"opaque\": ");
-      write_string_value (w, &v->u.items[0]);
+      fxs_json_write_string (w, v->u.items[0].u.s, v->u.items[0].n);
       fxs_json_write_literal (w, ", \"repr\": ");
-      write_string_value (w, &v->u.items[1]);
+      fxs_json_write_string (w, v->u.items[1].u.s, v->u.items[1].n);
       fxs_json_write_literal (w, "}");
       break;
     }
@@ -123,7 +117,7 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
       if (!*first)
         fxs_json_write_literal (w, ", ");
       *first = FALSE;
-      write_string_value (w, key);
+      fxs_json_write_string (w, key->u.s, key->n);
       fxs_json_write_literal (w, ": ");
       write_value (w, &dict->u.items[2 * i + 1]);
     }

@@ -255,20 +255,12 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
 static gboolean
 convert_special_float (FxsLoadConv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path)
 {
-  if (j->type == FXS_JSON_STRING)
+  if (j->type == FXS_JSON_STRING && (is_key (j, "inf") || is_key (j, "-inf") || is_key (j, "nan")))
     {
-      if (is_key (j, "inf"))
-        out->u.f = INFINITY;
-      else if (is_key (j, "-inf"))
-        out->u.f = -INFINITY;
-      else if (is_key (j, "nan"))
-        out->u.f = NAN;
-      else
-        goto bad;
       out->kind = FXS_VALUE_FLOAT;
+      out->u.f = j->u.s[0] == 'n' ? NAN : j->u.s[0] == '-' ? -INFINITY : INFINITY;
       return TRUE;
     }
-bad:
   return fxs_load_fail (c, FXS_ERROR_FORMAT, j, path,
                         "{\"float\": ...} must be \"inf\", \"-inf\" or \"nan\"");
 }

@@ -170,25 +170,19 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
       && (!m->extra || m->extra->n == 0))
     return;
   fxs_json_write_literal (w, ", \"meta\": {");
-  gboolean first = TRUE;
   if (tensors)
-    {
-      fxs_json_write_literal (w, "\"tensors\": [");
-      for (guint i = 0; i < m->n_tensors; i++)
-        {
-          if (i)
-            fxs_json_write_literal (w, ", ");
-          write_tensor (w, m->tensors[i]);
-        }
-      fxs_json_write_literal (w, "]");
-      first = FALSE;
-    }
+    fxs_json_write_literal (w, "\"tensors\": [");
   else if (m->n_tensors == 1)
+    fxs_json_write_literal (w, "\"tensor\": ");
+  for (guint i = 0; i < m->n_tensors; i++)
     {
-      fxs_json_write_literal (w, "\"tensor\": ");
-      write_tensor (w, m->tensors[0]);
-      first = FALSE;
+      if (i)
+        fxs_json_write_literal (w, ", ");
+      write_tensor (w, m->tensors[i]);
     }
+  if (tensors)
+    fxs_json_write_literal (w, "]");
+  gboolean first = m->n_tensors == 0 && !tensors;
   if (m->n_free_symbols > 0)
     {
       fxs_json_write_raw (w, first ? "\"free_symbols\": [" : ", \"free_symbols\": [");

@@ -18,9 +18,9 @@ fxs_load_type_name (FxsJsonType type)
   return names[type];
 }
 
-static void
-load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
-            const char *format, va_list args)
+gboolean
+fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
+                  const char *format, ...)
 {
   GString *msg = g_string_new (NULL);
   if (c->node_name)
@@ -29,19 +29,12 @@ load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *pa
       fxs_json_append_quoted (msg, c->node_name->u.s, c->node_name->n);
       g_string_append (msg, ": ");
     }
-  g_string_append_vprintf (msg, format, args);
-  fxs_json_reader_fail (c->reader, code, pos, path, "%s", msg->str);
-  g_string_free (msg, TRUE);
-}
-
-gboolean
-fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
-                  const char *format, ...)
-{
   va_list args;
   va_start (args, format);
-  load_failv (c, code, pos, path, format, args);
+  g_string_append_vprintf (msg, format, args);
   va_end (args);
+  fxs_json_reader_fail (c->reader, code, pos, path, "%s", msg->str);
+  g_string_free (msg, TRUE);
   return FALSE;
 }
 

@@ -17,6 +17,14 @@ is_reserved_meta_key (const FxsJson *key)
  * keeps a copy only of the first of equal metas): more go to the graph. */
 #define META_ROOM 8
 
+/* Memory for @n items of @size: @room (@room_n items, the caller's
+ * temporary) when they fit, else the graph's. */
+static inline gpointer
+temporary (FxsLoadConv *c, gpointer room, guint room_n, guint n, gsize size)
+{
+  return n <= room_n ? room : fxs_arena_alloc (&c->graph->arena, n * size);
+}
+
 /* A JSON object as a dict with string keys (kwargs, free-form meta); its
  * items in @room (2 * META_ROOM values) when they fit, unless it is NULL. */
 static gboolean
@@ -86,7 +94,7 @@ convert_shape (FxsLoadConv *c, const FxsJson *shape, gint64 *dims, const char **
         return fxs_load_fail (c, FXS_ERROR_FORMAT, size, &p,
                               "a size must be an int, a symbolic expression (a string) or "
                               "null, not %s",
-                              fxs_load_type_name (size));
+                              fxs_load_type_name (size->type));
       if (!fxs_load_check_text (c, size, &p, "a symbolic size"))
         return FALSE;
       symbols[d] = fxs_load_intern (c, size);
@@ -109,22 +117,21 @@ convert_dtype (FxsLoadConv *c, const FxsJson *dtype, const char **out, const Fxs
   return TRUE;
 }
 
-/* Tensor metadata from a "shape" array and an optional "dtype". */
+#define check_shape(c, shape, path) \
+  fxs_load_expect ((c), (shape), FXS_JSON_ARRAY, (path), "a shape must be an array")
+
+/* Tensor metadata from a "shape" array (check_shape) and an optional
+ * "dtype". */
 static gboolean
 convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dtype,
                          const FxsJsonPath *pshape, const FxsJsonPath *pdtype,
                          const FxsTensorMeta **out)
 {
-  if (shape->type != FXS_JSON_ARRAY)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, shape, pshape, "a shape must be an array, not %s",
-                          fxs_load_type_name (shape));
   gint64 small_dims[SMALL_RANK];
   const char *small_symbols[SMALL_RANK];
   gboolean small = shape->n <= SMALL_RANK;
-  FxsArena *arena = &c->graph->arena;
-  gint64 *dims = small ? small_dims : fxs_arena_alloc (arena, shape->n * sizeof *dims);
-  const char **symbols = small ? small_symbols
-                                : fxs_arena_alloc (arena, shape->n * sizeof *symbols);
+  gint64 *dims = temporary (c, small_dims, SMALL_RANK, shape->n, sizeof *dims);
+  const char **symbols = temporary (c, small_symbols, SMALL_RANK, shape->n, sizeof *symbols);
   gboolean symbolic = FALSE;
   FxsTensorMeta t = { .rank = shape->n, .dims = dims };
   if (!convert_shape (c, shape, dims, symbols, &symbolic, pshape)
@@ -132,7 +139,7 @@ convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dt
     return FALSE;
   t.symbols = symbolic ? symbols : NULL;
   *out = small ? fxs_meta_share_tensor (c->loader->share, c->graph, &t)
-               : fxs_arena_memdup (arena, &t, sizeof t);
+               : fxs_arena_memdup (&c->graph->arena, &t, sizeof t);
   return TRUE;
 }
 
@@ -141,11 +148,9 @@ static gboolean
 convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
                 const FxsJsonPath *path)
 {
-  if (obj->type != FXS_JSON_OBJECT)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path,
-                          "tensor metadata must be an object "
-                          "{\"shape\": [...], \"dtype\": ...}, not %s",
-                          fxs_load_type_name (obj));
+  if (!fxs_load_expect (c, obj, FXS_JSON_OBJECT, path,
+                        "tensor metadata must be an object {\"shape\": [...], \"dtype\": ...}"))
+    return FALSE;
   const FxsJson *shape = NULL, *dtype = NULL;
   for (guint i = 0; i < obj->n; i++)
     {
@@ -160,25 +165,17 @@ convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
   if (!shape)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "tensor metadata without a \"shape\"");
   FxsJsonPath ps = { path, "shape", 5, 0 }, pd = { path, "dtype", 5, 0 };
-  return convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
-}
-
-/* A temporary array of @n pointers: @room when they fit, else the graph's. */
-static gpointer
-meta_array (FxsLoadConv *c, gpointer room, guint n)
-{
-  return n <= META_ROOM ? room : fxs_arena_alloc (&c->graph->arena, n * sizeof (gpointer));
+  return check_shape (c, shape, &ps) && convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
 }
 
 static gboolean
 convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m,
                      const FxsTensorMeta **room, const FxsJsonPath *path)
 {
-  if (list->type != FXS_JSON_ARRAY)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
-                          "\"tensors\" must be an array of tensor metadata, not %s",
-                          fxs_load_type_name (list));
-  const FxsTensorMeta **tensors = meta_array (c, room, list->n);
+  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
+                        "\"tensors\" must be an array of tensor metadata"))
+    return FALSE;
+  const FxsTensorMeta **tensors = temporary (c, room, META_ROOM, list->n, sizeof *tensors);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -195,11 +192,10 @@ static gboolean
 convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const char **room,
                  const FxsJsonPath *path)
 {
-  if (list->type != FXS_JSON_ARRAY)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path,
-                          "\"free_symbols\" must be an array of strings, not %s",
-                          fxs_load_type_name (list));
-  const char **symbols = meta_array (c, room, list->n);
+  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
+                        "\"free_symbols\" must be an array of strings"))
+    return FALSE;
+  const char **symbols = temporary (c, room, META_ROOM, list->n, sizeof *symbols);
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -216,9 +212,8 @@ convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const char
 static gboolean
 convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
 {
-  if (obj->type != FXS_JSON_OBJECT)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "\"meta\" must be an object, not %s",
-                          fxs_load_type_name (obj));
+  if (!fxs_load_expect (c, obj, FXS_JSON_OBJECT, path, "\"meta\" must be an object"))
+    return FALSE;
   *out = NULL;
   FxsNodeMeta m = { 0 };
   const FxsTensorMeta *tensors[META_ROOM];
@@ -346,14 +341,10 @@ check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp 
   if (!fxs_load_check_text (c, f->op, &pop, "\"op\""))
     return FALSE;
   if (!op_from_json (f->op, op))
-    {
-      char *q = fxs_load_quoted (f->op->u.s, f->op->n);
-      fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
-                     "unknown op %s (expected placeholder, get_attr, call_function, "
-                     "call_method, call_module or output)", q);
-      g_free (q);
-      return FALSE;
-    }
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
+                          "unknown op %s (expected placeholder, get_attr, call_function, "
+                          "call_method, call_module or output)",
+                          fxs_load_quoted (c, f->op->u.s, f->op->n));
   return fxs_load_check_text (c, f->target, &pt, "\"target\"");
 }
 
@@ -367,18 +358,14 @@ check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op, guint32 name_has
   if (same != G_MAXUINT32)
     return fxs_load_fail (c, FXS_ERROR_GRAPH, c->node_name, &pn,
                           "duplicate node name (the first is nodes[%u])", (guint) same);
-  if (g->output)
-    {
-      char *q = fxs_load_quoted (g->output->name, strlen (g->output->name));
-      if (op == FXS_OP_OUTPUT)
-        fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is %s)", q);
-      else
-        fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL,
-                       "comes after the output node %s, which must be the last node", q);
-      g_free (q);
-      return FALSE;
-    }
-  return TRUE;
+  if (!g->output)
+    return TRUE;
+  const char *q = fxs_load_quoted (c, g->output->name, strlen (g->output->name));
+  if (op == FXS_OP_OUTPUT)
+    return fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is %s)",
+                          q);
+  return fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL,
+                        "comes after the output node %s, which must be the last node", q);
 }
 
 static gboolean
@@ -388,9 +375,8 @@ convert_args (FxsLoadConv *c, const NodeFields *f, FxsOp op, FxsValue *args)
   if (!f->args)
     return TRUE;
   FxsJsonPath p = { NULL, "args", 4, 0 };
-  if (f->args->type != FXS_JSON_ARRAY)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->args, &p, "\"args\" must be an array, not %s",
-                          fxs_load_type_name (f->args));
+  if (!fxs_load_expect (c, f->args, FXS_JSON_ARRAY, &p, "\"args\" must be an array"))
+    return FALSE;
   if (op == FXS_OP_PLACEHOLDER && f->args->n > 1)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, f->args, &p,
                           "a placeholder has at most one arg (its default value), not %u",
@@ -405,18 +391,19 @@ convert_kwargs (FxsLoadConv *c, const NodeFields *f, FxsValue *kwargs)
   if (!f->kwargs)
     return TRUE;
   FxsJsonPath p = { NULL, "kwargs", 6, 0 };
-  if (f->kwargs->type != FXS_JSON_OBJECT)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->kwargs, &p,
-                          "\"kwargs\" must be an object, not %s",
-                          fxs_load_type_name (f->kwargs));
-  return convert_object_as_dict (c, f->kwargs, FALSE, kwargs, NULL, &p);
+  return fxs_load_expect (c, f->kwargs, FXS_JSON_OBJECT, &p, "\"kwargs\" must be an object")
+         && convert_object_as_dict (c, f->kwargs, FALSE, kwargs, NULL, &p);
 }
 
 gboolean
-fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj)
+fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj,
+               gboolean build)
 {
-  FxsLoadConv c = { l, reader, l->graph, NULL };
+  FxsLoadConv c = { l, reader, build ? l->graph : NULL, NULL };
   NodeFields f;
+  FxsOp op;
+  if (!build)
+    return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
   if (l->forward.active)
     {
       /* after a dangling reference, only look for the node it names */
@@ -430,7 +417,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
                                     l->forward.message->str);
       return FALSE;
     }
-  FxsOp op;
   if (!split_node_fields (&c, obj, &f))
     return FALSE;
   guint32 name_hash = fxs_name_hash (f.name->u.s, f.name->n);
@@ -464,16 +450,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   fxs_graph_name_added (l->graph, TRUE, name_hash);
   l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
   return TRUE;
-}
-
-/* Nodes of graphs that are not loaded: the members and the head only. */
-gboolean
-fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader, const FxsJson *obj)
-{
-  FxsLoadConv c = { l, reader, NULL, NULL };
-  NodeFields f;
-  FxsOp op;
-  return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
 }
 
 gboolean
@@ -533,22 +509,18 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
   if (!fxs_load_check_text (c, kind, &pk, "\"kind\""))
     return FALSE;
   if (!fxs_attr_kind_from_string (kind->u.s, &k))
-    {
-      char *q = fxs_load_quoted (kind->u.s, kind->n);
-      fxs_load_fail (c, FXS_ERROR_FORMAT, kind, &pk,
-                     "unknown attribute kind %s (expected parameter, buffer, constant, "
-                     "module or object)", q);
-      g_free (q);
-      return FALSE;
-    }
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, kind, &pk,
+                          "unknown attribute kind %s (expected parameter, buffer, constant, "
+                          "module or object)", fxs_load_quoted (c, kind->u.s, kind->n));
   if (cls && !fxs_load_check_text (c, cls, &pc, "\"class\""))
     return FALSE;
   if (dtype && !shape)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, key_of (dtype), &pd, "\"dtype\" without \"shape\"");
+    /* at its key: object items are key, value, key, value... */
+    return fxs_load_fail (c, FXS_ERROR_FORMAT, dtype - 1, &pd, "\"dtype\" without \"shape\"");
+  if (shape && !check_shape (c, shape, &ps))
+    return FALSE;
   if (!build)
-    return shape == NULL || shape->type == FXS_JSON_ARRAY
-           || fxs_load_fail (c, FXS_ERROR_FORMAT, shape, &ps, "a shape must be an array, not %s",
-                             fxs_load_type_name (shape));
+    return TRUE;
   const FxsTensorMeta *t = NULL;
   if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
     return FALSE;

@@ -28,12 +28,13 @@ G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsi
                                          const char *display_name, FxsLoadSplit *out,
                                          GError **error);
 
-/* A string in a cache of the loader: valid while @generation is the
- * loader's (it changes with the graph being built). */
+/* A string of @graph in the loader's cache, interned or only shared
+ * (fxs_load_share_hashed). */
 typedef struct {
   const char *text;
+  const FxsGraph *graph;
   guint32 len;
-  guint32 generation;
+  gboolean interned;
 } FxsLoadCached;
 
 /* One load: where the file is and what is built. */
@@ -51,17 +52,16 @@ typedef struct {
   gboolean entry_build;
   gboolean entry_has_nodes;
   FxsForwardRef forward;
-  /* nodes added lately, by a hash of their name: most references are to
-   * recent nodes, and this stays in cache where a table of all does not
-   * (entries of another graph are told by node->graph) */
+  /* nodes added and strings shared lately, by a hash of their name or
+   * text: most references are to recent nodes, texts repeat close
+   * together, and these stay in cache where tables of all do not (entries
+   * of another graph are told by their graph: a split result may have
+   * millions of submodules, too many to clear the caches for each) */
   const FxsNode *recent[4096];
+  FxsLoadCached strings[4096];
   guint32 attr_hash;        /* of the attribute being read (its key) */
-  /* strings interned in it and shared lately, by a hash of their text
-   * (fxs_load_share_hashed) */
-  FxsLoadCached interned[256];
-  FxsLoadCached shared[4096];
-  guint32 generation;       /* of the graph being built, for the caches above */
   FxsMetaShare *share;          /* metadata stored once per distinct value */
+  GString *quoted;              /* fxs_load_quoted() */
   /* a whole split result (fxs_load_split): every submodule is built */
   FxsLoadSplit *all;
 } FxsLoader;
@@ -77,33 +77,6 @@ typedef struct {
 
 /* ---- strings of the file ------------------------------------------------ */
 
-/* A copy of @len bytes of text in @arena, NUL-terminated and zero-padded to
- * whole 8-byte words as the reader's texts are (json-reader.h), so that
- * fxs_load_same_text() compares it with them a word at a time. */
-static inline const char *
-fxs_load_padded_copy (FxsArena *arena, const char *s, gsize len)
-{
-  char *copy = fxs_arena_alloc (arena, 8 * (len / 8 + 1)); /* zero-filled */
-  memcpy (copy, s, len);
-  return copy;
-}
-
-/* Whether two texts of @len bytes, both zero-padded to whole words, are
- * equal: no call for the short ones most are. */
-static inline gboolean
-fxs_load_same_text (const char *a, const char *b, gsize len)
-{
-  for (gsize i = 0; i <= len; i += 8)
-    {
-      guint64 x, y;
-      memcpy (&x, a + i, 8);
-      memcpy (&y, b + i, 8);
-      if (x != y)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* A string without NUL bytes (usable as a C string). */
 static inline gboolean
 is_text (const FxsJson *j)
@@ -114,31 +87,18 @@ is_text (const FxsJson *j)
 /* Comparisons with names the format defines count the length: strings
  * from the file may hold NUL ("tuple\u0000x" is not "tuple"). */
 static inline gboolean
-is_key (const FxsJson *key, const char *name)
+is_name (const char *s, gsize len, const char *name)
 {
   /* inlined, the length of a literal @name is a constant */
-  gsize len = strlen (name);
-  return key->n == len && memcmp (key->u.s, name, len) == 0;
+  return len == strlen (name) && memcmp (s, name, len) == 0;
 }
-
-static inline gboolean
-item_is (const FxsJsonItem *item, const char *name)
-{
-  gsize len = strlen (name);
-  return item->key_len == len && memcmp (item->key, name, len) == 0;
-}
-
-/* The key of member value @v: object items are key, value, key, value... */
-static inline const FxsJson *
-key_of (const FxsJson *v)
-{
-  return v - 1;
-}
+#define is_key(key, name) is_name ((key)->u.s, (key)->n, (name))
+#define item_is(item, name) is_name ((item)->key, (item)->key_len, (name))
 
 /* ---- messages (graph-load-value.c) --------------------------------------- */
 
 /* "a string", "an object", ... */
-G_GNUC_INTERNAL const char *fxs_load_type_name (const FxsJson *j);
+G_GNUC_INTERNAL const char *fxs_load_type_name (FxsJsonType type);
 /* Record an error at @where (or @pos), naming the node when known, and
  * return FALSE.  Strings from the file go into messages through
  * fxs_load_quoted() or fxs_load_shown(). */
@@ -147,13 +107,23 @@ G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gi
   G_GNUC_PRINTF (5, 6);
 #define fxs_load_fail(c, code, where, path, ...) \
   fxs_load_fail_at ((c), (code), (where)->pos, (path), __VA_ARGS__)
-/* @s quoted and escaped for a one-line message; free with g_free. */
-G_GNUC_INTERNAL char *fxs_load_quoted (const char *s, gsize len);
+/* @s quoted and escaped for a message; lives until the next call (one
+ * message has one such string). */
+G_GNUC_INTERNAL const char *fxs_load_quoted (FxsLoadConv *c, const char *s, gsize len);
 /* A number's text, cut short when very long; lives in @buf. */
 G_GNUC_INTERNAL const char *fxs_load_shown (const FxsJson *number, char buf[64]);
 /* "unknown member "x" (expected @valid)" at @key. */
 G_GNUC_INTERNAL gboolean fxs_load_unknown_member (FxsLoadConv *c, const FxsJson *key,
                                                   const FxsJsonPath *path, const char *valid);
+/* Whether @j has @type; else fails with "@must_be, not <its type>". */
+static inline gboolean
+fxs_load_expect (FxsLoadConv *c, const FxsJson *j, FxsJsonType type, const FxsJsonPath *path,
+                 const char *must_be)
+{
+  return j->type == type
+         || fxs_load_fail (c, FXS_ERROR_FORMAT, j, path, "%s, not %s", must_be,
+                           fxs_load_type_name (j->type));
+}
 
 /* ---- scalars and values (graph-load-value.c) ------------------------------ */
 
@@ -189,12 +159,12 @@ G_GNUC_INTERNAL gboolean fxs_load_items (FxsLoadConv *c, const FxsJson *array, F
 
 /* ---- nodes and attributes (graph-load-node.c) ----------------------------- */
 
-/* The node object @obj, item @item of the nodes array, into the graph. */
+/* The node object @obj, item @item of the nodes array, into the graph
+ * with @build, else (a graph that is not loaded) its members and head only
+ * checked. */
 G_GNUC_INTERNAL gboolean fxs_load_node (FxsLoader *l, FxsJsonReader *reader,
-                                        const FxsJsonItem *item, const FxsJson *obj);
-/* A node of a graph that is not loaded: its members and head only. */
-G_GNUC_INTERNAL gboolean fxs_load_node_shape (FxsLoader *l, FxsJsonReader *reader,
-                                              const FxsJson *obj);
+                                        const FxsJsonItem *item, const FxsJson *obj,
+                                        gboolean build);
 /* The nodes array ends at @pos: a dangling reference or no output node. */
 G_GNUC_INTERNAL gboolean fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader,
                                              gboolean build, gint64 pos);

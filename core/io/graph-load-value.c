@@ -10,17 +10,17 @@
 /* ---- messages ----------------------------------------------------------------- */
 
 const char *
-fxs_load_type_name (const FxsJson *j)
+fxs_load_type_name (FxsJsonType type)
 {
   static const char *const names[] = {
     "null", "a bool", "a number", "a string", "an array", "an object",
   };
-  return names[j->type];
+  return names[type];
 }
 
-static void
-load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
-            const char *format, va_list args)
+gboolean
+fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
+                  const char *format, ...)
 {
   GString *msg = g_string_new (NULL);
   if (c->node_name)
@@ -29,29 +29,21 @@ load_failv (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *pa
       fxs_json_append_quoted (msg, c->node_name->u.s, c->node_name->n);
       g_string_append (msg, ": ");
     }
-  g_string_append_vprintf (msg, format, args);
-  fxs_json_reader_fail (c->reader, code, pos, path, "%s", msg->str);
-  g_string_free (msg, TRUE);
-}
-
-gboolean
-fxs_load_fail_at (FxsLoadConv *c, FxsErrorCode code, gint64 pos, const FxsJsonPath *path,
-                  const char *format, ...)
-{
   va_list args;
   va_start (args, format);
-  load_failv (c, code, pos, path, format, args);
+  g_string_append_vprintf (msg, format, args);
   va_end (args);
+  fxs_json_reader_fail (c->reader, code, pos, path, "%s", msg->str);
+  g_string_free (msg, TRUE);
   return FALSE;
 }
 
-/* @s quoted and escaped for a one-line message; free with g_free. */
-char *
-fxs_load_quoted (const char *s, gsize len)
+const char *
+fxs_load_quoted (FxsLoadConv *c, const char *s, gsize len)
 {
-  GString *q = g_string_new (NULL);
-  fxs_json_append_quoted (q, s, len);
-  return g_string_free (q, FALSE);
+  g_string_truncate (c->loader->quoted, 0);
+  fxs_json_append_quoted (c->loader->quoted, s, len);
+  return c->loader->quoted->str;
 }
 
 /* A number's text for a message, cut short when it is very long; lives in
@@ -69,10 +61,8 @@ gboolean
 fxs_load_unknown_member (FxsLoadConv *c, const FxsJson *key, const FxsJsonPath *path,
                          const char *valid)
 {
-  char *q = fxs_load_quoted (key->u.s, key->n);
-  fxs_load_fail (c, FXS_ERROR_FORMAT, key, path, "unknown member %s (expected %s)", q, valid);
-  g_free (q);
-  return FALSE;
+  return fxs_load_fail (c, FXS_ERROR_FORMAT, key, path, "unknown member %s (expected %s)",
+                        fxs_load_quoted (c, key->u.s, key->n), valid);
 }
 
 /* ---- scalars ---------------------------------------------------------------- */
@@ -83,7 +73,7 @@ fxs_load_check_text (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, 
 {
   if (j->type != FXS_JSON_STRING)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, j, path, "%s must be a string, not %s", what,
-                          fxs_load_type_name (j));
+                          fxs_load_type_name (j->type));
   if (j->n == 0)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, j, path, "%s is empty", what);
   if (!is_text (j))
@@ -151,38 +141,42 @@ convert_float (FxsLoadConv *c, const FxsJson *j, const FxsJsonPath *path, double
 /* Targets, keys and types repeat close together, if at all: interning them
  * all took a table too big for the cache, so they are only shared with an
  * equal string met lately.  Dtypes and symbols are few and compared by
- * pointer: interned, behind a cache of their own. */
+ * pointer: interned, behind the same cache (an interned entry serves a
+ * share too, a shared one is no intern). */
 const char *
 fxs_load_share_hashed (FxsLoadConv *c, const FxsJson *j, guint32 h, gboolean intern)
 {
-  FxsLoader *l = c->loader;
-  FxsLoadCached *e = intern ? &l->interned[h % G_N_ELEMENTS (l->interned)]
-                            : &l->shared[h % G_N_ELEMENTS (l->shared)];
-  /* shared texts are padded (compared a word at a time), interned ones not */
-  if (e->generation == l->generation && e->len == j->n
-      && (intern ? memcmp (e->text, j->u.s, j->n) == 0 : fxs_load_same_text (e->text, j->u.s, j->n)))
+  FxsLoadCached *e = &c->loader->strings[h % G_N_ELEMENTS (c->loader->strings)];
+  if (e->graph == c->graph && e->len == j->n && (e->interned || !intern)
+      && memcmp (e->text, j->u.s, j->n) == 0)
     return e->text;
   const char *text = intern ? fxs_graph_intern (c->graph, j->u.s)
-                            : fxs_load_padded_copy (&c->graph->arena, j->u.s, j->n);
-  *e = (FxsLoadCached) { text, j->n, l->generation };
+                            : fxs_load_copy_text (c->graph, j);
+  *e = (FxsLoadCached) { text, c->graph, j->n, intern };
   return text;
 }
 
-gboolean
-fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind, FxsValue *out,
-                const FxsJsonPath *path)
+/* The items of @array as values, into @items. */
+static gboolean
+load_values (FxsLoadConv *c, const FxsJson *array, FxsValue *items, const FxsJsonPath *path)
 {
-  FxsValue *items = array->n ? fxs_arena_alloc (&c->graph->arena, array->n * sizeof *items) : NULL;
   for (guint i = 0; i < array->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
       if (!fxs_load_value (c, &array->u.items[i], &items[i], &p))
         return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+fxs_load_items (FxsLoadConv *c, const FxsJson *array, FxsValueKind kind, FxsValue *out,
+                const FxsJsonPath *path)
+{
   out->kind = kind;
   out->n = array->n;
-  out->u.items = items;
-  return TRUE;
+  out->u.items = array->n ? fxs_arena_alloc (&c->graph->arena, array->n * sizeof (FxsValue)) : NULL;
+  return load_values (c, array, (FxsValue *) out->u.items, path);
 }
 
 /* {"dict": [[key, value], ...]} */
@@ -191,6 +185,9 @@ convert_dict (FxsLoadConv *c, const FxsJson *pairs, FxsValue *out, const FxsJson
 {
   FxsValue *items =
     pairs->n ? fxs_arena_alloc (&c->graph->arena, 2 * pairs->n * sizeof *items) : NULL;
+  out->kind = FXS_VALUE_DICT;
+  out->n = pairs->n;
+  out->u.items = items;
   for (guint i = 0; i < pairs->n; i++)
     {
       const FxsJson *pair = &pairs->u.items[i];
@@ -198,14 +195,9 @@ convert_dict (FxsLoadConv *c, const FxsJson *pairs, FxsValue *out, const FxsJson
       if (pair->type != FXS_JSON_ARRAY || pair->n != 2)
         return fxs_load_fail (c, FXS_ERROR_FORMAT, pair, &p,
                               "a dict entry must be a [key, value] array");
-      FxsJsonPath pk = { &p, NULL, 0, 0 }, pv = { &p, NULL, 0, 1 };
-      if (!fxs_load_value (c, &pair->u.items[0], &items[2 * i], &pk)
-          || !fxs_load_value (c, &pair->u.items[1], &items[2 * i + 1], &pv))
+      if (!load_values (c, pair, &items[2 * i], &p))
         return FALSE;
     }
-  out->kind = FXS_VALUE_DICT;
-  out->n = pairs->n;
-  out->u.items = items;
   return TRUE;
 }
 
@@ -256,20 +248,12 @@ convert_reference (FxsLoadConv *c, const FxsJson *ref, FxsValue *out, const FxsJ
 static gboolean
 convert_special_float (FxsLoadConv *c, const FxsJson *j, FxsValue *out, const FxsJsonPath *path)
 {
-  if (j->type == FXS_JSON_STRING)
+  if (j->type == FXS_JSON_STRING && (is_key (j, "inf") || is_key (j, "-inf") || is_key (j, "nan")))
     {
-      if (is_key (j, "inf"))
-        out->u.f = INFINITY;
-      else if (is_key (j, "-inf"))
-        out->u.f = -INFINITY;
-      else if (is_key (j, "nan"))
-        out->u.f = NAN;
-      else
-        goto bad;
       out->kind = FXS_VALUE_FLOAT;
+      out->u.f = j->u.s[0] == 'n' ? NAN : j->u.s[0] == '-' ? -INFINITY : INFINITY;
       return TRUE;
     }
-bad:
   return fxs_load_fail (c, FXS_ERROR_FORMAT, j, path,
                         "{\"float\": ...} must be \"inf\", \"-inf\" or \"nan\"");
 }
@@ -307,13 +291,9 @@ convert_tagged (FxsLoadConv *c, const FxsJson *obj, FxsValue *out, const FxsJson
   if (obj->n == 0)
     return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "an empty object is not a value: %s",
                           expected);
-  if (fxs_json_member (obj, "opaque"))
-    {
-      if (obj->n == 2 && fxs_json_member (obj, "repr"))
-        return convert_opaque (c, obj, out, path);
-      if (obj->n == 1)
-        return convert_opaque (c, obj, out, path);
-    }
+  if (fxs_json_member (obj, "opaque")
+      && (obj->n == 1 || (obj->n == 2 && fxs_json_member (obj, "repr"))))
+    return convert_opaque (c, obj, out, path);
   const FxsJson *key = &obj->u.items[0];
   const FxsJson *v = &obj->u.items[1];
   if (obj->n != 1)
@@ -327,23 +307,16 @@ convert_tagged (FxsLoadConv *c, const FxsJson *obj, FxsValue *out, const FxsJson
       gboolean slice = tag[0] == 's';
       if (v->type != FXS_JSON_ARRAY)
         return fxs_load_fail (c, FXS_ERROR_FORMAT, v, &p, "{\"%s\": ...} takes an array, not %s",
-                              tag, fxs_load_type_name (v));
+                              tag, fxs_load_type_name (v->type));
       if (slice && v->n != 3)
         return fxs_load_fail (c, FXS_ERROR_FORMAT, v, &p,
                               "{\"slice\": ...} takes [start, stop, step], not %u items", v->n);
-      if (!fxs_load_items (c, v, FXS_VALUE_TUPLE, out, &p))
-        return FALSE;
-      out->kind = slice ? FXS_VALUE_SLICE : FXS_VALUE_TUPLE;
-      return TRUE;
+      return fxs_load_items (c, v, slice ? FXS_VALUE_SLICE : FXS_VALUE_TUPLE, out, &p);
     }
   if (is_key (key, "dict"))
-    {
-      if (v->type != FXS_JSON_ARRAY)
-        return fxs_load_fail (c, FXS_ERROR_FORMAT, v, &p,
-                              "{\"dict\": ...} takes an array of [key, value] pairs, not %s",
-                              fxs_load_type_name (v));
-      return convert_dict (c, v, out, &p);
-    }
+    return fxs_load_expect (c, v, FXS_JSON_ARRAY, &p,
+                            "{\"dict\": ...} takes an array of [key, value] pairs")
+           && convert_dict (c, v, out, &p);
   if (is_key (key, "ellipsis"))
     {
       if (v->type != FXS_JSON_BOOL || !v->u.b)
@@ -355,10 +328,8 @@ convert_tagged (FxsLoadConv *c, const FxsJson *obj, FxsValue *out, const FxsJson
     return convert_reference (c, v, out, &p);
   if (is_key (key, "float"))
     return convert_special_float (c, v, out, &p);
-  char *q = fxs_load_quoted (key->u.s, key->n);
-  fxs_load_fail (c, FXS_ERROR_FORMAT, key, path, "unknown value tag %s: %s", q, expected);
-  g_free (q);
-  return FALSE;
+  return fxs_load_fail (c, FXS_ERROR_FORMAT, key, path, "unknown value tag %s: %s",
+                        fxs_load_quoted (c, key->u.s, key->n), expected);
 }
 
 gboolean

@@ -33,9 +33,8 @@ enum {
 static gboolean
 check_name_list (FxsLoadConv *c, const FxsJson *list, const FxsJsonPath *path)
 {
-  if (list->type != FXS_JSON_ARRAY)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, list, path, "must be an array of names, not %s",
-                          fxs_load_type_name (list));
+  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path, "must be an array of names"))
+    return FALSE;
   for (guint i = 0; i < list->n; i++)
     {
       FxsJsonPath p = { path, NULL, 0, i };
@@ -101,24 +100,21 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
           if (!check_name_list (c, v, &p))
             return FALSE;
         }
-      else if (is_key (key, "name") || is_key (key, "submodule"))
+      else if (is_key (key, "name") || is_key (key, "submodule") || is_key (key, "label"))
         {
-          if (!fxs_load_check_text (c, v, &p, key->n == 4 ? "\"name\"" : "\"submodule\""))
+          if (!fxs_load_check_text (c, v, &p, key->n == 4   ? "\"name\""
+                                              : key->n == 5 ? "\"label\""
+                                                            : "\"submodule\""))
             return FALSE;
           have_name |= key->n == 4;
-          have_submodule |= key->n != 4;
-        }
-      else if (is_key (key, "label"))
-        {
-          if (!fxs_load_check_text (c, v, &p, "\"label\""))
-            return FALSE;
+          have_submodule |= key->n == 9;
         }
       else if (is_key (key, "id"))
         {
           gint64 id;
           if (v->type != FXS_JSON_NUMBER || !fxs_load_is_integer (v))
             return fxs_load_fail (c, FXS_ERROR_FORMAT, v, &p, "\"id\" must be an integer, not %s",
-                                  fxs_load_type_name (v));
+                                  fxs_load_type_name (v->type));
           if (!fxs_load_integer (c, v, &p, &id))
             return FALSE;
           have_id = TRUE;
@@ -136,13 +132,6 @@ check_partition (FxsLoadConv *c, const FxsJson *obj)
 
 /* ---- the file's structure ------------------------------------------------------- */
 
-static const char *
-item_type_name (FxsJsonType type)
-{
-  FxsJson j = { .type = type };
-  return fxs_load_type_name (&j);
-}
-
 static FxsJsonAction
 expect_type (FxsJsonReader *reader, const FxsJsonItem *item, FxsJsonType type,
              const char *what, FxsJsonAction action)
@@ -150,98 +139,82 @@ expect_type (FxsJsonReader *reader, const FxsJsonItem *item, FxsJsonType type,
   if (item->type == type)
     return action;
   fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL, "%s must be %s, not %s",
-                        what, item_type_name (type), item_type_name (item->type));
+                        what, fxs_load_type_name (type), fxs_load_type_name (item->type));
+  return FXS_JSON_FAIL;
+}
+
+/* The members streamed at the top level (all of them) and in a submodule
+ * (the first two); the first two are built with TAG_BUILD. */
+static const struct {
+  const char *key, *quoted;
+  FxsJsonType type;
+  int tag;
+} streamed[] = {
+  { "attributes", "\"attributes\"", FXS_JSON_OBJECT, TAG_ATTRS },
+  { "nodes", "\"nodes\"", FXS_JSON_ARRAY, TAG_NODES },
+  { "submodules", "\"submodules\"", FXS_JSON_ARRAY, TAG_SUBMODULES },
+  { "partitions", "\"partitions\"", FXS_JSON_ARRAY, TAG_PARTITIONS },
+  { "qualname_map", "\"qualname_map\"", FXS_JSON_OBJECT, TAG_QUALNAME_MAP },
+};
+
+/* Member @item (a key other than the head's) of the top level (@top) or
+ * a submodule: streamed when it is one of streamed[], an x-... extension
+ * read and ignored at the top, else an error. */
+static FxsJsonAction
+begin_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, gboolean top,
+              int build, int *tag)
+{
+  FxsLoadConv c = { l, reader, NULL, NULL };
+  for (guint i = 0; i < (top ? G_N_ELEMENTS (streamed) : 2); i++)
+    if (item_is (item, streamed[i].key))
+      {
+        *tag = streamed[i].tag | (i < 2 ? build : 0);
+        if (streamed[i].tag == TAG_NODES)
+          *(top ? &l->have_nodes : &l->entry_has_nodes) = TRUE;
+        if (streamed[i].tag == TAG_PARTITIONS && l->all)
+          l->all->has_partitions = TRUE;
+        return expect_type (reader, item, streamed[i].type, streamed[i].quoted,
+                            i == 0 && build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
+      }
+  if (top && g_str_has_prefix (item->key, "x-"))
+    return FXS_JSON_COLLECT;
+  fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL, "unknown member %s (expected %s)",
+                    fxs_load_quoted (&c, item->key, item->key_len),
+                    top ? "\"format\", \"version\", \"attributes\", \"nodes\", \"submodules\", "
+                          "\"partitions\", \"qualname_map\" or \"x-...\""
+                        : "\"name\", \"attributes\", \"nodes\"");
   return FXS_JSON_FAIL;
 }
 
 static FxsJsonAction
 begin_top_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
 {
-  const char *key = item->key;
-  gboolean head = item_is (item, "format") || item_is (item, "version");
-  if (!head && !(l->have_format && l->have_version))
+  FxsLoadConv c = { l, reader, NULL, NULL };
+  if (item_is (item, "format") || item_is (item, "version"))
+    return FXS_JSON_COLLECT;
+  if (!(l->have_format && l->have_version))
     {
-      char *q = fxs_load_quoted (key, item->key_len);
-      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
-                            "found %s before \"format\" and \"version\": a graph file starts "
-                            "with \"format\": \"" FORMAT_NAME "\", \"version\": %d", q,
-                            FXS_GRAPH_FORMAT_VERSION);
-      g_free (q);
+      fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+                        "found %s before \"format\" and \"version\": a graph file starts "
+                        "with \"format\": \"" FORMAT_NAME "\", \"version\": %d",
+                        fxs_load_quoted (&c, item->key, item->key_len), FXS_GRAPH_FORMAT_VERSION);
       return FXS_JSON_FAIL;
     }
-  int build = l->want ? 0 : TAG_BUILD;
-  if (head)
-    return FXS_JSON_COLLECT;
-  if (item_is (item, "attributes"))
-    {
-      *tag = TAG_ATTRS | build;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
-                          build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
-    }
-  if (item_is (item, "nodes"))
-    {
-      l->have_nodes = TRUE;
-      *tag = TAG_NODES | build;
-      return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
-    }
-  if (item_is (item, "submodules"))
-    {
-      *tag = TAG_SUBMODULES;
-      return expect_type (reader, item, FXS_JSON_ARRAY, "\"submodules\"", FXS_JSON_STREAM);
-    }
-  if (item_is (item, "partitions"))
-    {
-      if (l->all)
-        l->all->has_partitions = TRUE;
-      *tag = TAG_PARTITIONS;
-      return expect_type (reader, item, FXS_JSON_ARRAY, "\"partitions\"", FXS_JSON_STREAM);
-    }
-  if (item_is (item, "qualname_map"))
-    {
-      *tag = TAG_QUALNAME_MAP;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "\"qualname_map\"", FXS_JSON_STREAM);
-    }
-  if (g_str_has_prefix (key, "x-"))
-    return FXS_JSON_COLLECT; /* an extension: read and ignored */
-  char *q = fxs_load_quoted (key, item->key_len);
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
-                        "unknown member %s (expected \"format\", \"version\", \"attributes\", "
-                        "\"nodes\", \"submodules\", \"partitions\", \"qualname_map\" or "
-                        "\"x-...\")", q);
-  g_free (q);
-  return FXS_JSON_FAIL;
+  return begin_member (l, reader, item, TRUE, l->want ? 0 : TAG_BUILD, tag);
 }
 
 static FxsJsonAction
 begin_submodule_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
 {
-  const char *key = item->key;
-  if (!l->entry_named && !item_is (item, "name"))
+  if (item_is (item, "name"))
+    return FXS_JSON_COLLECT;
+  if (!l->entry_named)
     {
       fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
                             "\"name\" must be the first member of a submodule");
       return FXS_JSON_FAIL;
     }
-  int build = l->entry_build ? TAG_BUILD : 0;
-  if (item_is (item, "name"))
-    return FXS_JSON_COLLECT;
-  if (item_is (item, "attributes"))
-    {
-      *tag = TAG_ATTRS | build;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "\"attributes\"",
-                          build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
-    }
-  if (item_is (item, "nodes"))
-    {
-      l->entry_has_nodes = TRUE;
-      *tag = TAG_NODES | build;
-      return expect_type (reader, item, FXS_JSON_ARRAY, "\"nodes\"", FXS_JSON_STREAM);
-    }
-  char *q = fxs_load_quoted (key, item->key_len);
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
-                        "unknown member %s (expected \"name\", \"attributes\", \"nodes\")", q);
-  g_free (q);
-  return FXS_JSON_FAIL;
+  return begin_member (l, reader, item, FALSE, l->entry_build ? TAG_BUILD : 0, tag);
 }
 
 static FxsJsonAction
@@ -255,7 +228,8 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
       if (item->type == FXS_JSON_OBJECT)
         return FXS_JSON_STREAM;
       fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
-                            "a graph file is a JSON object, not %s", item_type_name (item->type));
+                            "a graph file is a JSON object, not %s",
+                            fxs_load_type_name (item->type));
       return FXS_JSON_FAIL;
     case TAG_TOP:
       return begin_top_member (l, reader, item, tag);
@@ -301,7 +275,7 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
       if (v->type != FXS_JSON_NUMBER || !fxs_load_is_integer (v))
         return fxs_load_fail (&c, FXS_ERROR_FORMAT, v, NULL,
                               "\"version\" must be an integer, not %s",
-                              fxs_load_type_name (v));
+                              fxs_load_type_name (v->type));
       char buf[64];
       if (!fxs_load_parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
         return fxs_load_fail (&c, FXS_ERROR_VERSION, v, NULL,
@@ -310,18 +284,6 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
       l->have_version = TRUE;
     }
   return TRUE; /* x-... extensions */
-}
-
-/* The loader's caches point into the graph being built: another graph
- * must not find them. */
-static void
-forget_graph_caches (FxsLoader *l)
-{
-  /* recent nodes are told by their graph, strings by the generation, and
-   * the name tables follow the graph themselves: a split result may have
-   * millions of submodules */
-  l->generation++;
-  fxs_meta_share_clear (l->share);
 }
 
 /* A qualname map entry, kept when loading a whole split result. */
@@ -349,12 +311,8 @@ submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
   if (!fxs_load_check_text (&c, v, NULL, "a submodule's \"name\""))
     return FALSE;
   if (g_hash_table_contains (l->submodule_names, v->u.s))
-    {
-      char *q = fxs_load_quoted (v->u.s, v->n);
-      fxs_load_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name %s", q);
-      g_free (q);
-      return FALSE;
-    }
+    return fxs_load_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name %s",
+                          fxs_load_quoted (&c, v->u.s, v->n));
   char *name = g_strdup (v->u.s);
   g_hash_table_add (l->submodule_names, name);
   g_ptr_array_add (l->submodule_list, name);
@@ -371,7 +329,7 @@ submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
       l->graph = fxs_graph_new ();
       g_ptr_array_add (l->all->names, g_strdup (name));
       g_ptr_array_add (l->all->submodules, l->graph);
-      forget_graph_caches (l);
+      fxs_meta_share_clear (l->share); /* it serves one graph at a time */
     }
   return TRUE;
 }
@@ -389,7 +347,7 @@ on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const F
     case TAG_ATTRS:
       return fxs_load_attr (&c, item, v, build);
     case TAG_NODES:
-      return build ? fxs_load_node (l, reader, item, v) : fxs_load_node_shape (l, reader, v);
+      return fxs_load_node (l, reader, item, v, build);
     case TAG_SUBMODULE:
       return submodule_name (l, reader, v);
     case TAG_PARTITIONS:
@@ -428,11 +386,11 @@ end_top (FxsLoader *l, FxsJsonReader *reader, gint64 pos)
     }
   if (l->submodule_list->len > 20)
     g_string_append_printf (names, " and %u more", l->submodule_list->len - 20);
-  char *want = fxs_load_quoted (l->want, strlen (l->want));
-  fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL, "no submodule %s (%s%s)", want,
-                        l->submodule_list->len ? "the file has " : "the file has no submodules",
-                        names->str);
-  g_free (want);
+  FxsLoadConv c = { l, reader, NULL, NULL };
+  fxs_load_fail_at (&c, FXS_ERROR_GRAPH, pos, NULL, "no submodule %s (%s%s)",
+                    fxs_load_quoted (&c, l->want, strlen (l->want)),
+                    l->submodule_list->len ? "the file has " : "the file has no submodules",
+                    names->str);
   g_string_free (names, TRUE);
   return FALSE;
 }
@@ -456,7 +414,7 @@ on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64
       if (l->all)
         {
           l->graph = l->all->top;
-          forget_graph_caches (l);
+          fxs_meta_share_clear (l->share);
         }
       l->entry_build = FALSE;
       return TRUE;
@@ -480,14 +438,13 @@ input_size (const char *path, gsize length)
 }
 
 /* One reading of the input by a new loader, the file at @path or else
- * @data. */
+ * @data (named @display_name, or "<data>", in messages). */
 static FxsGraph *
 load (const char *path, const char *data, gsize length, const char *display_name,
       const char *want, FxsLoadSplit *all, GError **error)
 {
   /* big (its caches): not on the stack */
   FxsLoader *l = g_new0 (FxsLoader, 1);
-  l->generation = 1;
   l->want = want;
   l->all = all;
   l->graph = want ? NULL : fxs_graph_new ();
@@ -500,13 +457,16 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->share = fxs_meta_share_new ();
-  FxsJsonReader *reader = fxs_json_reader_new (display_name, &handler, l);
+  l->quoted = g_string_new (NULL);
+  FxsJsonReader *reader = fxs_json_reader_new (path ? path : display_name ? display_name : "<data>",
+                                               &handler, l);
   gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
-                     : fxs_json_reader_parse_data (reader, data, length, error);
+                     : fxs_json_reader_parse_data (reader, data ? data : "", length, error);
   fxs_json_reader_free (reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
   fxs_meta_share_free (l->share);
+  g_string_free (l->quoted, TRUE);
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);
@@ -530,33 +490,27 @@ FxsGraph *
 fxs_graph_load_file (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  return load (path, NULL, 0, path, NULL, NULL, error);
+  return load (path, NULL, 0, NULL, NULL, NULL, error);
 }
 
 FxsGraph *
 fxs_graph_load_submodule_file (const char *path, const char *submodule, GError **error)
 {
   g_return_val_if_fail (path != NULL && submodule != NULL, NULL);
-  return load (path, NULL, 0, path, submodule, NULL, error);
+  return load (path, NULL, 0, NULL, submodule, NULL, error);
 }
 
 FxsGraph *
 fxs_graph_load_data (const char *data, gsize length, const char *display_name, GError **error)
 {
   g_return_val_if_fail (data != NULL || length == 0, NULL);
-  return load (NULL, data ? data : "", length, display_name ? display_name : "<data>", NULL, NULL,
-               error);
+  return load (NULL, data, length, display_name, NULL, NULL, error);
 }
 
 gboolean
 fxs_load_split (const char *path, const char *data, gsize length, const char *display_name,
                 FxsLoadSplit *out, GError **error)
 {
-  FxsGraph *top = path ? load (path, NULL, 0, path, NULL, out, error)
-                       : load (NULL, data ? data : "", length,
-                               display_name ? display_name : "<data>", NULL, out, error);
-  if (!top)
-    return FALSE;
-  out->top = top;
-  return TRUE;
+  out->top = load (path, data, length, display_name, NULL, out, error);
+  return out->top != NULL;
 }

@@ -1,7 +1,6 @@
 /* Writing graphs as graph files (docs/graph-format.md): deterministic, one
  * node per line, the inverse of graph-load.c. */
 #include <fxsplit/io.h>
-#include "util/atomic-file.h"
 #include "model/graph-private.h"
 #include "json-writer.h"
 
@@ -23,12 +22,6 @@ write_items (FxsJsonWriter *w, const FxsValue *items, guint n)
 }
 
 static void
-write_string_value (FxsJsonWriter *w, const FxsValue *v)
-{
-  fxs_json_write_string (w, v->u.s, v->n);
-}
-
-static void
 write_value (FxsJsonWriter *w, const FxsValue *v)
 {
   switch ((FxsValueKind) v->kind)
@@ -46,18 +39,14 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       fxs_json_write_float (w, v->u.f);
       break;
     case FXS_VALUE_STRING:
-      write_string_value (w, v);
+      fxs_json_write_string (w, v->u.s, v->n);
       break;
     case FXS_VALUE_LIST:
       write_items (w, v->u.items, v->n);
       break;
     case FXS_VALUE_TUPLE:
-      fxs_json_write_literal (w, "{\"tuple\": ");
-      write_items (w, v->u.items, v->n);
-      fxs_json_write_literal (w, "}");
-      break;
     case FXS_VALUE_SLICE:
-      fxs_json_write_literal (w, "{\"slice\": ");
+      fxs_json_write_raw (w, v->kind == FXS_VALUE_TUPLE ? "{\"tuple\": " : "{\"slice\": ");
       write_items (w, v->u.items, v->n);
       fxs_json_write_literal (w, "}");
       break;
@@ -83,9 +72,9 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       break;
     case FXS_VALUE_OPAQUE:
       fxs_json_write_literal (w, "{\"opaque\": ");
-      write_string_value (w, &v->u.items[0]);
+      fxs_json_write_string (w, v->u.items[0].u.s, v->u.items[0].n);
       fxs_json_write_literal (w, ", \"repr\": ");
-      write_string_value (w, &v->u.items[1]);
+      fxs_json_write_string (w, v->u.items[1].u.s, v->u.items[1].n);
       fxs_json_write_literal (w, "}");
       break;
     }
@@ -128,7 +117,7 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
       if (!*first)
         fxs_json_write_literal (w, ", ");
       *first = FALSE;
-      write_string_value (w, key);
+      fxs_json_write_string (w, key->u.s, key->n);
       fxs_json_write_literal (w, ": ");
       write_value (w, &dict->u.items[2 * i + 1]);
     }
@@ -152,16 +141,24 @@ write_shape (FxsJsonWriter *w, const FxsTensorMeta *t)
   fxs_json_write_literal (w, "]");
 }
 
-static void
-write_tensor (FxsJsonWriter *w, const FxsTensorMeta *t)
+/* @before (a literal), then the "shape" and "dtype" members, as tensor
+ * metadata and attributes have them. */
+static inline void
+write_shape_and_dtype (FxsJsonWriter *w, const char *before, const FxsTensorMeta *t)
 {
-  fxs_json_write_literal (w, "{\"shape\": ");
+  fxs_json_write_raw (w, before);
   write_shape (w, t);
   if (t->dtype)
     {
       fxs_json_write_literal (w, ", \"dtype\": ");
       fxs_json_write_cstring (w, t->dtype);
     }
+}
+
+static void
+write_tensor (FxsJsonWriter *w, const FxsTensorMeta *t)
+{
+  write_shape_and_dtype (w, "{\"shape\": ", t);
   fxs_json_write_literal (w, "}");
 }
 
@@ -173,25 +170,19 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
       && (!m->extra || m->extra->n == 0))
     return;
   fxs_json_write_literal (w, ", \"meta\": {");
-  gboolean first = TRUE;
   if (tensors)
-    {
-      fxs_json_write_literal (w, "\"tensors\": [");
-      for (guint i = 0; i < m->n_tensors; i++)
-        {
-          if (i)
-            fxs_json_write_literal (w, ", ");
-          write_tensor (w, m->tensors[i]);
-        }
-      fxs_json_write_literal (w, "]");
-      first = FALSE;
-    }
+    fxs_json_write_literal (w, "\"tensors\": [");
   else if (m->n_tensors == 1)
+    fxs_json_write_literal (w, "\"tensor\": ");
+  for (guint i = 0; i < m->n_tensors; i++)
     {
-      fxs_json_write_literal (w, "\"tensor\": ");
-      write_tensor (w, m->tensors[0]);
-      first = FALSE;
+      if (i)
+        fxs_json_write_literal (w, ", ");
+      write_tensor (w, m->tensors[i]);
     }
+  if (tensors)
+    fxs_json_write_literal (w, "]");
+  gboolean first = m->n_tensors == 0 && !tensors;
   if (m->n_free_symbols > 0)
     {
       fxs_json_write_raw (w, first ? "\"free_symbols\": [" : ", \"free_symbols\": [");
@@ -259,32 +250,13 @@ write_attr (FxsJsonWriter *w, const FxsAttr *a)
       fxs_json_write_cstring (w, a->class_name);
     }
   if (a->tensor)
-    {
-      fxs_json_write_literal (w, ", \"shape\": ");
-      write_shape (w, a->tensor);
-      if (a->tensor->dtype)
-        {
-          fxs_json_write_literal (w, ", \"dtype\": ");
-          fxs_json_write_cstring (w, a->tensor->dtype);
-        }
-    }
+    write_shape_and_dtype (w, ", \"shape\": ", a->tensor);
   fxs_json_write_literal (w, "}");
 }
 
 void
-fxs_graph_write_header (FxsJsonWriter *w)
-{
-  char version[64];
-  g_snprintf (version, sizeof version, "{\n  \"format\": \"fxsplit-graph\",\n  \"version\": %d",
-              FXS_GRAPH_FORMAT_VERSION);
-  fxs_json_write_raw (w, version);
-}
-
-/* HEAD, then the attributes (@attrs) or nodes of @items one a line, then
- * @close. */
-static void
-write_list (FxsJsonWriter *w, const char *indent, const char *head, const FxsItems *items,
-            gboolean attrs, char close)
+fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, guint n,
+                      FxsJsonItemFunc item, gconstpointer data, char close)
 {
   fxs_json_write_raw (w, indent);
   fxs_json_write_raw (w, head);
@@ -292,16 +264,13 @@ write_list (FxsJsonWriter *w, const char *indent, const char *head, const FxsIte
    * (without the comma before the first) */
   char *sep = g_strconcat (",\n  ", indent, NULL);
   gsize sep_len = strlen (sep);
-  for (guint i = 0; i < items->len; i++)
+  for (guint i = 0; i < n; i++)
     {
       fxs_json_write_bytes (w, sep + (i == 0), sep_len - (i == 0));
-      if (attrs)
-        write_attr (w, items->pdata[i]);
-      else
-        write_node (w, items->pdata[i]);
+      item (w, data, i);
     }
   g_free (sep);
-  if (items->len)
+  if (n)
     {
       fxs_json_write_literal (w, "\n");
       fxs_json_write_raw (w, indent);
@@ -309,20 +278,40 @@ write_list (FxsJsonWriter *w, const char *indent, const char *head, const FxsIte
   fxs_json_write_char (w, close);
 }
 
-void
-fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
+static void
+attr_item (FxsJsonWriter *w, gconstpointer attrs, guint i)
 {
-  write_list (w, indent, "\"attributes\": {", graph->attrs, TRUE, '}');
-  fxs_json_write_literal (w, ",\n");
-  write_list (w, indent, "\"nodes\": [", graph->nodes, FALSE, ']');
+  write_attr (w, ((const FxsItems *) attrs)->pdata[i]);
 }
 
 static void
-write_graph_file (FxsJsonWriter *w, const FxsGraph *graph)
+node_item (FxsJsonWriter *w, gconstpointer nodes, guint i)
 {
-  fxs_graph_write_header (w);
+  write_node (w, ((const FxsItems *) nodes)->pdata[i]);
+}
+
+void
+fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
+{
+  fxs_graph_write_list (w, indent, "\"attributes\": {", graph->attrs->len, attr_item, graph->attrs,
+                        '}');
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_list (w, indent, "\"nodes\": [", graph->nodes->len, node_item, graph->nodes, ']');
+}
+
+void
+fxs_graph_write_start (FxsJsonWriter *w, const FxsGraph *graph)
+{
+  fxs_json_write_literal (w, "{\n  \"format\": \"fxsplit-graph\",\n  \"version\": ");
+  fxs_json_write_int (w, FXS_GRAPH_FORMAT_VERSION);
   fxs_json_write_literal (w, ",\n");
   fxs_graph_write_members (w, graph, "  ");
+}
+
+static void
+write_graph_file (FxsJsonWriter *w, gconstpointer graph)
+{
+  fxs_graph_write_start (w, graph);
   fxs_json_write_literal (w, "\n}\n");
 }
 
@@ -330,22 +319,12 @@ void
 fxs_graph_to_json (const FxsGraph *graph, GString *out)
 {
   g_return_if_fail (graph != NULL && out != NULL);
-  FxsJsonWriter w;
-  fxs_json_writer_init_string (&w, out);
-  write_graph_file (&w, graph);
-  fxs_json_writer_finish (&w);
+  fxs_json_write_with (out, NULL, write_graph_file, graph);
 }
 
 gboolean
 fxs_graph_save_file (const FxsGraph *graph, const char *path, GError **error)
 {
   g_return_val_if_fail (graph != NULL && path != NULL, FALSE);
-  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
-  if (!file)
-    return FALSE;
-  FxsJsonWriter w;
-  fxs_json_writer_init_file (&w, fxs_atomic_file_stream (file));
-  write_graph_file (&w, graph);
-  fxs_json_writer_finish (&w);
-  return fxs_atomic_file_commit (file, error);
+  return fxs_json_save_file (path, write_graph_file, graph, error);
 }

@@ -1,67 +1,48 @@
 /* A small JSON emitter for graph files (see json-writer.h). */
 #include "json-writer.h"
+#include "util/atomic-file.h"
 
 #include <fxsplit/value.h>
 #include <math.h>
 
+/* Hands @len bytes on to the string or the file. */
 static void
-init (FxsJsonWriter *w, GString *string, FILE *file)
+emit (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  memset (w, 0, sizeof *w);
-  w->buf = g_malloc (FXS_JSON_WRITER_BUFFER);
-  w->cap = FXS_JSON_WRITER_BUFFER;
-  w->string = string;
-  w->file = file;
+  if (!w->file)
+    g_string_append_len (w->string, bytes, (gssize) len);
+  else if (fwrite (bytes, 1, len, w->file) != len)
+    { /* reported by ferror() at commit */ }
 }
 
 void
-fxs_json_writer_init_string (FxsJsonWriter *w, GString *out)
+fxs_json_write_with (GString *string, FILE *file, FxsJsonWriteFunc write, gconstpointer data)
 {
-  init (w, out, NULL);
+  FxsJsonWriter w = { g_malloc (FXS_JSON_WRITER_BUFFER), 0, string, file };
+  write (&w, data);
+  emit (&w, w.buf, w.len);
+  g_free (w.buf);
 }
 
-void
-fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file)
+gboolean
+fxs_json_save_file (const char *path, FxsJsonWriteFunc write, gconstpointer data, GError **error)
 {
-  init (w, NULL, file);
-}
-
-void
-fxs_json_writer_drain (FxsJsonWriter *w)
-{
-  if (w->len == 0)
-    return;
-  if (w->file)
-    {
-      if (fwrite (w->buf, 1, w->len, w->file) != w->len)
-        { /* reported by ferror() at commit */ }
-    }
-  else
-    g_string_append_len (w->string, w->buf, (gssize) w->len);
-  w->len = 0;
+  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
+  if (!file)
+    return FALSE;
+  fxs_json_write_with (NULL, fxs_atomic_file_stream (file), write, data);
+  return fxs_atomic_file_commit (file, error);
 }
 
 gboolean
 fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  fxs_json_writer_drain (w);
-  if (len <= w->cap)
+  emit (w, w->buf, w->len);
+  w->len = 0;
+  if (len <= FXS_JSON_WRITER_BUFFER)
     return TRUE;
-  if (w->file)
-    {
-      if (fwrite (bytes, 1, len, w->file) != len)
-        { /* reported by ferror() at commit */ }
-    }
-  else
-    g_string_append_len (w->string, bytes, (gssize) len);
+  emit (w, bytes, len);
   return FALSE;
-}
-
-void
-fxs_json_writer_finish (FxsJsonWriter *w)
-{
-  fxs_json_writer_drain (w);
-  g_clear_pointer (&w->buf, g_free);
 }
 
 /* Bytes that a JSON string cannot hold as they are (control characters,
@@ -207,7 +188,7 @@ void
 fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
 {
   /* the common case, a plain string with room in the buffer */
-  if (G_LIKELY (w->len + len + 2 <= w->cap) && copy_plain (w->buf + w->len + 1, s, len))
+  if (G_LIKELY (w->len + len + 2 <= FXS_JSON_WRITER_BUFFER) && copy_plain (w->buf + w->len + 1, s, len))
     {
       w->buf[w->len] = '"';
       w->buf[w->len + len + 1] = '"';
@@ -222,7 +203,7 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
 G_GNUC_NO_INLINE static void
 write_int_after_drain (FxsJsonWriter *w, gint64 v)
 {
-  fxs_json_writer_drain (w);
+  fxs_json_writer_room (w, NULL, 0);
   fxs_json_write_int (w, v);
 }
 
@@ -235,7 +216,7 @@ fxs_json_write_int (FxsJsonWriter *w, gint64 v)
   gsize n = v < 0 ? 2 : 1;
   for (guint64 rest = u; rest >= 10; rest /= 10)
     n++;
-  if (G_UNLIKELY (w->len + n > w->cap))
+  if (G_UNLIKELY (w->len + n > FXS_JSON_WRITER_BUFFER))
     {
       write_int_after_drain (w, v);   /* n <= 20 fits then */
       return;

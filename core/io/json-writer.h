@@ -17,28 +17,27 @@
 #define FXS_JSON_WRITER_BUFFER (256u * 1024)
 
 typedef struct {
-  char *buf;
+  char *buf;                /* FXS_JSON_WRITER_BUFFER bytes */
   gsize len;
-  gsize cap;                /* bytes at buf */
-  GString *string;          /* string mode: where the bytes go */
-  FILE *file;               /* file mode: where the bytes go */
+  GString *string;          /* where the bytes go: a string, */
+  FILE *file;               /* or else a file */
 } FxsJsonWriter;
 
-void fxs_json_writer_init_string (FxsJsonWriter *w, GString *out);
-void fxs_json_writer_init_file (FxsJsonWriter *w, FILE *file);
-/* Writes out what is buffered and frees the buffer.  File write errors
- * stay in the stream's error flag, which the caller checks. */
-void fxs_json_writer_finish (FxsJsonWriter *w);
+typedef void (*FxsJsonWriteFunc) (FxsJsonWriter *w, gconstpointer data);
+/* Runs @write (@data) with a writer into @string, or else @file.  File
+ * write errors stay in the stream's error flag, which the caller checks. */
+void fxs_json_write_with (GString *string, FILE *file, FxsJsonWriteFunc write, gconstpointer data);
+/* The same into the file at @path, replaced atomically. */
+gboolean fxs_json_save_file (const char *path, FxsJsonWriteFunc write, gconstpointer data,
+                             GError **error);
 
-/* Hands the buffered bytes on and empties the buffer (internal). */
-void fxs_json_writer_drain (FxsJsonWriter *w);
 /* Makes room for @len more bytes (internal): FALSE when it has dealt with
  * @bytes itself (written them straight through). */
 gboolean fxs_json_writer_room (FxsJsonWriter *w, const char *bytes, gsize len);
 static inline void
 fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
 {
-  if (G_UNLIKELY (w->len + len > w->cap) && !fxs_json_writer_room (w, bytes, len))
+  if (G_UNLIKELY (w->len + len > FXS_JSON_WRITER_BUFFER) && !fxs_json_writer_room (w, bytes, len))
     return;
   memcpy (w->buf + w->len, bytes, len);
   w->len += len;
@@ -47,7 +46,7 @@ fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
 static inline void
 fxs_json_write_char (FxsJsonWriter *w, char c)
 {
-  if (G_UNLIKELY (w->len == w->cap) && !fxs_json_writer_room (w, &c, 1))
+  if (G_UNLIKELY (w->len == FXS_JSON_WRITER_BUFFER) && !fxs_json_writer_room (w, &c, 1))
     return;
   w->buf[w->len++] = c;
 }
@@ -75,10 +74,17 @@ void fxs_json_write_float (FxsJsonWriter *w, double v);
 
 /* ---- graph file pieces (graph-save.c) ---------------------------------- */
 
-/* The format header: "{", "format" and "version" members. */
-void fxs_graph_write_header (FxsJsonWriter *w);
+/* A graph file's start: "{", its "format", "version", and @graph's
+ * members, without a trailing comma or newline. */
+void fxs_graph_write_start (FxsJsonWriter *w, const FxsGraph *graph);
 /* The "attributes" and "nodes" members of @graph, each line starting with
  * @indent, without a trailing comma or newline. */
 void fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent);
+typedef void (*FxsJsonItemFunc) (FxsJsonWriter *w, gconstpointer data, guint i);
+/* @indent and @head, then @n items (@item: @data's item i) one a line
+ * after @indent and two spaces, then @close: on a line of its own after
+ * @indent unless there are no items. */
+void fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, guint n,
+                           FxsJsonItemFunc item, gconstpointer data, char close);
 
 #endif

@@ -3,7 +3,6 @@
  * (docs/graph-format.md).  Uses only the public split.h accessors. */
 #include <fxsplit/split.h>
 #include <fxsplit/io.h>
-#include "util/atomic-file.h"
 #include "json-writer.h"
 
 typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
@@ -51,70 +50,64 @@ write_partition (FxsJsonWriter *w, const FxsPartition *p)
 }
 
 static void
-write_split_result (FxsJsonWriter *w, const FxsSplitResult *result)
+submodule_item (FxsJsonWriter *w, gconstpointer result, guint i)
+{
+  const FxsPartition *p = fxs_split_result_partition (result, i);
+  fxs_json_write_literal (w, "{\n      \"name\": ");
+  fxs_json_write_cstring (w, fxs_partition_submod_name (p));
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
+  fxs_json_write_literal (w, "\n    }");
+}
+
+static void
+partition_item (FxsJsonWriter *w, gconstpointer result, guint i)
+{
+  write_partition (w, fxs_split_result_partition (result, i));
+}
+
+static void
+qualname_item (FxsJsonWriter *w, gconstpointer result, guint i)
+{
+  const char *new_name, *old_name;
+  fxs_split_result_qualname (result, i, &new_name, &old_name);
+  fxs_json_write_cstring (w, new_name);
+  fxs_json_write_literal (w, ": ");
+  fxs_json_write_cstring (w, old_name);
+}
+
+static void
+write_split_result (FxsJsonWriter *w, gconstpointer result)
 {
   guint n = fxs_split_result_n_partitions (result);
-  fxs_graph_write_header (w);
+  fxs_graph_write_start (w, fxs_split_result_top (result));
   fxs_json_write_literal (w, ",\n");
-  fxs_graph_write_members (w, fxs_split_result_top (result), "  ");
-
-  fxs_json_write_literal (w, ",\n  \"submodules\": [");
-  for (guint i = 0; i < n; i++)
-    {
-      const FxsPartition *p = fxs_split_result_partition (result, i);
-      fxs_json_write_raw (w, i ? ",\n    {\n      \"name\": " : "\n    {\n      \"name\": ");
-      fxs_json_write_cstring (w, fxs_partition_submod_name (p));
-      fxs_json_write_literal (w, ",\n");
-      fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
-      fxs_json_write_literal (w, "\n    }");
-    }
-  fxs_json_write_raw (w, n ? "\n  ],\n  \"partitions\": [" : "],\n  \"partitions\": [");
-  for (guint i = 0; i < n; i++)
-    {
-      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
-      write_partition (w, fxs_split_result_partition (result, i));
-    }
-  fxs_json_write_raw (w, n ? "\n  ],\n  \"qualname_map\": {" : "],\n  \"qualname_map\": {");
-  guint nq = fxs_split_result_n_qualnames (result);
-  for (guint i = 0; i < nq; i++)
-    {
-      const char *new_name, *old_name;
-      fxs_split_result_qualname (result, i, &new_name, &old_name);
-      fxs_json_write_raw (w, i ? ",\n    " : "\n    ");
-      fxs_json_write_cstring (w, new_name);
-      fxs_json_write_literal (w, ": ");
-      fxs_json_write_cstring (w, old_name);
-    }
-  fxs_json_write_raw (w, nq ? "\n  }\n}\n" : "}\n}\n");
+  fxs_graph_write_list (w, "  ", "\"submodules\": [", n, submodule_item, result, ']');
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_list (w, "  ", "\"partitions\": [", n, partition_item, result, ']');
+  fxs_json_write_literal (w, ",\n");
+  fxs_graph_write_list (w, "  ", "\"qualname_map\": {", fxs_split_result_n_qualnames (result),
+                        qualname_item, result, '}');
+  fxs_json_write_literal (w, "\n}\n");
 }
 
 void
 fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
 {
   g_return_if_fail (result != NULL && out != NULL);
-  FxsJsonWriter w;
-  fxs_json_writer_init_string (&w, out);
-  write_split_result (&w, result);
-  fxs_json_writer_finish (&w);
+  fxs_json_write_with (out, NULL, write_split_result, result);
 }
 
 void
 fxs_split_result_write_json (const FxsSplitResult *result, FILE *out)
 {
   g_return_if_fail (result != NULL && out != NULL);
-  FxsJsonWriter w;
-  fxs_json_writer_init_file (&w, out);
-  write_split_result (&w, result);
-  fxs_json_writer_finish (&w);
+  fxs_json_write_with (NULL, out, write_split_result, result);
 }
 
 gboolean
 fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GError **error)
 {
   g_return_val_if_fail (result != NULL && path != NULL, FALSE);
-  FxsAtomicFile *file = fxs_atomic_file_open (path, error);
-  if (!file)
-    return FALSE;
-  fxs_split_result_write_json (result, fxs_atomic_file_stream (file));
-  return fxs_atomic_file_commit (file, error);
+  return fxs_json_save_file (path, write_split_result, result, error);
 }

@@ -274,22 +274,25 @@ test_string_longer_than_buffer (void)
 }
 
 static void
+write_numbers (FxsJsonWriter *w, gconstpointer want)
+{
+  static const gint64 edges[] = { 0, 9, 10, -1, -10, G_MAXINT64, G_MININT64 };
+  for (gint64 i = 0; i < 100000; i++)
+    {
+      gint64 v = i < (gint64) G_N_ELEMENTS (edges) ? edges[i] : (i % 2 ? -i : i) * i * i;
+      fxs_json_write_int (w, v);
+      fxs_json_write_char (w, ' ');
+      g_string_append_printf ((GString *) want, "%" G_GINT64_FORMAT " ", v);
+    }
+}
+
+static void
 test_numbers_across_buffer (void)
 {
   /* Numbers of every length, written straight into the writer's buffer:
    * enough of them to fill it a few times, so that some meet its end. */
-  static const gint64 edges[] = { 0, 9, 10, -1, -10, G_MAXINT64, G_MININT64 };
   GString *text = g_string_new (NULL), *want = g_string_new (NULL);
-  FxsJsonWriter w;
-  fxs_json_writer_init_string (&w, text);
-  for (gint64 i = 0; i < 100000; i++)
-    {
-      gint64 v = i < (gint64) G_N_ELEMENTS (edges) ? edges[i] : (i % 2 ? -i : i) * i * i;
-      fxs_json_write_int (&w, v);
-      fxs_json_write_char (&w, ' ');
-      g_string_append_printf (want, "%" G_GINT64_FORMAT " ", v);
-    }
-  fxs_json_writer_finish (&w);
+  fxs_json_write_with (text, NULL, write_numbers, want);
   CU_ASSERT_STRING_EQUAL (text->str, want->str);
   g_string_free (want, TRUE);
   g_string_free (text, TRUE);

@@ -75,8 +75,8 @@ fxs_graph_new (void)
   FxsGraph *g = g_new0 (FxsGraph, 1);
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
-  fxs_table_init (&g->node_index, sizeof (FxsTableHead));
-  fxs_table_init (&g->attr_index, sizeof (FxsTableHead));
+  fxs_table_init (&g->node_index.table, sizeof (FxsTableHead));
+  fxs_table_init (&g->attr_index.table, sizeof (FxsTableHead));
   /* small: the engine makes a graph per partition, most of them a few
    * nodes (10^7 partitions, tests/hostile); strings come on first use */
   return g;
@@ -96,9 +96,9 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   fxs_items_clear (graph->nodes);
-  fxs_table_clear (&graph->node_index);
+  fxs_table_clear (&graph->node_index.table);
   fxs_items_clear (graph->attrs);
-  fxs_table_clear (&graph->attr_index);
+  fxs_table_clear (&graph->attr_index.table);
   if (graph->keepalive)
     g_ptr_array_unref (graph->keepalive);
   if (graph->target_attrs)
@@ -121,8 +121,8 @@ graph_strings (FxsGraph *graph)
   return graph->strings;
 }
 
-const char *
-fxs_graph_strdup (FxsGraph *graph, const char *s)
+static const char *
+graph_strdup (FxsGraph *graph, const char *s)
 {
   /* the arena packs strings too, in blocks that grow (a GStringChunk's
    * stay at 256 bytes: a malloc and a list cell every few names) */
@@ -380,7 +380,7 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "a node has an empty name");
       return NULL;
     }
-  if (fxs_graph_find_node (graph, name))
+  if (fxs_graph_lookup_node (graph, name))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': duplicate node name", name);
       return NULL;
@@ -419,7 +419,7 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
                    name, bad->name);
       return NULL;
     }
-  return fxs_graph_append_node_unchecked (graph, op, fxs_graph_strdup (graph, name),
+  return fxs_graph_append_node_unchecked (graph, op, graph_strdup (graph, name),
                                           fxs_graph_intern (graph, target), args, kwargs);
 }
 
@@ -447,7 +447,7 @@ fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrK
                                  const char *class_name, const FxsTensorMeta *tensor)
 {
   return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
-                                   fxs_graph_strdup (graph, qualname), kind, class_name, tensor);
+                                   graph_strdup (graph, qualname), kind, class_name, tensor);
 }
 
 FxsAttr *

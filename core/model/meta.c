@@ -198,31 +198,25 @@ fxs_node_set_meta (FxsNode *node, const char *key, const FxsValue *value)
   const FxsValue *old = m->extra;
   guint n = old ? old->n : 0;
   FxsValue *items = fxs_arena_alloc (&node->graph->arena, 2 * (n + 1) * sizeof *items);
-  guint k = 0;
+  if (n)
+    memcpy (items, old->u.items, 2 * n * sizeof *items);
   gboolean replaced = FALSE;
   for (guint i = 0; i < n; i++)
-    {
-      items[2 * k] = old->u.items[2 * i];
-      items[2 * k + 1] = old->u.items[2 * i + 1];
-      if (strcmp (old->u.items[2 * i].u.s, key) == 0)
-        {
-          items[2 * k + 1] = *value;
-          replaced = TRUE;
-        }
-      k++;
-    }
+    if (strcmp (items[2 * i].u.s, key) == 0)
+      {
+        items[2 * i + 1] = *value;
+        replaced = TRUE;
+      }
   if (!replaced)
     {
-      items[2 * k].kind = FXS_VALUE_STRING;
-      items[2 * k].u.s = fxs_graph_intern (node->graph, key);
-      items[2 * k].n = (guint32) strlen (key);
-      items[2 * k + 1] = *value;
-      k++;
+      items[2 * n].kind = FXS_VALUE_STRING;
+      items[2 * n].u.s = fxs_graph_intern (node->graph, key);
+      items[2 * n].n = (guint32) strlen (key);
+      items[2 * n + 1] = *value;
+      n++;
     }
   FxsValue *dict = fxs_arena_alloc (&node->graph->arena, sizeof *dict);
-  dict->kind = FXS_VALUE_DICT;
-  dict->n = k;
-  dict->u.items = items;
+  *dict = (FxsValue) { .kind = FXS_VALUE_DICT, .n = n, .u.items = items };
   m->extra = dict;
 }
 

@@ -165,17 +165,11 @@ fxs_value_equal (const FxsValue *a, const FxsValue *b)
       return a->n == b->n && memcmp (a->u.s, b->u.s, a->n) == 0;
     case FXS_VALUE_NODE:
       return a->u.node == b->u.node;
-    case FXS_VALUE_DICT:
+    default: /* list, tuple, slice, opaque; a dict's items are its keys and values */
       if (a->n != b->n)
         return FALSE;
-      for (guint i = 0; i < 2 * a->n; i++)
-        if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
-          return FALSE;
-      return TRUE;
-    default: /* list, tuple, slice, opaque */
-      if (a->n != b->n)
-        return FALSE;
-      for (guint i = 0; i < a->n; i++)
+      guint n = a->kind == FXS_VALUE_DICT ? 2 * a->n : a->n;
+      for (guint i = 0; i < n; i++)
         if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
           return FALSE;
       return TRUE;

@@ -31,10 +31,8 @@ option_error (GError **error, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  g_propagate_error (error, g_error_new_valist (FXS_ERROR, FXS_ERROR_OPTION, format, args));
   va_end (args);
-  g_set_error_literal (error, FXS_ERROR, FXS_ERROR_OPTION, message);
-  g_free (message);
   return FALSE;
 }
 

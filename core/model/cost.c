@@ -481,14 +481,10 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
       c->total += c->costs[i];
     }
 
-  if (params.module_bytes)
-    g_hash_table_unref (params.module_bytes);
+  g_clear_pointer (&params.module_bytes, g_hash_table_unref);
   g_free (params.seen);
-  if (flops.callables)
-    {
-      g_hash_table_unref (flops.callables);
-      g_hash_table_unref (flops.modules);
-    }
+  g_clear_pointer (&flops.callables, g_hash_table_unref);
+  g_clear_pointer (&flops.modules, g_hash_table_unref);
   return c;
 }
 

@@ -99,14 +99,11 @@ fxs_graph_unref (FxsGraph *graph)
   fxs_table_clear (&graph->node_index.table);
   fxs_items_clear (graph->attrs);
   fxs_table_clear (&graph->attr_index.table);
-  if (graph->keepalive)
-    g_ptr_array_unref (graph->keepalive);
-  if (graph->target_attrs)
-    g_array_free (graph->target_attrs, TRUE);
+  g_clear_pointer (&graph->keepalive, g_ptr_array_unref);
+  g_clear_pointer (&graph->target_attrs, g_array_unref);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
-  if (graph->strings)
-    g_string_chunk_free (graph->strings);
+  g_clear_pointer (&graph->strings, g_string_chunk_free);
   fxs_arena_clear (&graph->arena);
   g_free (graph);
 }
@@ -380,43 +377,28 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "a node has an empty name");
       return NULL;
     }
+  char *problem = NULL;
+  const FxsNode *bad;
   if (fxs_graph_lookup_node (graph, name))
+    problem = g_strdup ("duplicate node name");
+  else if (graph->output)
+    problem = g_strdup_printf (op == FXS_OP_OUTPUT ? "a second output node (the first is '%s')"
+                                                   : "comes after the output node '%s'",
+                               graph->output->name);
+  else if (args && args->kind != FXS_VALUE_TUPLE)
+    problem = g_strdup ("args must be a tuple");
+  else if (kwargs && kwargs->kind != FXS_VALUE_DICT)
+    problem = g_strdup ("kwargs must be a dict");
+  for (guint i = 0; !problem && kwargs && i < kwargs->n; i++)
+    if (kwargs->u.items[2 * i].kind != FXS_VALUE_STRING)
+      problem = g_strdup ("kwargs keys must be strings");
+  if (!problem && (bad = fxs_graph_bad_ref (graph, graph->nodes->len, args, kwargs)))
+    problem = g_strdup_printf ("refers to '%s', which is not an earlier node of this graph",
+                               bad->name);
+  if (problem)
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': duplicate node name", name);
-      return NULL;
-    }
-  if (graph->output)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                   op == FXS_OP_OUTPUT ? "node '%s': a second output node (the first is '%s')"
-                                       : "node '%s': comes after the output node '%s'",
-                   name, graph->output->name);
-      return NULL;
-    }
-  if (args && args->kind != FXS_VALUE_TUPLE)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': args must be a tuple", name);
-      return NULL;
-    }
-  if (kwargs && kwargs->kind != FXS_VALUE_DICT)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': kwargs must be a dict", name);
-      return NULL;
-    }
-  if (kwargs)
-    for (guint i = 0; i < kwargs->n; i++)
-      if (kwargs->u.items[2 * i].kind != FXS_VALUE_STRING)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                       "node '%s': kwargs keys must be strings", name);
-          return NULL;
-        }
-  const FxsNode *bad = fxs_graph_bad_ref (graph, graph->nodes->len, args, kwargs);
-  if (bad)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                   "node '%s': refers to '%s', which is not an earlier node of this graph",
-                   name, bad->name);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': %s", name, problem);
+      g_free (problem);
       return NULL;
     }
   return fxs_graph_append_node_unchecked (graph, op, graph_strdup (graph, name),

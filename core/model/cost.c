@@ -212,13 +212,6 @@ typedef struct {
   GHashTable *modules;
 } FlopsScan;
 
-static const char *
-last_component (const char *qualname)
-{
-  const char *dot = strrchr (qualname, '.');
-  return dot ? dot + 1 : qualname;
-}
-
 /* Product of the sizes from dimension @from on, or -1 when one is symbolic. */
 static gint64
 trailing_numel (const FxsTensorMeta *t, guint from)
@@ -405,9 +398,11 @@ node_flops (const FlopsScan *scan, const FxsNode *node)
     case FXS_OP_CALL_MODULE:
       {
         const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+        /* by the last component of the class name */
         const char *cls = a ? fxs_attr_class (a) : NULL;
+        const char *dot = cls ? strrchr (cls, '.') : NULL;
         if (cls)
-          rule = g_hash_table_lookup (scan->modules, last_component (cls));
+          rule = g_hash_table_lookup (scan->modules, dot ? dot + 1 : cls);
         break;
       }
     default:

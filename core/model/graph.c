@@ -108,16 +108,6 @@ fxs_graph_unref (FxsGraph *graph)
   g_free (graph);
 }
 
-/* Made on first use: the engine's graphs (one per partition) store no
- * strings of their own. */
-static GStringChunk *
-graph_strings (FxsGraph *graph)
-{
-  if (!graph->strings)
-    graph->strings = g_string_chunk_new (256);
-  return graph->strings;
-}
-
 static const char *
 graph_strdup (FxsGraph *graph, const char *s)
 {
@@ -129,7 +119,13 @@ graph_strdup (FxsGraph *graph, const char *s)
 const char *
 fxs_graph_intern (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert_const (graph_strings (graph), s) : NULL;
+  if (!s)
+    return NULL;
+  /* made on first use: the engine's graphs (one per partition) store no
+   * strings of their own */
+  if (!graph->strings)
+    graph->strings = g_string_chunk_new (256);
+  return g_string_chunk_insert_const (graph->strings, s);
 }
 
 void

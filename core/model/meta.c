@@ -383,34 +383,25 @@ share_set_clear (ShareSet *set)
   set->last = NULL;
 }
 
-/* The entry equal to @key, or NULL; *@slot is its place among the recent. */
-static gconstpointer
-share_set_find (ShareSet *set, gconstpointer key, guint *slot)
-{
-  if (set->last && set->equal (set->last, key))
-    return set->last;
-  *slot = set->hash (key) % G_N_ELEMENTS (set->recent);
-  gconstpointer known = set->recent[*slot];
-  if (!known || !set->equal (known, key))
-    known = g_hash_table_lookup (set->all, key);
-  if (known)
-    set->last = set->recent[*slot] = known;
-  return known;
-}
-
 /* The entry equal to @key, made by @copy into @graph the first time. */
 static gconstpointer
 share_set_get (ShareSet *set, gconstpointer key, FxsGraph *graph,
                gpointer (*copy) (FxsArena *arena, gconstpointer key))
 {
-  guint slot = 0;
-  gconstpointer known = share_set_find (set, key, &slot);
-  if (known)
-    return known;
-  gpointer made = copy (&graph->arena, key);
-  if (g_hash_table_size (set->all) < set->max)
-    g_hash_table_add (set->all, made);
-  return set->last = set->recent[slot] = made;
+  if (set->last && set->equal (set->last, key))
+    return set->last;
+  guint slot = set->hash (key) % G_N_ELEMENTS (set->recent);
+  gconstpointer known = set->recent[slot];
+  if (!known || !set->equal (known, key))
+    known = g_hash_table_lookup (set->all, key);
+  if (!known)
+    {
+      gpointer made = copy (&graph->arena, key);
+      if (g_hash_table_size (set->all) < set->max)
+        g_hash_table_add (set->all, made);
+      known = made;
+    }
+  return set->last = set->recent[slot] = known;
 }
 
 FxsMetaShare *

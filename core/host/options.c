@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const type_names[] = {

@@ -70,16 +70,10 @@ fxs_value_get_opaque_repr (const FxsValue *value)
 guint
 fxs_value_n_items (const FxsValue *value)
 {
-  switch (value->kind)
-    {
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_DICT:
-    case FXS_VALUE_SLICE:
-      return value->n;
-    default:
-      return 0;
-    }
+  /* n is also a string's length and an opaque value's two strings */
+  gboolean items = value->kind == FXS_VALUE_LIST || value->kind == FXS_VALUE_TUPLE
+                   || value->kind == FXS_VALUE_DICT || value->kind == FXS_VALUE_SLICE;
+  return items ? value->n : 0;
 }
 
 const FxsValue *

@@ -1,8 +1,6 @@
 /* Running a pipeline: prepare, load the graph, split (partition.c), write. */
 #include "pipeline-private.h"
 
-#include <glib/gstdio.h>
-
 gboolean
 fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
 {

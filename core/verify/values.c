@@ -147,12 +147,6 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     }
 }
 
-static void
-append_index (GString *path, guint i)
-{
-  g_string_append_printf (path, "[%u]", i);
-}
-
 gboolean
 fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
                   GString *path, GString *why)
@@ -176,7 +170,7 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
             {
               if (path)
                 {
-                  append_index (path, i);
+                  g_string_append_printf (path, "[%u]", i);
                   g_string_append (why, "a different key");
                 }
               return TRUE;
@@ -189,7 +183,7 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
               g_string_append_c (path, ']');
             }
           else if (path)
-            append_index (path, i);
+            g_string_append_printf (path, "[%u]", i);
           if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
             return TRUE;
           if (path)

@@ -158,7 +158,6 @@ update_target_attrs (FxsGraph *g)
   g_array_set_size (g->target_attrs, n);
   guint32 *at = (guint32 *) g->target_attrs->data;
   guint32 from = g->target_attrs_attrs == g->attrs->len ? known : 0;
-  gboolean indexed = FALSE;
   for (guint32 i = from; i < n; i++)
     {
       const FxsNode *node = g->nodes->pdata[i];
@@ -167,9 +166,7 @@ update_target_attrs (FxsGraph *g)
       at[i] = G_MAXUINT32;
       if (!has_attr_target (node))
         continue;
-      if (!indexed)
-        index_names_locked (g, FALSE);
-      indexed = TRUE;
+      index_names_locked (g, FALSE);  /* returns at once when up to date */
       gsize len = strlen (node->target);
       at[i] = name_index_find (g, FALSE, node->target, len, fxs_name_hash (node->target, len));
     }

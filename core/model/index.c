@@ -23,9 +23,9 @@ item_name (const FxsItems *items, gboolean nodes, guint32 i)
 }
 
 /* The position of @name (@len bytes, @hash) among @graph's nodes (@nodes)
- * or attributes as far as they are indexed, or G_MAXUINT32.  Inline: the
+ * or attributes as far as they are indexed, or G_MAXUINT32.  Inline: on the
  * loader's lookup of every reference. */
-static inline G_ALWAYS_INLINE guint32
+static inline guint32
 name_index_find (const FxsGraph *graph, gboolean nodes, const char *name, gsize len,
                  guint32 hash)
 {

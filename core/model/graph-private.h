@@ -8,6 +8,9 @@
 #include "util/arena.h"
 #include "util/table.h"
 
+#include <math.h>
+#include <string.h>
+
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
   guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */
@@ -124,6 +127,17 @@ static inline void
 fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
 {
   fxs_table_prefetch (nodes ? &graph->node_index.table : &graph->attr_index.table, hash);
+}
+
+/* A float's bits as fxs_value_equal() compares floats, and hashes that
+ * agree with it see them: bitwise (-0.0 is not 0.0), every nan alike. */
+static inline guint64
+fxs_float_bits (double f)
+{
+  guint64 bits = 0x7ff8000000000000u;
+  if (!isnan (f))
+    memcpy (&bits, &f, sizeof bits);
+  return bits;
 }
 
 static inline gboolean

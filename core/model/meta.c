@@ -3,7 +3,6 @@
 #include "graph-private.h"
 
 #include <string.h>
-#include <math.h>
 
 /* ---- metadata ----------------------------------------------------------- */
 
@@ -314,12 +313,7 @@ value_hash (guint64 h, const FxsValue *v)
     case FXS_VALUE_INT:
       return mix (h, (guint64) v->u.i);
     case FXS_VALUE_FLOAT:
-      {
-        guint64 bits = 0x7ff8000000000000u;
-        if (!isnan (v->u.f))
-          memcpy (&bits, &v->u.f, sizeof bits);
-        return mix (h, bits);
-      }
+      return mix (h, fxs_float_bits (v->u.f));
     case FXS_VALUE_STRING:
       return mix (h, fxs_name_hash (v->u.s, v->n));
     case FXS_VALUE_NODE:

@@ -152,9 +152,7 @@ fxs_value_equal (const FxsValue *a, const FxsValue *b)
     case FXS_VALUE_INT:
       return a->u.i == b->u.i;
     case FXS_VALUE_FLOAT:
-      /* bitwise, so that nan equals nan and -0.0 differs from 0.0 */
-      return memcmp (&a->u.f, &b->u.f, sizeof (double)) == 0
-             || (isnan (a->u.f) && isnan (b->u.f));
+      return fxs_float_bits (a->u.f) == fxs_float_bits (b->u.f);
     case FXS_VALUE_STRING:
       return a->n == b->n && memcmp (a->u.s, b->u.s, a->n) == 0;
     case FXS_VALUE_NODE:

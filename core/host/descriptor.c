@@ -145,7 +145,7 @@ check_options (FxsPlugin *p, GError **error)
           problem = "is declared twice";
       if (problem)
         return fail (p, error, "plugin '%s': option '%s' %s", name, o->key, problem);
-      FxsOptionValue v;
+      FxsOptionValue v = { 0 };
       GError *local = NULL;
       if (o->default_value && !fxs_option_parse (o->type, o->default_value, "/", &v, &local))
         {
@@ -154,8 +154,7 @@ check_options (FxsPlugin *p, GError **error)
           g_error_free (local);
           return FALSE;
         }
-      if (o->default_value)
-        g_free (v.text);
+      g_free (v.text);
     }
   p->n_options = n;
   return TRUE;

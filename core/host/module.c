@@ -25,16 +25,6 @@ not_elf_reason (const char *path)
   return NULL;
 }
 
-/* The dynamic linker's message without the leading "PATH: " it often adds. */
-static const char *
-strip_path_prefix (const char *message, const char *path)
-{
-  gsize len = strlen (path);
-  if (strncmp (message, path, len) == 0 && strncmp (message + len, ": ", 2) == 0)
-    return message + len + 2;
-  return message;
-}
-
 void *
 fxs_module_open (const char *path, GError **error)
 {
@@ -65,7 +55,11 @@ fxs_module_open (const char *path, GError **error)
   if (!handle)
     {
       const char *why = dlerror ();
-      why = why ? strip_path_prefix (why, path) : "unknown reason";
+      why = why ? why : "unknown reason";
+      /* without the leading "PATH: " it often adds */
+      gsize len = strlen (path);
+      if (strncmp (why, path, len) == 0 && strncmp (why + len, ": ", 2) == 0)
+        why += len + 2;
       gboolean not_so = strstr (why, "invalid ELF header") || strstr (why, "file too short")
                         || strstr (why, "only ET_DYN and ET_EXEC");
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s%s%s", path,

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const type_names[] = {
@@ -31,10 +30,8 @@ option_error (GError **error, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  g_propagate_error (error, g_error_new_valist (FXS_ERROR, FXS_ERROR_OPTION, format, args));
   va_end (args);
-  g_set_error_literal (error, FXS_ERROR, FXS_ERROR_OPTION, message);
-  g_free (message);
   return FALSE;
 }
 

@@ -212,13 +212,6 @@ typedef struct {
   GHashTable *modules;
 } FlopsScan;
 
-static const char *
-last_component (const char *qualname)
-{
-  const char *dot = strrchr (qualname, '.');
-  return dot ? dot + 1 : qualname;
-}
-
 /* Product of the sizes from dimension @from on, or -1 when one is symbolic. */
 static gint64
 trailing_numel (const FxsTensorMeta *t, guint from)
@@ -269,17 +262,13 @@ argument_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const ch
   return node_tensor (scan, fxs_value_get_node (v));
 }
 
-static gboolean
-argument_present (const FxsNode *node, guint pos, const char *key)
-{
-  const FxsValue *v = argument (node, pos, key);
-  return v && fxs_value_kind (v) != FXS_VALUE_NONE;
-}
-
-/* A module's tensor attribute "<module>.<name>", or NULL. */
+/* A layer's tensor @name: for a call_module its attribute
+ * "<module>.<name>", else its argument at @pos or keyword @name. */
 static const FxsTensorMeta *
-module_tensor (const FlopsScan *scan, const FxsNode *node, const char *name)
+layer_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *name)
 {
+  if (fxs_node_op (node) != FXS_OP_CALL_MODULE)
+    return argument_tensor (scan, node, pos, name);
   char *qualname = g_strconcat (fxs_node_target (node), ".", name, NULL);
   const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, qualname);
   g_free (qualname);
@@ -330,9 +319,9 @@ attention_flops (const FlopsScan *scan, const FxsNode *node)
 static gint64
 rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
 {
-  gboolean module = fxs_node_op (node) == FXS_OP_CALL_MODULE;
   const FxsTensorMeta *out = node_tensor (scan, node);
   gint64 out_n = out ? trailing_numel (out, 0) : -1;
+  gint64 f;
   switch (rule)
     {
     case FLOPS_ZERO:
@@ -349,24 +338,21 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
       }
     case FLOPS_LINEAR:
       {
-        const FxsTensorMeta *w = module ? module_tensor (scan, node, "weight")
-                                        : argument_tensor (scan, node, 1, "weight");
+        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
         const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
         gint64 k = -1;
         if (w && fxs_tensor_rank (w) == 2)
           k = fxs_tensor_dim (w, 1);
         else if (in && fxs_tensor_rank (in) > 0)
           k = fxs_tensor_dim (in, fxs_tensor_rank (in) - 1);
-        gboolean bias = module ? module_tensor (scan, node, "bias") != NULL
-                               : argument_present (node, 2, "bias");
-        gint64 f = saturating_mul (2 * out_n, k);
-        return f < 0 ? -1 : f + (bias ? out_n : 0);
+        f = saturating_mul (2 * out_n, k);
+        break;
       }
     case FLOPS_MATMUL:
       return matmul_flops (out, argument_tensor (scan, node, 0, "input"));
     case FLOPS_ADDMM:
       {
-        gint64 f = matmul_flops (out, argument_tensor (scan, node, 1, "mat1"));
+        f = matmul_flops (out, argument_tensor (scan, node, 1, "mat1"));
         if (f < 0)
           f = matmul_flops (out, argument_tensor (scan, node, 1, "batch1"));
         return f < 0 ? -1 : f + out_n;
@@ -374,24 +360,27 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
     case FLOPS_CONV:
     case FLOPS_CONV_TRANSPOSE:
       {
-        const FxsTensorMeta *w = module ? module_tensor (scan, node, "weight")
-                                        : argument_tensor (scan, node, 1, "weight");
+        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
         if (!w || fxs_tensor_rank (w) < 2)
           return -1;
         /* Every output (or, transposed, input) element takes one
          * multiply-add per weight element of one output channel. */
         const FxsTensorMeta *base = rule == FLOPS_CONV ? out
                                     : argument_tensor (scan, node, 0, "input");
-        gint64 f = saturating_mul (2 * (base ? trailing_numel (base, 0) : -1),
-                                   trailing_numel (w, 1));
-        gboolean bias = module ? module_tensor (scan, node, "bias") != NULL
-                               : argument_present (node, 2, "bias");
-        return f < 0 ? -1 : f + (bias ? out_n : 0);
+        f = saturating_mul (2 * (base ? trailing_numel (base, 0) : -1), trailing_numel (w, 1));
+        break;
       }
     case FLOPS_ATTENTION:
       return attention_flops (scan, node);
+    default:
+      return -1;
     }
-  return -1;
+  /* linear and convolution layers, with one add per output element for a bias */
+  const FxsValue *b = argument (node, 2, "bias");
+  gboolean bias = fxs_node_op (node) == FXS_OP_CALL_MODULE
+                    ? layer_tensor (scan, node, 2, "bias") != NULL
+                    : b && fxs_value_kind (b) != FXS_VALUE_NONE;
+  return f < 0 ? -1 : f + (bias ? out_n : 0);
 }
 
 static gint64
@@ -409,9 +398,11 @@ node_flops (const FlopsScan *scan, const FxsNode *node)
     case FXS_OP_CALL_MODULE:
       {
         const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+        /* by the last component of the class name */
         const char *cls = a ? fxs_attr_class (a) : NULL;
+        const char *dot = cls ? strrchr (cls, '.') : NULL;
         if (cls)
-          rule = g_hash_table_lookup (scan->modules, last_component (cls));
+          rule = g_hash_table_lookup (scan->modules, dot ? dot + 1 : cls);
         break;
       }
     default:
@@ -485,14 +476,10 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
       c->total += c->costs[i];
     }
 
-  if (params.module_bytes)
-    g_hash_table_unref (params.module_bytes);
+  g_clear_pointer (&params.module_bytes, g_hash_table_unref);
   g_free (params.seen);
-  if (flops.callables)
-    {
-      g_hash_table_unref (flops.callables);
-      g_hash_table_unref (flops.modules);
-    }
+  g_clear_pointer (&flops.callables, g_hash_table_unref);
+  g_clear_pointer (&flops.modules, g_hash_table_unref);
   return c;
 }
 

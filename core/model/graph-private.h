@@ -8,6 +8,9 @@
 #include "util/arena.h"
 #include "util/table.h"
 
+#include <math.h>
+#include <string.h>
+
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
   guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */
@@ -80,8 +83,13 @@ fxs_items_add (FxsItems *items, gpointer item)
 
 /* Names -> positions in a graph's nodes or attrs: a table.h table of
  * FxsTableHead entries (hash, position + 1); the names stay in the items.
- * The loader fills it as it reads, others on their first lookup. */
-typedef FxsTable FxsNameIndex;
+ * The loader fills it as it reads, others on their first lookup (split
+ * results are rarely searched), under index.c's lock. */
+typedef struct {
+  FxsTable table;
+  guint32 n_indexed;           /* items[0..n_indexed) are in the table */
+  gint ready;                  /* atomic: n_indexed + 1 once published */
+} FxsNameIndex;
 
 /* For a graph being built, by one thread: the position of the node (@nodes)
  * or attribute named @name (@len bytes, @hash = fxs_name_hash()) in
@@ -97,17 +105,10 @@ struct FxsGraph {
   GStringChunk *strings;       /* NULL until the first string */
   /* one-element arrays: graph->nodes->pdata[i] reads as with a pointer */
   FxsItems nodes[1];           /* FxsNode*, in graph order */
-  /* nodes[0..n_nodes_indexed) are in node_index, filled on first lookup
-   * (split results are rarely searched) under index.c's lock;
-   * node_index_ready, atomic, is n_nodes_indexed + 1 once published */
   FxsNameIndex node_index;
-  guint32 n_nodes_indexed;
-  gint node_index_ready;
   FxsNode *output;
   FxsItems attrs[1];           /* FxsAttr* */
-  FxsNameIndex attr_index;     /* made and filled lazily like node_index */
-  guint32 n_attrs_indexed;
-  gint attr_index_ready;       /* like node_index_ready */
+  FxsNameIndex attr_index;
   /* per node, where its get_attr / call_module target is in attrs
    * (fxs_graph_target_attrs); filled by the loader as it reads, or on
    * first use under the lazy indexes' lock */
@@ -125,7 +126,18 @@ struct FxsGraph {
 static inline void
 fxs_graph_name_prefetch (const FxsGraph *graph, gboolean nodes, guint32 hash)
 {
-  fxs_table_prefetch (nodes ? &graph->node_index : &graph->attr_index, hash);
+  fxs_table_prefetch (nodes ? &graph->node_index.table : &graph->attr_index.table, hash);
+}
+
+/* A float's bits as fxs_value_equal() compares floats, and hashes that
+ * agree with it see them: bitwise (-0.0 is not 0.0), every nan alike. */
+static inline guint64
+fxs_float_bits (double f)
+{
+  guint64 bits = 0x7ff8000000000000u;
+  if (!isnan (f))
+    memcpy (&bits, &f, sizeof bits);
+  return bits;
 }
 
 static inline gboolean
@@ -134,8 +146,7 @@ fxs_op_is_call (FxsOp op)
   return op == FXS_OP_CALL_FUNCTION || op == FXS_OP_CALL_METHOD || op == FXS_OP_CALL_MODULE;
 }
 
-/* Strings that live as long as @graph; _intern shares equal strings. */
-const char *fxs_graph_strdup (FxsGraph *graph, const char *s);
+/* A string that lives as long as @graph, shared with equal ones. */
 const char *fxs_graph_intern (FxsGraph *graph, const char *s);
 
 /* Metadata stored once per distinct value (meta.c): the nodes of a graph
@@ -174,8 +185,6 @@ FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, con
  * be to earlier nodes of the same graph. */
 const FxsNode *fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsValue *args,
                                   const FxsValue *kwargs);
-/* The node named @name, or NULL: fxs_graph_lookup_node for core code. */
-FxsNode *fxs_graph_find_node (FxsGraph *graph, const char *name);
 
 /* Per node of @graph, the position of its target in the attribute table
  * for get_attr and call_module nodes, G_MAXUINT32 for other nodes and for

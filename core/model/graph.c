@@ -75,8 +75,8 @@ fxs_graph_new (void)
   FxsGraph *g = g_new0 (FxsGraph, 1);
   g->ref_count = 1;
   fxs_arena_init (&g->arena);
-  fxs_table_init (&g->node_index, sizeof (FxsTableHead));
-  fxs_table_init (&g->attr_index, sizeof (FxsTableHead));
+  fxs_table_init (&g->node_index.table, sizeof (FxsTableHead));
+  fxs_table_init (&g->attr_index.table, sizeof (FxsTableHead));
   /* small: the engine makes a graph per partition, most of them a few
    * nodes (10^7 partitions, tests/hostile); strings come on first use */
   return g;
@@ -96,33 +96,20 @@ fxs_graph_unref (FxsGraph *graph)
   if (graph == NULL || !g_atomic_int_dec_and_test (&graph->ref_count))
     return;
   fxs_items_clear (graph->nodes);
-  fxs_table_clear (&graph->node_index);
+  fxs_table_clear (&graph->node_index.table);
   fxs_items_clear (graph->attrs);
-  fxs_table_clear (&graph->attr_index);
-  if (graph->keepalive)
-    g_ptr_array_unref (graph->keepalive);
-  if (graph->target_attrs)
-    g_array_free (graph->target_attrs, TRUE);
+  fxs_table_clear (&graph->attr_index.table);
+  g_clear_pointer (&graph->keepalive, g_ptr_array_unref);
+  g_clear_pointer (&graph->target_attrs, g_array_unref);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
-  if (graph->strings)
-    g_string_chunk_free (graph->strings);
+  g_clear_pointer (&graph->strings, g_string_chunk_free);
   fxs_arena_clear (&graph->arena);
   g_free (graph);
 }
 
-/* Made on first use: the engine's graphs (one per partition) store no
- * strings of their own. */
-static GStringChunk *
-graph_strings (FxsGraph *graph)
-{
-  if (!graph->strings)
-    graph->strings = g_string_chunk_new (256);
-  return graph->strings;
-}
-
-const char *
-fxs_graph_strdup (FxsGraph *graph, const char *s)
+static const char *
+graph_strdup (FxsGraph *graph, const char *s)
 {
   /* the arena packs strings too, in blocks that grow (a GStringChunk's
    * stay at 256 bytes: a malloc and a list cell every few names) */
@@ -132,7 +119,13 @@ fxs_graph_strdup (FxsGraph *graph, const char *s)
 const char *
 fxs_graph_intern (FxsGraph *graph, const char *s)
 {
-  return s ? g_string_chunk_insert_const (graph_strings (graph), s) : NULL;
+  if (!s)
+    return NULL;
+  /* made on first use: the engine's graphs (one per partition) store no
+   * strings of their own */
+  if (!graph->strings)
+    graph->strings = g_string_chunk_new (256);
+  return g_string_chunk_insert_const (graph->strings, s);
 }
 
 void
@@ -380,46 +373,31 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "a node has an empty name");
       return NULL;
     }
-  if (fxs_graph_find_node (graph, name))
+  char *problem = NULL;
+  const FxsNode *bad;
+  if (fxs_graph_lookup_node (graph, name))
+    problem = g_strdup ("duplicate node name");
+  else if (graph->output)
+    problem = g_strdup_printf (op == FXS_OP_OUTPUT ? "a second output node (the first is '%s')"
+                                                   : "comes after the output node '%s'",
+                               graph->output->name);
+  else if (args && args->kind != FXS_VALUE_TUPLE)
+    problem = g_strdup ("args must be a tuple");
+  else if (kwargs && kwargs->kind != FXS_VALUE_DICT)
+    problem = g_strdup ("kwargs must be a dict");
+  for (guint i = 0; !problem && kwargs && i < kwargs->n; i++)
+    if (kwargs->u.items[2 * i].kind != FXS_VALUE_STRING)
+      problem = g_strdup ("kwargs keys must be strings");
+  if (!problem && (bad = fxs_graph_bad_ref (graph, graph->nodes->len, args, kwargs)))
+    problem = g_strdup_printf ("refers to '%s', which is not an earlier node of this graph",
+                               bad->name);
+  if (problem)
     {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': duplicate node name", name);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': %s", name, problem);
+      g_free (problem);
       return NULL;
     }
-  if (graph->output)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                   op == FXS_OP_OUTPUT ? "node '%s': a second output node (the first is '%s')"
-                                       : "node '%s': comes after the output node '%s'",
-                   name, graph->output->name);
-      return NULL;
-    }
-  if (args && args->kind != FXS_VALUE_TUPLE)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': args must be a tuple", name);
-      return NULL;
-    }
-  if (kwargs && kwargs->kind != FXS_VALUE_DICT)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "node '%s': kwargs must be a dict", name);
-      return NULL;
-    }
-  if (kwargs)
-    for (guint i = 0; i < kwargs->n; i++)
-      if (kwargs->u.items[2 * i].kind != FXS_VALUE_STRING)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                       "node '%s': kwargs keys must be strings", name);
-          return NULL;
-        }
-  const FxsNode *bad = fxs_graph_bad_ref (graph, graph->nodes->len, args, kwargs);
-  if (bad)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-                   "node '%s': refers to '%s', which is not an earlier node of this graph",
-                   name, bad->name);
-      return NULL;
-    }
-  return fxs_graph_append_node_unchecked (graph, op, fxs_graph_strdup (graph, name),
+  return fxs_graph_append_node_unchecked (graph, op, graph_strdup (graph, name),
                                           fxs_graph_intern (graph, target), args, kwargs);
 }
 
@@ -447,7 +425,7 @@ fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrK
                                  const char *class_name, const FxsTensorMeta *tensor)
 {
   return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
-                                   fxs_graph_strdup (graph, qualname), kind, class_name, tensor);
+                                   graph_strdup (graph, qualname), kind, class_name, tensor);
 }
 
 FxsAttr *

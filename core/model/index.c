@@ -9,6 +9,11 @@
 
 /* ---- name indexes -------------------------------------------------------- */
 
+/* Filling the lazy indexes of a graph (names, users, target attributes)
+ * that several threads may read at once: one lock for all graphs, taken
+ * only while an index is out of date, which for a finished graph is once. */
+static GMutex lazy_index_lock;
+
 /* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
 static const char *
 item_name (const FxsItems *items, gboolean nodes, guint32 i)
@@ -17,14 +22,18 @@ item_name (const FxsItems *items, gboolean nodes, guint32 i)
                : ((const FxsAttr *) items->pdata[i])->name;
 }
 
-/* The position of @name (@len bytes, @hash) in @items, or G_MAXUINT32. */
-static guint32
-name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
-                 const char *name, gsize len, guint32 hash)
+/* The position of @name (@len bytes, @hash) among @graph's nodes (@nodes)
+ * or attributes as far as they are indexed, or G_MAXUINT32.  Inline: on the
+ * loader's lookup of every reference. */
+static inline guint32
+name_index_find (const FxsGraph *graph, gboolean nodes, const char *name, gsize len,
+                 guint32 hash)
 {
-  for (gsize i = fxs_table_start (index, hash);; i = fxs_table_step (index, i))
+  const FxsTable *table = nodes ? &graph->node_index.table : &graph->attr_index.table;
+  const FxsItems *items = nodes ? graph->nodes : graph->attrs;
+  for (gsize i = fxs_table_start (table, hash);; i = fxs_table_step (table, i))
     {
-      const FxsTableHead *e = fxs_table_at (index, i);
+      const FxsTableHead *e = fxs_table_at (table, i);
       if (!e->tag)
         return G_MAXUINT32;
       if (e->hash == hash)
@@ -36,131 +45,84 @@ name_index_find (const FxsNameIndex *index, const FxsItems *items, gboolean node
     }
 }
 
-/* Adds items [@from, items->len) to @index; the first of two equal names
- * wins, as the checked builders never let a second one in. */
+/* Brings the name index up to date with the items added since the last
+ * lookup; under lazy_index_lock.  The first of two equal names wins, as
+ * the checked builders never let a second one in. */
 static void
-name_index_update (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 from)
+index_names_locked (FxsGraph *graph, gboolean nodes)
 {
-  for (guint32 i = from; i < items->len; i++)
+  FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
+  const FxsItems *items = nodes ? graph->nodes : graph->attrs;
+  if (g_atomic_int_get (&index->ready) == (gint) items->len + 1)
+    return;
+  for (guint32 i = index->n_indexed; i < items->len; i++)
     {
       const char *name = item_name (items, nodes, i);
       gsize len = strlen (name);
       guint32 hash = fxs_name_hash (name, len);
-      if (name_index_find (index, items, nodes, name, len, hash) == G_MAXUINT32)
-        ((FxsTableHead *) fxs_table_add (index, hash))->tag = i + 1;
+      if (name_index_find (graph, nodes, name, len, hash) == G_MAXUINT32)
+        ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = i + 1;
     }
-}
-
-static guint32
-name_index_find_text (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
-                      const char *name)
-{
-  gsize len = strlen (name);
-  return name_index_find (index, items, nodes, name, len, fxs_name_hash (name, len));
-}
-
-static gpointer
-name_index_lookup (const FxsNameIndex *index, const FxsItems *items, gboolean nodes,
-                   const char *name)
-{
-  guint32 i = name_index_find_text (index, items, nodes, name);
-  return i != G_MAXUINT32 ? items->pdata[i] : NULL;
-}
-
-/* Filling the lazy indexes of a graph (names, users) that several threads
- * may read at once: one lock for all graphs, taken only while an index is
- * out of date, which for a finished graph is once. */
-static GMutex lazy_index_lock;
-
-/* Brings a name index up to date with the items added since the last
- * lookup (made on first use: most of a split's graphs are never looked up).
- * *@ready says, atomically, how many items are in it (plus one). */
-static void
-index_items_locked (FxsNameIndex *index, const FxsItems *items, gboolean nodes,
-                    guint32 *n_indexed, gint *ready)
-{
-  if (g_atomic_int_get (ready) != (gint) items->len + 1)
-    {
-      name_index_update (index, items, nodes, *n_indexed);
-      *n_indexed = items->len;
-      g_atomic_int_set (ready, (gint) items->len + 1);
-    }
+  index->n_indexed = items->len;
+  g_atomic_int_set (&index->ready, (gint) items->len + 1);
 }
 
 static void
-index_items (FxsNameIndex *index, const FxsItems *items, gboolean nodes, guint32 *n_indexed,
-             gint *ready)
+index_names (FxsGraph *graph, gboolean nodes)
 {
-  if (g_atomic_int_get (ready) == (gint) items->len + 1)
+  const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
+  if (g_atomic_int_get (&index->ready) == (gint) (nodes ? graph->nodes : graph->attrs)->len + 1)
     return;
   g_mutex_lock (&lazy_index_lock);
-  index_items_locked (index, items, nodes, n_indexed, ready);
+  index_names_locked (graph, nodes);
   g_mutex_unlock (&lazy_index_lock);
-}
-
-static void
-index_nodes (FxsGraph *graph)
-{
-  index_items (&graph->node_index, graph->nodes, TRUE, &graph->n_nodes_indexed,
-               &graph->node_index_ready);
-}
-
-static void
-index_attrs (FxsGraph *graph)
-{
-  index_items (&graph->attr_index, graph->attrs, FALSE, &graph->n_attrs_indexed,
-               &graph->attr_index_ready);
 }
 
 guint32
 fxs_graph_name_position (FxsGraph *graph, gboolean nodes, const char *name, gsize len,
                          guint32 hash)
 {
-  if (nodes)
-    index_nodes (graph);
-  else
-    index_attrs (graph);
-  return name_index_find (nodes ? &graph->node_index : &graph->attr_index,
-                          nodes ? graph->nodes : graph->attrs, nodes, name, len, hash);
+  index_names (graph, nodes);
+  return name_index_find (graph, nodes, name, len, hash);
 }
 
 void
 fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash)
 {
-  FxsItems *items = nodes ? graph->nodes : graph->attrs;
-  guint32 *n_indexed = nodes ? &graph->n_nodes_indexed : &graph->n_attrs_indexed;
-  if (*n_indexed + 1 != items->len)
+  FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
+  guint len = (nodes ? graph->nodes : graph->attrs)->len;
+  if (index->n_indexed + 1 != len)
     {
       /* others appended items too: index them all, as for a lookup */
-      fxs_graph_name_position (graph, nodes, "", 0, 0);
+      index_names (graph, nodes);
       return;
     }
-  ((FxsTableHead *) fxs_table_add (nodes ? &graph->node_index : &graph->attr_index, hash))->tag
-    = items->len;
-  *n_indexed = items->len;
-  g_atomic_int_set (nodes ? &graph->node_index_ready : &graph->attr_index_ready,
-                    (gint) items->len + 1);
+  ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
+  index->n_indexed = len;
+  g_atomic_int_set (&index->ready, (gint) len + 1);
 }
 
-FxsNode *
-fxs_graph_find_node (FxsGraph *graph, const char *name)
+/* The node (@nodes) or attribute named @name, or NULL. */
+static gpointer
+lookup_name (const FxsGraph *graph, gboolean nodes, const char *name)
 {
-  index_nodes (graph);
-  return name_index_lookup (&graph->node_index, graph->nodes, TRUE, name);
+  gsize len = strlen (name);
+  /* the table is a cache: filling it does not change the graph */
+  guint32 i = fxs_graph_name_position ((FxsGraph *) graph, nodes, name, len,
+                                       fxs_name_hash (name, len));
+  return i != G_MAXUINT32 ? (nodes ? graph->nodes : graph->attrs)->pdata[i] : NULL;
 }
 
 const FxsNode *
 fxs_graph_lookup_node (const FxsGraph *graph, const char *name)
 {
-  /* the table is a cache: filling it does not change the graph */
-  return fxs_graph_find_node ((FxsGraph *) graph, name);
+  return lookup_name (graph, TRUE, name);
 }
 
 const FxsAttr *
 fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 {
-  index_attrs ((FxsGraph *) graph);
-  return name_index_lookup (&graph->attr_index, graph->attrs, FALSE, qualname);
+  return lookup_name (graph, FALSE, qualname);
 }
 
 static gboolean
@@ -196,7 +158,6 @@ update_target_attrs (FxsGraph *g)
   g_array_set_size (g->target_attrs, n);
   guint32 *at = (guint32 *) g->target_attrs->data;
   guint32 from = g->target_attrs_attrs == g->attrs->len ? known : 0;
-  gboolean indexed = FALSE;
   for (guint32 i = from; i < n; i++)
     {
       const FxsNode *node = g->nodes->pdata[i];
@@ -205,11 +166,9 @@ update_target_attrs (FxsGraph *g)
       at[i] = G_MAXUINT32;
       if (!has_attr_target (node))
         continue;
-      if (!indexed)
-        index_items_locked (&g->attr_index, g->attrs, FALSE, &g->n_attrs_indexed,
-                            &g->attr_index_ready);
-      indexed = TRUE;
-      at[i] = name_index_find_text (&g->attr_index, g->attrs, FALSE, node->target);
+      index_names_locked (g, FALSE);  /* returns at once when up to date */
+      gsize len = strlen (node->target);
+      at[i] = name_index_find (g, FALSE, node->target, len, fxs_name_hash (node->target, len));
     }
   g->target_attrs_attrs = g->attrs->len;
 }

@@ -3,7 +3,6 @@
 #include "graph-private.h"
 
 #include <string.h>
-#include <math.h>
 
 /* ---- metadata ----------------------------------------------------------- */
 
@@ -198,31 +197,25 @@ fxs_node_set_meta (FxsNode *node, const char *key, const FxsValue *value)
   const FxsValue *old = m->extra;
   guint n = old ? old->n : 0;
   FxsValue *items = fxs_arena_alloc (&node->graph->arena, 2 * (n + 1) * sizeof *items);
-  guint k = 0;
+  if (n)
+    memcpy (items, old->u.items, 2 * n * sizeof *items);
   gboolean replaced = FALSE;
   for (guint i = 0; i < n; i++)
-    {
-      items[2 * k] = old->u.items[2 * i];
-      items[2 * k + 1] = old->u.items[2 * i + 1];
-      if (strcmp (old->u.items[2 * i].u.s, key) == 0)
-        {
-          items[2 * k + 1] = *value;
-          replaced = TRUE;
-        }
-      k++;
-    }
+    if (strcmp (items[2 * i].u.s, key) == 0)
+      {
+        items[2 * i + 1] = *value;
+        replaced = TRUE;
+      }
   if (!replaced)
     {
-      items[2 * k].kind = FXS_VALUE_STRING;
-      items[2 * k].u.s = fxs_graph_intern (node->graph, key);
-      items[2 * k].n = (guint32) strlen (key);
-      items[2 * k + 1] = *value;
-      k++;
+      items[2 * n].kind = FXS_VALUE_STRING;
+      items[2 * n].u.s = fxs_graph_intern (node->graph, key);
+      items[2 * n].n = (guint32) strlen (key);
+      items[2 * n + 1] = *value;
+      n++;
     }
   FxsValue *dict = fxs_arena_alloc (&node->graph->arena, sizeof *dict);
-  dict->kind = FXS_VALUE_DICT;
-  dict->n = k;
-  dict->u.items = items;
+  *dict = (FxsValue) { .kind = FXS_VALUE_DICT, .n = n, .u.items = items };
   m->extra = dict;
 }
 
@@ -320,12 +313,7 @@ value_hash (guint64 h, const FxsValue *v)
     case FXS_VALUE_INT:
       return mix (h, (guint64) v->u.i);
     case FXS_VALUE_FLOAT:
-      {
-        guint64 bits = 0x7ff8000000000000u;
-        if (!isnan (v->u.f))
-          memcpy (&bits, &v->u.f, sizeof bits);
-        return mix (h, bits);
-      }
+      return mix (h, fxs_float_bits (v->u.f));
     case FXS_VALUE_STRING:
       return mix (h, fxs_name_hash (v->u.s, v->n));
     case FXS_VALUE_NODE:
@@ -389,34 +377,25 @@ share_set_clear (ShareSet *set)
   set->last = NULL;
 }
 
-/* The entry equal to @key, or NULL; *@slot is its place among the recent. */
-static gconstpointer
-share_set_find (ShareSet *set, gconstpointer key, guint *slot)
-{
-  if (set->last && set->equal (set->last, key))
-    return set->last;
-  *slot = set->hash (key) % G_N_ELEMENTS (set->recent);
-  gconstpointer known = set->recent[*slot];
-  if (!known || !set->equal (known, key))
-    known = g_hash_table_lookup (set->all, key);
-  if (known)
-    set->last = set->recent[*slot] = known;
-  return known;
-}
-
 /* The entry equal to @key, made by @copy into @graph the first time. */
 static gconstpointer
 share_set_get (ShareSet *set, gconstpointer key, FxsGraph *graph,
                gpointer (*copy) (FxsArena *arena, gconstpointer key))
 {
-  guint slot = 0;
-  gconstpointer known = share_set_find (set, key, &slot);
-  if (known)
-    return known;
-  gpointer made = copy (&graph->arena, key);
-  if (g_hash_table_size (set->all) < set->max)
-    g_hash_table_add (set->all, made);
-  return set->last = set->recent[slot] = made;
+  if (set->last && set->equal (set->last, key))
+    return set->last;
+  guint slot = set->hash (key) % G_N_ELEMENTS (set->recent);
+  gconstpointer known = set->recent[slot];
+  if (!known || !set->equal (known, key))
+    known = g_hash_table_lookup (set->all, key);
+  if (!known)
+    {
+      gpointer made = copy (&graph->arena, key);
+      if (g_hash_table_size (set->all) < set->max)
+        g_hash_table_add (set->all, made);
+      known = made;
+    }
+  return set->last = set->recent[slot] = known;
 }
 
 FxsMetaShare *

@@ -70,16 +70,10 @@ fxs_value_get_opaque_repr (const FxsValue *value)
 guint
 fxs_value_n_items (const FxsValue *value)
 {
-  switch (value->kind)
-    {
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_DICT:
-    case FXS_VALUE_SLICE:
-      return value->n;
-    default:
-      return 0;
-    }
+  /* n is also a string's length and an opaque value's two strings */
+  gboolean items = value->kind == FXS_VALUE_LIST || value->kind == FXS_VALUE_TUPLE
+                   || value->kind == FXS_VALUE_DICT || value->kind == FXS_VALUE_SLICE;
+  return items ? value->n : 0;
 }
 
 const FxsValue *
@@ -158,24 +152,16 @@ fxs_value_equal (const FxsValue *a, const FxsValue *b)
     case FXS_VALUE_INT:
       return a->u.i == b->u.i;
     case FXS_VALUE_FLOAT:
-      /* bitwise, so that nan equals nan and -0.0 differs from 0.0 */
-      return memcmp (&a->u.f, &b->u.f, sizeof (double)) == 0
-             || (isnan (a->u.f) && isnan (b->u.f));
+      return fxs_float_bits (a->u.f) == fxs_float_bits (b->u.f);
     case FXS_VALUE_STRING:
       return a->n == b->n && memcmp (a->u.s, b->u.s, a->n) == 0;
     case FXS_VALUE_NODE:
       return a->u.node == b->u.node;
-    case FXS_VALUE_DICT:
+    default: /* list, tuple, slice, opaque; a dict's items are its keys and values */
       if (a->n != b->n)
         return FALSE;
-      for (guint i = 0; i < 2 * a->n; i++)
-        if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
-          return FALSE;
-      return TRUE;
-    default: /* list, tuple, slice, opaque */
-      if (a->n != b->n)
-        return FALSE;
-      for (guint i = 0; i < a->n; i++)
+      guint n = a->kind == FXS_VALUE_DICT ? 2 * a->n : a->n;
+      for (guint i = 0; i < n; i++)
         if (!fxs_value_equal (&a->u.items[i], &b->u.items[i]))
           return FALSE;
       return TRUE;

@@ -331,17 +331,6 @@ check_output_paths (FxsPipeline *p, GError **error)
   return ok;
 }
 
-/* Forgets what an earlier, failed check set up. */
-static void
-reset (FxsPipeline *p)
-{
-  g_ptr_array_set_size (p->partitioners, 0);
-  g_ptr_array_set_size (p->outputs, 0);
-  g_clear_pointer (&p->input, g_free);
-  fxs_split_options_free (p->split_options);
-  p->split_options = fxs_split_options_new ();
-}
-
 /* Values are one line of text: a control character (a file's tab, an
  * embedder's "\n") would end up in paths, plugin names and error lines. */
 static gboolean
@@ -372,7 +361,12 @@ check_control_characters (const FxsPipeline *p, GError **error)
 gboolean
 fxs_pipeline_check (FxsPipeline *p, GError **error)
 {
-  reset (p);
+  /* forget what an earlier, failed check set up */
+  g_ptr_array_set_size (p->partitioners, 0);
+  g_ptr_array_set_size (p->outputs, 0);
+  g_clear_pointer (&p->input, g_free);
+  fxs_split_options_free (p->split_options);
+  p->split_options = fxs_split_options_new ();
   if (!check_control_characters (p, error))
     return FALSE;
   const FxsPipelineGroup *graph = NULL, *split = NULL;

@@ -1,8 +1,6 @@
 /* Running a pipeline: prepare, load the graph, split (partition.c), write. */
 #include "pipeline-private.h"
 
-#include <glib/gstdio.h>
-
 gboolean
 fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
 {
@@ -11,12 +9,12 @@ fxs_pipeline_prepare (FxsPipeline *pipeline, GError **error)
     return TRUE;
   if (!fxs_pipeline_check (pipeline, error))
     return FALSE;
-  for (guint i = 0; i < pipeline->partitioners->len; i++)
-    if (!fxs_plugin_context_init (pipeline->partitioners->pdata[i], error))
-      return FALSE;
-  for (guint i = 0; i < pipeline->outputs->len; i++)
-    if (!fxs_plugin_context_init (pipeline->outputs->pdata[i], error))
-      return FALSE;
+  /* the partitioners first, then the outputs */
+  GPtrArray *const instances[] = { pipeline->partitioners, pipeline->outputs };
+  for (guint k = 0; k < G_N_ELEMENTS (instances); k++)
+    for (guint i = 0; i < instances[k]->len; i++)
+      if (!fxs_plugin_context_init (instances[k]->pdata[i], error))
+        return FALSE;
   pipeline->prepared = TRUE;
   return TRUE;
 }
@@ -55,10 +53,8 @@ fxs_pipeline_write (FxsPipeline *pipeline, GError **error)
           return FALSE;
         }
     }
-  if (!fxs_staging_commit (staging, error))
-    return FALSE;
-  pipeline->written = TRUE;
-  return TRUE;
+  pipeline->written = fxs_staging_commit (staging, error);
+  return pipeline->written;
 }
 
 gboolean

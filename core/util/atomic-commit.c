@@ -8,7 +8,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* The signals a command removes its temporaries on (cli/cli-signals.c)

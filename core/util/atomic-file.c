@@ -167,17 +167,6 @@ set_owner_and_mode (int fd, const struct stat *old)
     { /* as above */ }
 }
 
-static void
-set_open_error (GError **error, const char *path, const char *dir, int err)
-{
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-                 "%s: cannot write: directory '%s' does not exist", path, dir);
-  else
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path,
-                 g_strerror (err));
-}
-
 FxsAtomicFile *
 fxs_atomic_file_open (const char *path, GError **error)
 {
@@ -199,7 +188,13 @@ fxs_atomic_file_open (const char *path, GError **error)
   int fd = g_mkstemp_full (tmpl, O_WRONLY, 0600);
   if (fd < 0)
     {
-      set_open_error (error, path, dir, errno);
+      int err = errno;
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
+                     "%s: cannot write: directory '%s' does not exist", path, dir);
+      else
+        g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path,
+                     g_strerror (err));
       g_free (tmpl);
       g_free (dir);
       return NULL;

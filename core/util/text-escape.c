@@ -54,26 +54,20 @@ fxs_text_escape (const char *text, gsize max_bytes)
     {
       if (max_bytes && out->len >= max_bytes)
         break;
-      const char *next = NULL;
-      gunichar c = (guchar) *p < 0x80 ? (gunichar) *p : g_utf8_get_char_validated (p, -1);
-      if ((guchar) *p < 0x80)
-        next = p + 1;
-      else if (c != (gunichar) -1 && c != (gunichar) -2)
-        next = g_utf8_next_char (p);
-      if (!next)
+      gunichar c = g_utf8_get_char_validated (p, -1);
+      if (c == (gunichar) -1 || c == (gunichar) -2)
         {
           /* not UTF-8: the byte itself */
           g_string_append_printf (out, "\\x%02x", (guchar) *p);
           p++;
+          continue;
         }
+      const char *next = g_utf8_next_char (p);
+      if (is_hidden (c))
+        append_escape (out, c);
       else
-        {
-          if (is_hidden (c))
-            append_escape (out, c);
-          else
-            g_string_append_len (out, p, next - p);
-          p = next;
-        }
+        g_string_append_len (out, p, next - p);
+      p = next;
     }
   if (*p)
     g_string_append_printf (out, " ... (%" G_GSIZE_FORMAT " bytes cut)", strlen (p));

@@ -64,7 +64,6 @@ fxs_split_result_verify (const FxsSplitResult *result, GError **error)
   Source src = { NULL, NULL, result, 0 };
   gboolean ok = fxs_verify_run (fxs_split_result_original (result), fxs_split_result_top (result),
                                 &src, error);
-  if (src.submodules)
-    g_hash_table_unref (src.submodules);
+  g_clear_pointer (&src.submodules, g_hash_table_unref);
   return ok;
 }

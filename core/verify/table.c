@@ -110,38 +110,35 @@ check_acyclic (Table *t)
 {
   guint n = n_entries (t);
   guint8 *state = g_new0 (guint8, n ? n : 1);  /* 0 new, 1 on the walk, 2 done */
-  GArray *walk = g_array_new (FALSE, FALSE, sizeof (guint64));  /* (index, next dependency) */
+  guint *next = g_new0 (guint, n ? n : 1);     /* the dependency to follow next */
+  GArray *walk = g_array_new (FALSE, FALSE, sizeof (guint));  /* entry indices */
   gboolean ok = TRUE;
   for (guint start = 0; start < n && ok; start++)
     {
       if (state[start])
         continue;
-      guint64 top = fxs_id_pair (start, 0);
-      g_array_append_val (walk, top);
+      g_array_append_val (walk, start);
       state[start] = 1;
       while (walk->len && ok)
         {
-          guint64 *at = &g_array_index (walk, guint64, walk->len - 1);
-          guint i = (guint) (*at >> 32), k = (guint) *at;
+          guint i = g_array_index (walk, guint, walk->len - 1);
           GPtrArray *deps = entry (t, i)->dependencies;
-          if (k == deps->len)
+          if (next[i] == deps->len)
             {
               state[i] = 2;
               g_array_set_size (walk, walk->len - 1);
               continue;
             }
-          *at = fxs_id_pair (i, k + 1);
-          guint d = (guint) index_of (t, deps->pdata[k]);
+          guint d = (guint) index_of (t, deps->pdata[next[i]++]);
           if (state[d] == 1)
             {
               GString *cycle = g_string_new (NULL);
               guint from = walk->len;
-              while ((guint) (g_array_index (walk, guint64, from - 1) >> 32) != d)
+              while (g_array_index (walk, guint, from - 1) != d)
                 from--;
               for (guint w = from - 1; w < walk->len; w++)
                 g_string_append_printf (cycle, "%s -> ",
-                                        q (t, entry (t, (guint) (g_array_index (walk, guint64, w)
-                                                                 >> 32))->name));
+                                        q (t, entry (t, g_array_index (walk, guint, w))->name));
               g_string_append (cycle, q (t, entry (t, d)->name));
               ok = fail (t, "the dependencies form a cycle: %s", cycle->str);
               g_string_free (cycle, TRUE);
@@ -149,12 +146,12 @@ check_acyclic (Table *t)
           else if (state[d] == 0)
             {
               state[d] = 1;
-              guint64 next = fxs_id_pair (d, 0);
-              g_array_append_val (walk, next);
+              g_array_append_val (walk, d);
             }
         }
     }
   g_array_free (walk, TRUE);
+  g_free (next);
   g_free (state);
   return ok;
 }

@@ -5,7 +5,6 @@
 #include "verify-private.h"
 #include "util/text-escape.h"
 
-#include <math.h>
 #include <string.h>
 
 void
@@ -69,13 +68,7 @@ fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
     case FXS_VALUE_INT:
       return fxs_verify_mix (h, (guint64) value->u.i);
     case FXS_VALUE_FLOAT:
-      {
-        /* as fxs_value_equal: bitwise, every nan alike */
-        guint64 bits = 0;
-        if (!isnan (value->u.f))
-          memcpy (&bits, &value->u.f, sizeof bits);
-        return fxs_verify_mix (h, bits);
-      }
+      return fxs_verify_mix (h, fxs_float_bits (value->u.f));
     case FXS_VALUE_STRING:
       return fxs_verify_mix (h, fxs_name_hash (value->u.s, value->n));
     case FXS_VALUE_DICT:
@@ -147,12 +140,6 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     }
 }
 
-static void
-append_index (GString *path, guint i)
-{
-  g_string_append_printf (path, "[%u]", i);
-}
-
 gboolean
 fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
                   GString *path, GString *why)
@@ -176,7 +163,7 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
             {
               if (path)
                 {
-                  append_index (path, i);
+                  g_string_append_printf (path, "[%u]", i);
                   g_string_append (why, "a different key");
                 }
               return TRUE;
@@ -189,7 +176,7 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
               g_string_append_c (path, ']');
             }
           else if (path)
-            append_index (path, i);
+            g_string_append_printf (path, "[%u]", i);
           if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
             return TRUE;
           if (path)

@@ -276,24 +276,22 @@ closest_original (const Verifier *v, const Sig *sig)
 static gboolean
 fail_unmatched (Verifier *v, const Sig *sig)
 {
-  GString *m = g_string_new (NULL), *path = g_string_new (NULL), *why = g_string_new (NULL);
-  g_string_append (m, fxs_verify_split_node (v, sig->scope, sig->node));
+  GString *m = g_string_new (fxs_verify_split_node (v, sig->scope, sig->node));
+  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
   const FxsNode *close = closest_original (v, sig);
   if (!close)
     {
       g_string_append (m, " computes nothing the original computes: ");
       if (!sig->scope->name && sig->node->op == FXS_OP_CALL_MODULE)
         g_string_append (m, "it calls no submodule of the split, and ");
-      g_string_append (m, "no original ");
-      g_string_append_printf (m, "%s node with target ", fxs_op_to_string ((FxsOp) sig->node->op));
+      g_string_append_printf (m, "no original %s node with target ",
+                              fxs_op_to_string ((FxsOp) sig->node->op));
       fxs_verify_append_quoted (m, sig->target);
       g_string_append (m, " is left to match it");
     }
   else
     {
-      g_string_append (m, " does not match ");
-      g_string_append (m, fxs_verify_orig_node (v, close));
-      g_string_append (m, ": ");
+      g_string_append_printf (m, " does not match %s: ", fxs_verify_orig_node (v, close));
       if (fxs_verify_first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
         g_string_append_printf (m, "args%s %s", path->str, why->str);
       else if (fxs_verify_first_difference (v, &sig->node->kwargs, sig->scope, &close->kwargs, &v->orig,

@@ -6,6 +6,7 @@
 #define FXS_JSON_READER_PRIVATE_H
 
 #include "json-reader.h"
+#include "util/arena.h"
 
 #include <string.h>
 #include <yajl/yajl_parse.h>
@@ -76,41 +77,6 @@ gboolean fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, g
 
 /* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 
-/* Scratch memory for one collected tree at a time.  Blocks are kept across
- * resets, so a steady stream of similar trees allocates nothing after the
- * first one.  Big objects get blocks of their own, freed on reset. */
-#define FXS_JSON_SCRATCH_BLOCK (64u * 1024)
-
-typedef struct FxsJsonScratchBlock FxsJsonScratchBlock;
-struct FxsJsonScratchBlock {
-  FxsJsonScratchBlock *next;
-  gsize size;
-  /* data follows */
-};
-
-typedef struct {
-  FxsJsonScratchBlock *blocks;
-  FxsJsonScratchBlock *cur;
-  char *ptr;
-  gsize left;
-  FxsJsonScratchBlock *big;
-} FxsJsonScratch;
-
-gpointer fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size);
-
-/* Called for every token of a collected value: the common case inline. */
-static inline gpointer
-fxs_json_scratch_alloc (FxsJsonScratch *s, gsize size)
-{
-  size = (size + 7) & ~(gsize) 7;
-  if (G_UNLIKELY (size > s->left))
-    return fxs_json_scratch_alloc_slow (s, size);
-  gpointer p = s->ptr;
-  s->ptr += size;
-  s->left -= size;
-  return p;
-}
-
 typedef struct {
   guint8 type;              /* FXS_JSON_OBJECT or FXS_JSON_ARRAY */
   gboolean streamed;
@@ -143,7 +109,7 @@ struct FxsJsonReader {
   FxsJson *pending;         /* children of the collected frames */
   gsize n_pending;
   gsize pending_alloc;
-  FxsJsonScratch scratch;
+  FxsArena scratch;         /* the collected trees: cleared between them, when big */
 
   gboolean in_item;         /* inside begin()/value(): paths include the item */
 
@@ -166,7 +132,7 @@ struct FxsJsonReader {
 static inline char *
 fxs_json_reader_copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
 {
-  guint64 *copy = fxs_json_scratch_alloc (&r->scratch, 8 * (len / 8 + 1));
+  guint64 *copy = fxs_arena_take (&r->scratch, 8 * (len / 8 + 1));
   const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
   guint64 any = 0, zero = 0, w;
   gsize i = 0;

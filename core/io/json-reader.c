@@ -10,108 +10,32 @@
 #include <glib/gstdio.h>
 
 #define CHUNK_SIZE (1u << 20)
+/* The scratch arena holds a collected tree until the consumer has it.  It
+ * takes blocks of SCRATCH_BLOCK and is emptied between trees once it holds
+ * SCRATCH_KEEP: a steady stream of small trees costs a malloc() per block. */
+#define SCRATCH_BLOCK (64u * 1024)
+#define SCRATCH_KEEP (256u * 1024)
 
-/* ---- scratch memory: one collected tree at a time ------------------------ */
-
-gpointer
-fxs_json_scratch_alloc_slow (FxsJsonScratch *s, gsize size)
-{
-  if (size > FXS_JSON_SCRATCH_BLOCK / 4)
-    {
-      FxsJsonScratchBlock *b = g_malloc (sizeof *b + size);
-      b->next = s->big;
-      b->size = size;
-      s->big = b;
-      return b + 1;
-    }
-  if (size > s->left)
-    {
-      FxsJsonScratchBlock *next = s->cur ? s->cur->next : s->blocks;
-      if (!next)
-        {
-          next = g_malloc (sizeof *next + FXS_JSON_SCRATCH_BLOCK);
-          next->next = NULL;
-          next->size = FXS_JSON_SCRATCH_BLOCK;
-          if (s->cur)
-            s->cur->next = next;
-          else
-            s->blocks = next;
-        }
-      s->cur = next;
-      s->ptr = (char *) (next + 1);
-      s->left = next->size;
-    }
-  gpointer p = s->ptr;
-  s->ptr += size;
-  s->left -= size;
-  return p;
-}
-
-static void
-free_blocks (FxsJsonScratchBlock *b)
-{
-  while (b)
-    {
-      FxsJsonScratchBlock *next = b->next;
-      g_free (b);
-      b = next;
-    }
-}
-
-static void
-fxs_json_scratch_reset (FxsJsonScratch *s)
-{
-  free_blocks (s->big);
-  s->big = NULL;
-  s->cur = NULL;
-  s->ptr = NULL;
-  s->left = 0;
-}
-
-static void
-scratch_free (FxsJsonScratch *s)
-{
-  fxs_json_scratch_reset (s);
-  free_blocks (s->blocks);
-  s->blocks = NULL;
-}
-
-/* ---- keys of streamed objects --------------------------------------------- */
-
-/* Keys may hold NUL bytes, so the set stores length-prefixed copies. */
-typedef struct {
-  gsize len;
-  char bytes[];
-} KeyBlob;
-
-static guint
-key_blob_hash (gconstpointer p)
-{
-  const KeyBlob *k = p;
-  guint h = 2166136261u;
-  for (gsize i = 0; i < k->len; i++)
-    h = (h ^ (guchar) k->bytes[i]) * 16777619u;
-  return h;
-}
-
+/* Adds @len bytes of @key (they may hold NULs) to the set *@set of GBytes,
+ * made on first use: FALSE when it is there already.  @copy: whether the
+ * set keeps a copy or @key outlives it. */
 static gboolean
-key_blob_equal (gconstpointer a, gconstpointer b)
-{
-  const KeyBlob *x = a, *y = b;
-  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
-}
-
-/* Adds @len bytes of @key to the set *@set, made on first use: FALSE when
- * it is there already. */
-static gboolean
-fxs_json_key_set_add (GHashTable **set, const char *key, gsize len)
+key_set_add (GHashTable **set, const char *key, gsize len, gboolean copy)
 {
   if (!*set)
-    *set = g_hash_table_new_full (key_blob_hash, key_blob_equal, g_free, NULL);
-  KeyBlob *blob = g_malloc (sizeof *blob + len);
-  blob->len = len;
-  memcpy (blob->bytes, key, len);
-  return g_hash_table_add (*set, blob);
+    *set = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                  (GDestroyNotify) g_bytes_unref, NULL);
+  return g_hash_table_add (*set, copy ? g_bytes_new (key, len) : g_bytes_new_static (key, len));
+}
+
+static void
+scratch_reset (FxsJsonReader *r)
+{
+  fxs_arena_clear (&r->scratch);
+  fxs_arena_expect (&r->scratch, SCRATCH_BLOCK);
+  /* its first block at once: in an empty arena, fxs_arena_grow() leaves
+   * the next link of a big object's block unset */
+  fxs_arena_take (&r->scratch, 8);
 }
 
 FxsJsonReader *
@@ -125,6 +49,7 @@ fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
   r->max_string = FXS_JSON_MAX_STRING;
   r->chunk_size = CHUNK_SIZE;
   r->fd = -1;
+  scratch_reset (r);
   return r;
 }
 
@@ -154,7 +79,7 @@ fxs_json_reader_free (FxsJsonReader *reader)
     }
   fxs_json_feeder_clear (&reader->feed);
   g_free (reader->pending);
-  scratch_free (&reader->scratch);
+  fxs_arena_clear (&reader->scratch);
   if (reader->error_message)
     g_string_free (reader->error_message, TRUE);
   g_free (reader->name);
@@ -247,7 +172,8 @@ call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
 static void
 finish_member (FxsJsonReader *r)
 {
-  fxs_json_scratch_reset (&r->scratch);
+  if (r->scratch.total > SCRATCH_KEEP)
+    scratch_reset (r);
   if (r->depth > 0)
     r->frames[r->depth - 1].count++;
 }
@@ -507,7 +433,7 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
   f->key_pos = pos;
   if (f->own_keys)
     return 1;
-  if (!fxs_json_key_set_add (&f->keys, s, len))
+  if (!key_set_add (&f->keys, s, len, TRUE))
     {
       r->in_item = TRUE;
       fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, NULL, "duplicate key");
@@ -516,37 +442,34 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
   return 1;
 }
 
+/* Texts are zero-padded to whole words (fxs_json_reader_copy_text): most
+ * keys differ in their length or first word, and need no call. */
+static inline gboolean
+same_key (const FxsJson *a, const FxsJson *b)
+{
+  guint64 wa, wb;
+  memcpy (&wa, a->u.s, 8);
+  memcpy (&wb, b->u.s, 8);
+  return a->n == b->n && wa == wb && (a->n < 8 || memcmp (a->u.s, b->u.s, a->n) == 0);
+}
+
 /* The first key of @n members (key, value, ...) that repeats an earlier one,
  * or NULL. */
 static const FxsJson *
-fxs_json_find_duplicate_key (const FxsJson *members, gsize n)
+find_duplicate_key (const FxsJson *members, gsize n)
 {
   if (n <= 16)
     {
-      /* keys are copied zero-padded to whole words (fxs_json_reader_copy_text): most
-       * differ in their length or first word */
       for (gsize i = 1; i < n; i++)
-        {
-          const FxsJson *a = &members[2 * i];
-          guint64 wa;
-          memcpy (&wa, a->u.s, 8);
-          for (gsize j = 0; j < i; j++)
-            {
-              const FxsJson *b = &members[2 * j];
-              guint64 wb;
-              memcpy (&wb, b->u.s, 8);
-              if (a->n == b->n && wa == wb
-                  && (a->n < 8 || memcmp (a->u.s, b->u.s, a->n) == 0))
-                return a;
-            }
-        }
+        for (gsize j = 0; j < i; j++)
+          if (same_key (&members[2 * i], &members[2 * j]))
+            return &members[2 * i];
       return NULL;
     }
-  /* many members: a hash set of length-prefixed copies */
   GHashTable *seen = NULL;
   const FxsJson *dup = NULL;
   for (gsize i = 0; i < n && !dup; i++)
-    if (!fxs_json_key_set_add (&seen, members[2 * i].u.s, members[2 * i].n))
+    if (!key_set_add (&seen, members[2 * i].u.s, members[2 * i].n, FALSE))
       dup = &members[2 * i];
   g_hash_table_unref (seen);
   return dup;
@@ -567,7 +490,7 @@ end_collected (FxsJsonReader *r)
     }
   if (f->type == FXS_JSON_OBJECT)
     {
-      const FxsJson *dup = fxs_json_find_duplicate_key (children, n / 2);
+      const FxsJson *dup = find_duplicate_key (children, n / 2);
       if (dup)
         {
           FxsJsonPath inner = { NULL, dup->u.s, dup->n, 0 };
@@ -575,7 +498,7 @@ end_collected (FxsJsonReader *r)
           return 0;
         }
     }
-  FxsJson *items = n ? fxs_json_scratch_alloc (&r->scratch, n * sizeof (FxsJson)) : NULL;
+  FxsJson *items = n ? fxs_arena_take (&r->scratch, n * sizeof (FxsJson)) : NULL;
   if (n)
     memcpy (items, children, n * sizeof (FxsJson));
   FxsJsonType type = f->type;

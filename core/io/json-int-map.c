@@ -41,18 +41,11 @@ on_value (FxsJsonReader *r, gpointer user_data, const FxsJsonItem *item, const F
   return FALSE;
 }
 
-static gboolean
-on_end (FxsJsonReader *r, gpointer user_data, int tag, guint64 n, gint64 pos)
-{
-  (void) r, (void) user_data, (void) tag, (void) n, (void) pos;
-  return TRUE;
-}
-
 gboolean
 fxs_json_read_int_map (const char *data, gsize length, const char *display_name,
                        FxsJsonIntMemberFunc each, gpointer user_data, GError **error)
 {
-  static const FxsJsonHandler handler = { on_begin, on_value, on_end };
+  static const FxsJsonHandler handler = { on_begin, on_value, NULL };
   IntMap m = { each, user_data };
   FxsJsonReader *r = fxs_json_reader_new (display_name, &handler, &m);
   gboolean ok = fxs_json_reader_parse_data (r, data, length, error);

@@ -22,20 +22,20 @@ is_identifier (const char *s, gsize len)
 }
 
 static void
-append_segment (GString *out, const char *key, gsize key_len, guint64 index)
+append_segment (GString *out, const FxsJsonPath *seg)
 {
-  if (!key)
-    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", index);
-  else if (is_identifier (key, key_len))
+  if (!seg->key)
+    g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", seg->index);
+  else if (is_identifier (seg->key, seg->key_len))
     {
       if (out->len > 0)
         g_string_append_c (out, '.');
-      g_string_append_len (out, key, key_len);
+      g_string_append_len (out, seg->key, seg->key_len);
     }
   else
     {
       g_string_append_c (out, '[');
-      fxs_json_append_quoted (out, key, key_len);
+      fxs_json_append_quoted (out, seg->key, seg->key_len);
       g_string_append_c (out, ']');
     }
 }
@@ -46,37 +46,17 @@ append_inner (GString *out, const FxsJsonPath *p)
   if (!p)
     return;
   append_inner (out, p->parent);
-  append_segment (out, p->key, p->key_len, p->index);
-}
-
-/* The place of the child being read in the top frame. */
-static void
-append_current_child (FxsJsonReader *r, GString *out)
-{
-  const FxsJsonFrame *f = &r->frames[r->depth - 1];
-  if (f->streamed)
-    {
-      if (f->type == FXS_JSON_OBJECT)
-        append_segment (out, f->key->str, f->key->len, 0);
-      else
-        append_segment (out, NULL, 0, f->count);
-    }
-  else if (f->type == FXS_JSON_ARRAY)
-    append_segment (out, NULL, 0, r->n_pending - f->start);
-  else if ((r->n_pending - f->start) % 2 == 1)
-    {
-      const FxsJson *key = &r->pending[r->n_pending - 1];
-      append_segment (out, key->u.s, key->n, 0);
-    }
+  append_segment (out, p);
 }
 
 static void
 append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
 {
+  FxsJsonPath child;
   for (guint i = 1; i < r->depth; i++)
-    append_segment (out, r->frames[i].seg_key, r->frames[i].seg_key_len, r->frames[i].seg_index);
-  if (r->in_item && r->depth > 0)
-    append_current_child (r, out);
+    append_segment (out, &r->frames[i].seg);
+  if (r->in_item && r->depth > 0 && fxs_json_reader_child (r, &child))
+    append_segment (out, &child);
   append_inner (out, inner);
 }
 
@@ -130,32 +110,13 @@ fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonP
   append_path (reader, out, inner);
 }
 
-static void G_GNUC_PRINTF (4, 5)
-fail_exact (FxsJsonReader *r, FxsErrorCode code, gint64 pos, const char *format, ...)
+void
+fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  fail_at (r, code, pos, TRUE, NULL, format, args);
+  fail_at (r, FXS_ERROR_PARSE, pos, TRUE, NULL, format, args);
   va_end (args);
-}
-
-void
-fxs_json_reader_feed_failed (FxsJsonReader *r, const FxsJsonFeeder *feeder)
-{
-  if (feeder->status == FXS_JSON_FEED_LIMIT)
-    fxs_json_reader_fail (r, FXS_ERROR_PARSE, feeder->error_pos, NULL,
-                          "a string or number longer than the limit of %" G_GSIZE_FORMAT
-                          " bytes", r->max_string);
-  else if (feeder->status == FXS_JSON_FEED_BLANK_LIMIT)
-    /* at the run's first blank (the locator would skip the blanks) */
-    fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos,
-                "a run of blanks longer than the limit of %" G_GSIZE_FORMAT " bytes",
-                r->max_string);
-  else if (feeder->status == FXS_JSON_FEED_SYNTAX)
-    {
-      r->depth = 0; /* the location says where; a path would be half-built */
-      fail_exact (r, FXS_ERROR_PARSE, feeder->error_pos, "%s", feeder->error_message);
-    }
 }
 
 /* ---- locating errors ----------------------------------------------------- */

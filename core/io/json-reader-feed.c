@@ -6,53 +6,27 @@
 #include <string.h>
 #include <unistd.h>
 
-void
-fxs_json_feeder_init (FxsJsonFeeder *f, const yajl_callbacks *callbacks, gpointer ctx,
-                      gsize max_string)
-{
-  memset (f, 0, sizeof *f);
-  f->max_string = max_string;
-  f->run_from = 0;
-  f->bad_escape = -1;
-  f->yajl = yajl_alloc (callbacks, NULL, ctx);
-  /* strict JSON: no comments, UTF-8 validated, one value */
-  yajl_config (f->yajl, yajl_allow_comments, 0);
-  yajl_config (f->yajl, yajl_dont_validate_strings, 0);
-}
-
-void
-fxs_json_feeder_clear (FxsJsonFeeder *f)
-{
-  if (f->yajl)
-    yajl_free (f->yajl);
-  f->yajl = NULL;
-  g_clear_pointer (&f->error_message, g_free);
-}
-
+/* Records yajl's syntax error at @pos (at the end of the input: @at_end). */
 static void
-syntax_error (FxsJsonFeeder *f, gint64 pos, gboolean at_end)
+syntax_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
 {
-  unsigned char *text = yajl_get_error (f->yajl, 0, NULL, 0);
-  char *msg = g_strstrip (g_strdup ((const char *) text));
-  yajl_free_error (f->yajl, text);
-  const char *what = msg;
+  unsigned char *text = yajl_get_error (r->feed.yajl, 0, NULL, 0);
+  char *what = g_strstrip ((char *) text);
   if (g_str_has_prefix (what, "parse error: "))
     what += strlen ("parse error: ");
   else if (g_str_has_prefix (what, "lexical error: "))
     what += strlen ("lexical error: ");
   gsize len = strlen (what);
   if (len > 0 && what[len - 1] == '.')
-    ((char *) what)[len - 1] = '\0';
-  f->status = FXS_JSON_FEED_SYNTAX;
-  f->error_pos = pos;
-  g_free (f->error_message);
-  if (at_end && !f->seen_token)
-    f->error_message = g_strdup ("empty input: expected a JSON object");
+    what[len - 1] = '\0';
+  r->depth = 0; /* the location says where; a path would be half-built */
+  if (at_end && !r->feed.seen_token)
+    fxs_json_reader_fail_exact (r, pos, "empty input: expected a JSON object");
   else if (at_end && strstr (what, "premature EOF"))
-    f->error_message = g_strdup ("unexpected end of the input: the file is truncated");
+    fxs_json_reader_fail_exact (r, pos, "unexpected end of the input: the file is truncated");
   else
-    f->error_message = g_strdup_printf ("invalid JSON: %s", what);
-  g_free (msg);
+    fxs_json_reader_fail_exact (r, pos, "invalid JSON: %s", what);
+  yajl_free_error (r->feed.yajl, text);
 }
 
 static inline gboolean
@@ -176,8 +150,9 @@ scan_escapes (FxsJsonFeeder *f, const char *chunk, gsize len)
 /* Feeds at most max_string bytes: a run of blanks longer than that cannot
  * begin and end inside one piece, where it would not be measured. */
 static gboolean
-feed_piece (FxsJsonFeeder *f, const char *chunk, gsize len)
+feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
 {
+  FxsJsonFeeder *f = &r->feed;
   /* Blanks between tokens are no token: yajl skips them and says nothing,
    * so their runs are measured here, exactly (only the blanks at the
    * start and the end of a piece are looked at, and only when no token is
@@ -187,20 +162,22 @@ feed_piece (FxsJsonFeeder *f, const char *chunk, gsize len)
       gsize lead = 0;
       while (lead < len && is_blank (chunk[lead]))
         lead++;
-      if (f->total + (gint64) lead - f->run_from > (gint64) f->max_string)
+      if (f->total + (gint64) lead - f->run_from > (gint64) r->max_string)
         {
-          f->status = FXS_JSON_FEED_BLANK_LIMIT;
-          f->error_pos = f->run_from;
+          /* at the run's first blank (the locator would skip the blanks) */
+          fxs_json_reader_fail_exact (r, f->run_from, "a run of blanks longer than the limit of %"
+                                      G_GSIZE_FORMAT " bytes", r->max_string);
           return FALSE;
         }
     }
   /* A token that has not ended within the string limit (and its quotes)
    * is being buffered by yajl: stop before it grows without bound.  (A
    * string's decoded length is checked exactly when it ends.) */
-  if (f->run_from < 0 && f->total - f->token_from > (gint64) f->max_string + 2)
+  if (f->run_from < 0 && f->total - f->token_from > (gint64) r->max_string + 2)
     {
-      f->status = FXS_JSON_FEED_LIMIT;
-      f->error_pos = f->prev_end;
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end, NULL,
+                            "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                            " bytes", r->max_string);
       return FALSE;
     }
   scan_escapes (f, chunk, len);
@@ -208,71 +185,44 @@ feed_piece (FxsJsonFeeder *f, const char *chunk, gsize len)
   f->total += len;
   yajl_status status = yajl_parse (f->yajl, (const unsigned char *) chunk, len);
   if (status == yajl_status_ok)
-    {
-      update_run (f, chunk, len);
-      return TRUE;
-    }
-  f->status = FXS_JSON_FEED_STOPPED;
-  if (status == yajl_status_error)
+    update_run (f, chunk, len);
+  else if (status == yajl_status_error)
     {
       gsize consumed = yajl_get_bytes_consumed (f->yajl);
-      syntax_error (f, f->base + (gint64) (consumed > 0 ? consumed - 1 : 0), FALSE);
+      syntax_error (r, f->base + (gint64) (consumed > 0 ? consumed - 1 : 0), FALSE);
     }
-  return FALSE;
-}
-
-static gboolean
-fxs_json_feeder_feed (FxsJsonFeeder *f, const char *chunk, gsize len)
-{
-  do
-    {
-      gsize n = MIN (len, f->max_string);
-      if (!feed_piece (f, chunk, n))
-        return FALSE;
-      chunk += n;
-      len -= n;
-    }
-  while (len > 0);
-  return TRUE;
-}
-
-static gboolean
-fxs_json_feeder_complete (FxsJsonFeeder *f)
-{
-  f->completing = TRUE;
-  yajl_status status = yajl_complete_parse (f->yajl);
-  if (status == yajl_status_ok)
-    return TRUE;
-  f->status = FXS_JSON_FEED_STOPPED;
-  if (status == yajl_status_error)
-    syntax_error (f, f->total, TRUE);
-  return FALSE;
+  return status == yajl_status_ok;
 }
 
 /* yajl copies a token that spans chunks and rescans all of it with every
  * further chunk: while one is pending, chunks grow with it, which keeps a
  * long string linear instead of quadratic. */
 static gsize
-fxs_json_feeder_chunk_size (const FxsJsonFeeder *f, gsize chunk)
+chunk_size (const FxsJsonReader *r, gsize chunk)
 {
-  gint64 pending = f->total - f->prev_end;
-  while (pending > (gint64) chunk && chunk < f->max_string)
+  gint64 pending = r->feed.total - r->feed.prev_end;
+  while (pending > (gint64) chunk && chunk < r->max_string)
     chunk *= 2;
   return chunk;
 }
 
 gboolean
-fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize length, gsize chunk,
-                          int *read_errno)
+fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, const char *data,
+                   gsize length, int *read_errno)
 {
-  char *buf = NULL;
-  if (fd >= 0)
-    buf = g_malloc (chunk);
+  FxsJsonFeeder *f = &r->feed;
+  f->bad_escape = -1;
+  f->yajl = yajl_alloc (callbacks, NULL, r);
+  /* strict JSON: no comments, UTF-8 validated, one value */
+  yajl_config (f->yajl, yajl_allow_comments, 0);
+  yajl_config (f->yajl, yajl_dont_validate_strings, 0);
+  gsize chunk = r->chunk_size;
+  char *buf = fd >= 0 ? g_malloc (chunk) : NULL;
   gboolean ok = TRUE;
   gsize off = 0;
   while (ok)
     {
-      gsize want = fxs_json_feeder_chunk_size (f, chunk);
+      gsize want = chunk_size (r, chunk);
       const char *bytes;
       gssize got;
       if (fd < 0)
@@ -303,10 +253,18 @@ fxs_json_feeder_feed_all (FxsJsonFeeder *f, int fd, const char *data, gsize leng
         }
       if (got == 0)
         {
-          ok = fxs_json_feeder_complete (f);
+          f->completing = TRUE;
+          yajl_status status = yajl_complete_parse (f->yajl);
+          if (status == yajl_status_error)
+            syntax_error (r, f->total, TRUE);
+          ok = status == yajl_status_ok;
           break;
         }
-      ok = fxs_json_feeder_feed (f, bytes, (gsize) got);
+      for (gsize done = 0, n; ok && done < (gsize) got; done += n)
+        {
+          n = MIN ((gsize) got - done, r->max_string);
+          ok = feed_piece (r, bytes + done, n);
+        }
     }
   g_free (buf);
   return ok;

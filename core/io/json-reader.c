@@ -77,7 +77,8 @@ fxs_json_reader_free (FxsJsonReader *reader)
       if (reader->frames[i].keys)
         g_hash_table_unref (reader->frames[i].keys);
     }
-  fxs_json_feeder_clear (&reader->feed);
+  if (reader->feed.yajl)
+    yajl_free (reader->feed.yajl);
   g_free (reader->pending);
   fxs_arena_clear (&reader->scratch);
   if (reader->error_message)
@@ -138,16 +139,13 @@ current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
   item->pos = pos;
   if (r->depth == 0)
     return;
-  const FxsJsonFrame *f = &r->frames[r->depth - 1];
-  item->parent_tag = f->tag;
-  if (f->type == FXS_JSON_OBJECT)
-    {
-      item->key = f->key->str;
-      item->key_len = f->key->len;
-      item->key_pos = f->key_pos;
-    }
-  else
-    item->index = f->count;
+  FxsJsonPath seg;
+  fxs_json_reader_child (r, &seg);
+  item->parent_tag = r->frames[r->depth - 1].tag;
+  item->key = seg.key;
+  item->key_len = seg.key_len;
+  item->key_pos = seg.key ? r->frames[r->depth - 1].key_pos : 0;
+  item->index = seg.index;
 }
 
 static FxsJsonAction
@@ -200,6 +198,51 @@ on_scalar (FxsJsonReader *r, FxsJson *v)
     return 0;
   finish_member (r);
   return 1;
+}
+
+/* Copies @len bytes of text into the scratch arena, NUL-terminated and
+ * zero-padded to whole words, and tells whether they hold a byte >= 0x80
+ * (*@high) or a NUL (the flag).  A word at a time, checked as it is copied:
+ * the tail by overlapping loads, never past @len. */
+static inline char *
+copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *flags)
+{
+  guint64 *copy = fxs_arena_take (&r->scratch, 8 * (len / 8 + 1));
+  const guint64 ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+  guint64 any = 0, zero = 0, w;
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      memcpy (&w, s + i, 8);
+      copy[i / 8] = w;
+      any |= w;
+      zero |= (w - ones) & ~w;
+    }
+  gsize rest = len - i;
+  w = 0;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  if (rest >= 4)
+    {
+      guint32 head, tail;
+      memcpy (&head, s + i, 4);
+      memcpy (&tail, s + len - 4, 4);
+      w = head | (guint64) tail << (8 * (rest - 4));
+    }
+  else if (rest > 0)
+    w = (guchar) s[i] | (guint64) (guchar) s[i + rest / 2] << (8 * (rest / 2))
+        | (guint64) (guchar) s[len - 1] << (8 * (rest - 1));
+  guint64 pad = rest ? ~(guint64) 0 << (8 * rest) : ~(guint64) 0;
+#else
+  memcpy (&w, s + i, rest);
+  guint64 pad = rest ? ~(guint64) 0 >> (8 * rest) : ~(guint64) 0;
+#endif
+  copy[i / 8] = w;
+  any |= w;
+  guint64 text = w | pad; /* the padding is no NUL of the text */
+  zero |= (text - ones) & ~text;
+  *high = (any & tops) != 0;
+  *flags = zero & tops ? FXS_JSON_HAS_NUL : 0;
+  return (char *) copy;
 }
 
 /* yajl's UTF-8 check lets overlong forms, surrogates and code points past
@@ -257,7 +300,7 @@ scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
     }
   gboolean high;
   guint8 flags;
-  char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
+  char *copy = copy_text (r, s, len, &high, &flags);
   if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos, FALSE))
     return 0;
   if (type == FXS_JSON_NUMBER)
@@ -321,28 +364,8 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
   f->pos = pos;
   f->count = 0;
   f->tag = 0;
-  f->seg_key = NULL;
-  f->seg_key_len = 0;
-  f->seg_index = 0;
   if (r->depth > 0)
-    {
-      const FxsJsonFrame *p = &r->frames[r->depth - 1];
-      if (p->streamed && p->type == FXS_JSON_OBJECT)
-        {
-          f->seg_key = p->key->str;
-          f->seg_key_len = p->key->len;
-        }
-      else if (p->streamed)
-        f->seg_index = p->count;
-      else if (p->type == FXS_JSON_OBJECT)
-        {
-          const FxsJson *key = &r->pending[r->n_pending - 1];
-          f->seg_key = key->u.s;
-          f->seg_key_len = key->n;
-        }
-      else
-        f->seg_index = r->n_pending - p->start;
-    }
+    fxs_json_reader_child (r, &f->seg);
   f->start = r->n_pending;
   r->depth++;
   return f;
@@ -418,7 +441,7 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
     {
       gboolean high;
       guint8 flags;
-      char *copy = fxs_json_reader_copy_text (r, s, len, &high, &flags);
+      char *copy = copy_text (r, s, len, &high, &flags);
       if (high && !check_utf8 (r, copy, len, pos, TRUE))
         return 0;
       FxsJson *key = new_pending (r);
@@ -442,8 +465,8 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
   return 1;
 }
 
-/* Texts are zero-padded to whole words (fxs_json_reader_copy_text): most
- * keys differ in their length or first word, and need no call. */
+/* Texts are zero-padded to whole words (copy_text): most keys differ in
+ * their length or first word, and need no call. */
 static inline gboolean
 same_key (const FxsJson *a, const FxsJson *b)
 {
@@ -527,7 +550,7 @@ cb_end (void *ctx)
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);
-  if (!r->handler.end (r, r->user_data, f->tag, f->count, pos))
+  if (r->handler.end && !r->handler.end (r, r->user_data, f->tag, f->count, pos))
     return 0;
   if (f->keys)
     g_hash_table_remove_all (f->keys);
@@ -556,17 +579,12 @@ parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
 {
   g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
   int read_errno = 0;
-  fxs_json_feeder_init (&r->feed, &callbacks, r, r->max_string);
-  gboolean ok = fxs_json_feeder_feed_all (&r->feed, fd, data, length, r->chunk_size,
-                                          &read_errno);
+  gboolean ok = fxs_json_feed_all (r, &callbacks, fd, data, length, &read_errno);
   if (read_errno)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
                  g_strerror (read_errno));
   else if (!ok)
-    {
-      fxs_json_reader_feed_failed (r, &r->feed);
-      fxs_json_reader_report (r, error);
-    }
+    fxs_json_reader_report (r, error);
   return ok;
 }
 

@@ -90,7 +90,8 @@ typedef struct {
   /* A collected value is complete. */
   gboolean (*value) (FxsJsonReader *reader, gpointer user_data,
                      const FxsJsonItem *item, const FxsJson *value);
-  /* A streamed container with tag @tag ends at @pos after @n_members. */
+  /* A streamed container with tag @tag ends at @pos after @n_members
+   * (may be NULL). */
   gboolean (*end) (FxsJsonReader *reader, gpointer user_data, int tag,
                    guint64 n_members, gint64 pos);
 } FxsJsonHandler;

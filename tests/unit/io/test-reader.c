@@ -52,14 +52,7 @@ collect_value (FxsJsonReader *r, gpointer data, const FxsJsonItem *item, const F
   return TRUE;
 }
 
-static gboolean
-collect_end (FxsJsonReader *r, gpointer data, int tag, guint64 n, gint64 pos)
-{
-  (void) r, (void) data, (void) tag, (void) n, (void) pos;
-  return TRUE;
-}
-
-static const FxsJsonHandler collect_handler = { collect_begin, collect_value, collect_end };
+static const FxsJsonHandler collect_handler = { collect_begin, collect_value, NULL };
 
 static char *
 read_with (const char *json, gsize chunk, gsize max_string, GError **error)

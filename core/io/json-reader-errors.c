@@ -49,8 +49,8 @@ append_inner (GString *out, const FxsJsonPath *p)
   append_segment (out, p);
 }
 
-static void
-append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
+void
+fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
 {
   FxsJsonPath child;
   for (guint i = 1; i < r->depth; i++)
@@ -80,7 +80,7 @@ fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
   if (!start_error (r, code, pos, exact))
     return;
   r->error_message = g_string_new (NULL);
-  append_path (r, r->error_message, inner);
+  fxs_json_reader_append_path (r, r->error_message, inner);
   if (r->error_message->len > 0)
     g_string_append (r->error_message, ": ");
   g_string_append_vprintf (r->error_message, format, args);
@@ -102,12 +102,6 @@ fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 p
 {
   if (start_error (reader, code, pos, FALSE))
     reader->error_message = g_string_new (message);
-}
-
-void
-fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJsonPath *inner)
-{
-  append_path (reader, out, inner);
 }
 
 void

@@ -11,6 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* FALSE, with @error saying why the last call failed (errno). */
+static gboolean
+cannot_read (const char *path, GError **error)
+{
+  g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", path, g_strerror (errno));
+  return FALSE;
+}
+
 /* TRUE for a regular file or a pipe. */
 static gboolean
 check_kind (const char *path, const char *what, mode_t mode, GError **error)
@@ -26,14 +34,9 @@ check_kind (const char *path, const char *what, mode_t mode, GError **error)
 static gboolean
 too_big (const char *path, const char *what, gsize limit, GError **error)
 {
-  if (limit % (1 << 20) == 0)
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-                 "%s: larger than the limit of %" G_GSIZE_FORMAT " MiB for %s", path,
-                 limit >> 20, what);
-  else
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-                 "%s: larger than the limit of %" G_GSIZE_FORMAT " bytes for %s", path, limit,
-                 what);
+  gboolean mib = limit % (1 << 20) == 0;
+  g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: larger than the limit of %" G_GSIZE_FORMAT
+               " %s for %s", path, mib ? limit >> 20 : limit, mib ? "MiB" : "bytes", what);
   return FALSE;
 }
 
@@ -51,11 +54,7 @@ read_all (int fd, const char *path, const char *what, gsize limit, GByteArray *b
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", path,
-                       g_strerror (errno));
-          return FALSE;
-        }
+        return cannot_read (path, error);
       if (n == 0)
         break;
       /* a NUL ends the read at once: /dev/zero behind a pipe is not read
@@ -81,20 +80,12 @@ fxs_text_file_read (const char *path, const char *what, gsize limit, char **cont
    * and opening a FIFO waits for its writer. */
   GStatBuf st;
   if (g_stat (path, &st) != 0)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", path,
-                   g_strerror (errno));
-      return FALSE;
-    }
+    return cannot_read (path, error);
   if (!check_kind (path, what, st.st_mode, error))
     return FALSE;
   int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
   if (fd < 0)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", path,
-                   g_strerror (errno));
-      return FALSE;
-    }
+    return cannot_read (path, error);
   /* again on what was opened: the path may have changed in between */
   struct stat now;
   if (fstat (fd, &now) != 0)

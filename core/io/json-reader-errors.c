@@ -131,8 +131,7 @@ locate_block (Locator *l, const char *bytes, gsize len)
       guchar c = (guchar) bytes[i];
       if (l->offset >= l->target)
         {
-          if (!l->skipping || !(c == ' ' || c == '\t' || c == '\r' || c == '\n'
-                                || c == ',' || c == ':'))
+          if (!l->skipping || !(fxs_json_is_blank ((char) c) || c == ',' || c == ':'))
             return TRUE;
         }
       if (c == '\n')

@@ -29,12 +29,6 @@ syntax_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
   yajl_free_error (r->feed.yajl, text);
 }
 
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
 /* After a piece [base, total) was parsed: where the run of blanks at its
  * end starts, when only blanks and separators follow the last token. */
 static void
@@ -53,7 +47,7 @@ update_run (FxsJsonFeeder *f, const char *chunk, gsize len)
   for (; i < len; i++)
     if (chunk[i] == ',' || chunk[i] == ':')
       f->run_from = f->base + (gint64) i + 1;
-    else if (!is_blank (chunk[i]))
+    else if (!fxs_json_is_blank (chunk[i]))
       {
         f->run_from = -1;
         f->token_from = f->base + (gint64) i;
@@ -65,14 +59,6 @@ update_run (FxsJsonFeeder *f, const char *chunk, gsize len)
  * escapes; in the hex digits of \uXXXX; after a high surrogate's escape,
  * expecting "\u" and a low surrogate's digits. */
 enum { ESC_NONE, ESC_BACKSLASH, ESC_DIGITS, ESC_PAIR_BACKSLASH, ESC_PAIR_U, ESC_PAIR_DIGITS };
-
-static inline int
-hex_value (char c)
-{
-  return c >= '0' && c <= '9' ? c - '0'
-       : c >= 'a' && c <= 'f' ? c - 'a' + 10
-       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
 
 /* Finds unpaired surrogate escapes (\ud800 alone, or followed by anything
  * but a low surrogate's escape; \udc00 alone) in a piece, before yajl
@@ -107,7 +93,7 @@ scan_escapes (FxsJsonFeeder *f, const char *chunk, gsize len)
         case ESC_DIGITS:
         case ESC_PAIR_DIGITS:
           {
-            int h = hex_value (c);
+            int h = g_ascii_xdigit_value (c);
             if (h < 0)
               {
                 f->esc_state = ESC_NONE;  /* a bad escape: yajl's error */
@@ -160,7 +146,7 @@ feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
   if (f->run_from >= 0)
     {
       gsize lead = 0;
-      while (lead < len && is_blank (chunk[lead]))
+      while (lead < len && fxs_json_is_blank (chunk[lead]))
         lead++;
       if (f->total + (gint64) lead - f->run_from > (gint64) r->max_string)
         {

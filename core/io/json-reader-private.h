@@ -12,6 +12,13 @@
 
 /* ---- feeding yajl (json-reader-feed.c) ------------------------------------ */
 
+/* JSON's blanks: what may come between tokens, with commas and colons. */
+static inline gboolean
+fxs_json_is_blank (char c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
 typedef struct {
   yajl_handle yajl;
   gint64 base;              /* offset of the chunk being parsed */

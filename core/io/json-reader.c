@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -104,13 +103,6 @@ fxs_json_member (const FxsJson *obj, const char *key)
 
 /* ---- events ------------------------------------------------------------------ */
 
-static void
-grow_pending (FxsJsonReader *r)
-{
-  r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
-  r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
-}
-
 /* A new pending value, filled in place by the caller: a value built on
  * the stack and copied here was read back before its fields' stores had
  * landed (a store-forwarding stall on every token). */
@@ -118,7 +110,10 @@ static inline FxsJson *
 new_pending (FxsJsonReader *r)
 {
   if (G_UNLIKELY (r->n_pending == r->pending_alloc))
-    grow_pending (r);
+    {
+      r->pending_alloc = r->pending_alloc ? 2 * r->pending_alloc : 256;
+      r->pending = g_renew (FxsJson, r->pending, r->pending_alloc);
+    }
   return &r->pending[r->n_pending++];
 }
 

@@ -270,12 +270,43 @@ test_int_map (void)
     }
 }
 
+/* Duplicate keys: in small objects and in ones of more than 16 members
+ * (looked up in a hash set), keys that differ only after a NUL. */
+static void
+test_reader_duplicate_keys (void)
+{
+  GError *error = NULL;
+  GString *big = g_string_new ("{");
+  for (guint i = 0; i < 20; i++)
+    g_string_append_printf (big, "\"k%u\": %u, ", i, i);
+  g_string_append (big, "\"a\\u0000b\": 0, \"a\\u0000c\": 0}");
+  char *out = read_with (big->str, 1 << 20, 0, &error);
+  CU_ASSERT_PTR_NOT_NULL (out);
+  g_clear_pointer (&out, g_free);
+  g_clear_error (&error);
+  CU_ASSERT_PTR_NOT_NULL (out = read_with ("{\"a\\u0000b\": 0, \"a\\u0000c\": 0}", 1, 0, &error));
+  g_clear_pointer (&out, g_free);
+  g_clear_error (&error);
+  CU_ASSERT_PTR_NULL (read_with ("{\"a\\u0000b\": 0, \"x\": 1, \"a\\u0000b\": 2}", 1, 0, &error));
+  CU_ASSERT_TRUE (g_error_matches (error, FXS_ERROR, FXS_ERROR_FORMAT));
+  CU_ASSERT_STRING_EQUAL (error ? error->message : "",
+                          "t.json:1:25: [\"a\\u0000b\"]: duplicate key");
+  g_clear_error (&error);
+  g_string_truncate (big, big->len - 1);
+  g_string_append (big, ", \"k3\": 1}");
+  CU_ASSERT_PTR_NULL (read_with (big->str, 1 << 20, 0, &error));
+  CU_ASSERT_STRING_EQUAL (error ? error->message : "", "t.json:1:232: k3: duplicate key");
+  g_clear_error (&error);
+  g_string_free (big, TRUE);
+}
+
 static void
 register_tests (void)
 {
   static const FxsTestCase reader[] = {
     FXS_TEST (test_reader_chunks),
     FXS_TEST (test_reader_limits),
+    FXS_TEST (test_reader_duplicate_keys),
     FXS_TEST (test_int_map),
     { NULL, NULL },
   };

@@ -56,9 +56,9 @@ update_run (FxsJsonFeeder *f, const char *chunk, gsize len)
 }
 
 /* The escape scanner's states: outside an escape; after a backslash that
- * escapes; in the hex digits of \uXXXX; after a high surrogate's escape,
- * expecting "\u" and a low surrogate's digits. */
-enum { ESC_NONE, ESC_BACKSLASH, ESC_DIGITS, ESC_PAIR_BACKSLASH, ESC_PAIR_U, ESC_PAIR_DIGITS };
+ * escapes; in the hex digits of \uXXXX.  After a high surrogate's escape
+ * (esc_pair), "\u" and a low surrogate's digits must follow at once. */
+enum { ESC_NONE, ESC_BACKSLASH, ESC_DIGITS };
 
 /* Finds unpaired surrogate escapes (\ud800 alone, or followed by anything
  * but a low surrogate's escape; \udc00 alone) in a piece, before yajl
@@ -77,58 +77,47 @@ scan_escapes (FxsJsonFeeder *f, const char *chunk, gsize len)
         {
         case ESC_NONE:
           {
+            if (f->esc_pair && c != '\\')
+              {
+                f->bad_escape = f->esc_at;
+                break;
+              }
             const char *bs = memchr (chunk + i, '\\', len - i);
             if (!bs)
               return;
             i = (gsize) (bs - chunk);
             f->esc_state = ESC_BACKSLASH;
-            f->esc_at = f->total + (gint64) i;
+            if (!f->esc_pair)
+              f->esc_at = f->total + (gint64) i;
             break;
           }
         case ESC_BACKSLASH:
+          if (f->esc_pair && c != 'u')
+            f->bad_escape = f->esc_at;
           f->esc_state = c == 'u' ? ESC_DIGITS : ESC_NONE;
           f->esc_digits = 0;
           f->esc_value = 0;
           break;
         case ESC_DIGITS:
-        case ESC_PAIR_DIGITS:
           {
             int h = g_ascii_xdigit_value (c);
             if (h < 0)
               {
                 f->esc_state = ESC_NONE;  /* a bad escape: yajl's error */
+                f->esc_pair = FALSE;
                 break;
               }
             f->esc_value = f->esc_value << 4 | (guint32) h;
             if (++f->esc_digits < 4)
               break;
+            f->esc_state = ESC_NONE;
+            /* a low surrogate exactly where a high one needs it */
             gboolean low = f->esc_value >= 0xdc00 && f->esc_value <= 0xdfff;
-            if (f->esc_state == ESC_PAIR_DIGITS)
-              {
-                if (!low)
-                  f->bad_escape = f->esc_at;
-                f->esc_state = ESC_NONE;
-              }
-            else if (f->esc_value >= 0xd800 && f->esc_value <= 0xdbff)
-              f->esc_state = ESC_PAIR_BACKSLASH;
-            else if (low)
+            if (low != f->esc_pair)
               f->bad_escape = f->esc_at;
-            else
-              f->esc_state = ESC_NONE;
+            f->esc_pair = f->esc_value >= 0xd800 && f->esc_value <= 0xdbff;
             break;
           }
-        case ESC_PAIR_BACKSLASH:
-          if (c != '\\')
-            f->bad_escape = f->esc_at;
-          f->esc_state = ESC_PAIR_U;
-          break;
-        case ESC_PAIR_U:
-          if (c != 'u')
-            f->bad_escape = f->esc_at;
-          f->esc_state = ESC_PAIR_DIGITS;
-          f->esc_digits = 0;
-          f->esc_value = 0;
-          break;
         }
     }
 }

@@ -32,6 +32,7 @@ typedef struct {
   guint8 esc_digits;        /* hex digits of the \u escape read so far */
   guint32 esc_value;        /* their value */
   gint64 esc_at;            /* where the \u escape (of a high surrogate: its pair) starts */
+  gboolean esc_pair;        /* after a high surrogate's escape */
   gboolean completing;      /* inside yajl_complete_parse */
   gboolean seen_token;
 } FxsJsonFeeder;

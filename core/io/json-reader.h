@@ -37,14 +37,14 @@ typedef enum {
   FXS_JSON_OBJECT,
 } FxsJsonType;
 
-/* One value of a collected tree.  Lives until the consumer's callback
- * returns. */
 /* FxsJson.flags, found while the reader copies the text */
 enum {
   FXS_JSON_HAS_NUL = 1,     /* a string (or key) holds a NUL byte */
   FXS_JSON_INTEGER = 2,     /* a number without fraction or exponent */
 };
 
+/* One value of a collected tree.  Lives until the consumer's callback
+ * returns. */
 typedef struct FxsJson FxsJson;
 struct FxsJson {
   guint8 type;              /* FxsJsonType */

@@ -32,9 +32,6 @@ scratch_reset (FxsJsonReader *r)
 {
   fxs_arena_clear (&r->scratch);
   fxs_arena_expect (&r->scratch, SCRATCH_BLOCK);
-  /* its first block at once: in an empty arena, fxs_arena_grow() leaves
-   * the next link of a big object's block unset */
-  fxs_arena_take (&r->scratch, 8);
 }
 
 FxsJsonReader *

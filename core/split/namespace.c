@@ -109,23 +109,6 @@ fxs_namespace_free (FxsNamespace *ns)
   g_free (ns);
 }
 
-/* Memory for a name, as long-lived as the namespace's graph. */
-static char *
-name_memory (FxsNamespace *ns, gsize size)
-{
-  return fxs_arena_take (&ns->graph->arena, size);
-}
-
-/* A copy of @len bytes of @s that lives as long as the namespace's graph. */
-static const char *
-graph_strndup (FxsNamespace *ns, const char *s, gsize len)
-{
-  char *copy = name_memory (ns, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  return copy;
-}
-
 /* ---- bases ---- */
 
 static Base *
@@ -258,7 +241,7 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
     digits[sizeof digits - ++k] = (char) ('0' + n % 10);
   while ((n /= 10) != 0);
   const Base *b = base_at (ns, base);
-  char *name = name_memory (ns, b->len + 1 + k + 1);
+  char *name = fxs_arena_take (&ns->graph->arena, b->len + 1 + k + 1);
   memcpy (name, b->name, b->len);
   name[b->len] = '_';
   memcpy (name + b->len + 1, digits + sizeof digits - k, k);
@@ -299,7 +282,7 @@ take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits
         break;
       decimal_increment (num);
     }
-  const char *taken = graph_strndup (ns, name->str, name->len);
+  const char *taken = fxs_arena_strndup (&ns->graph->arena, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
   g_string_free (num, TRUE);
@@ -328,7 +311,7 @@ create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
   if (!b->plain_taken && !fxs_name_is_reserved_len (c->text, c->len))
     {
       b->plain_taken = TRUE;
-      return keep_text ? c->text : graph_strndup (ns, c->text, c->len);
+      return keep_text ? c->text : fxs_arena_strndup (&ns->graph->arena, c->text, c->len);
     }
   return take_numbered (ns, base, 1);
 }

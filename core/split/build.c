@@ -197,13 +197,6 @@ check_missing (Builder *b, const FxsNode *user, GError **error)
   return FALSE;
 }
 
-static guint
-cache_slot (FxsOp op, const char *target)
-{
-  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 1);
-}
-
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
 static const char *
 flat_target (Builder *b, const char *target)
@@ -255,7 +248,9 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, Cache
 static inline CachedCandidate *
 lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  CachedCandidate *e = &b->cache[cache_slot (op, target)];
+  /* interned: the target's address is its key */
+  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  CachedCandidate *e = &b->cache[(h >> 56) & (CANDIDATE_CACHE_SIZE - 1)];
   if (e->target == target && e->op == op && e->owner == b->owner)
     return e;
   return add_target (b, op, target, orig, e);

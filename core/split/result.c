@@ -77,12 +77,10 @@ fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const cha
       part->result = r;
       part->dense = p;
       part->id = g_array_index (ids, gint64, p);
-      char *name = affix ? g_strdup_printf ("%s_%" G_GINT64_FORMAT, affix, part->id)
-                         : g_strdup_printf ("%" G_GINT64_FORMAT, part->id);
-      char *submod = g_strconcat ("submod_", name, NULL);
-      part->name = g_string_chunk_insert (r->strings, name);
+      char *submod = affix ? g_strdup_printf ("submod_%s_%" G_GINT64_FORMAT, affix, part->id)
+                           : g_strdup_printf ("submod_%" G_GINT64_FORMAT, part->id);
       part->submod_name = g_string_chunk_insert (r->strings, submod);
-      g_free (name);
+      part->name = part->submod_name + strlen ("submod_");
       g_free (submod);
       r->by_dense[p] = part;
     }

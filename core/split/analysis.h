@@ -35,7 +35,7 @@ typedef struct {
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
-  GError *error;              /* set inside foreach callbacks */
+  GError *error;              /* set deep in the walk over a value (uses.c) */
 } Analysis;
 
 static inline const FxsNode *

@@ -584,15 +584,15 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   for (guint i = 0; i < b->orig->nodes->len; i++)
     n_top += b->r->part_of[i] == FXS_NO_PARTITION;
   begin_graph (b, TOP_OWNER, n_top);
-  if (!b->plan->options->keep_original_order)
+  gboolean keep_order = b->plan->options->keep_original_order;
+  if (!keep_order)
     construct_all (b, TRUE, TRUE);
-  const FxsSplitPlan *plan = b->plan;
   b->r->top = b->graph;
   fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
-      if (plan->options->keep_original_order)
+      if (keep_order)
         {
           /* every placeholder before the first call, then the attributes
            * this partition takes, as they are needed */
@@ -611,12 +611,12 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
         }
     }
   /* with no partitions (or none binding anything) nothing was constructed */
-  if (plan->options->keep_original_order && b->n_top_bound == 0)
+  if (keep_order && b->n_top_bound == 0)
     construct_all (b, TRUE, TRUE);
 
   const FxsNode *out = fxs_graph_output_node (b->orig);
   /* PyTorch fails here on an attribute only the output uses; fetch it */
-  if (plan->options->keep_original_order)
+  if (keep_order)
     fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
   FxsValue result;
   remap (b, &out->args.u.items[0], &result);

@@ -215,8 +215,7 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
       record_node_uses (a, node, part);
       if (a->error)
         {
-          g_propagate_error (error, a->error);
-          a->error = NULL;
+          g_propagate_error (error, g_steal_pointer (&a->error));
           return FALSE;
         }
     }

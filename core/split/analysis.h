@@ -31,13 +31,11 @@ typedef struct {
                                * input_seen holds the others */
   guint8 *is_output;          /* per node: an output of its partition already */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
-  const guint32 *attr_of;     /* see FxsSplitPlan */
-  guint32 *call_modules;      /* see FxsSplitPlan */
-  gsize n_call_modules;
+  FxsSplitPlan *plan;         /* attr_of and call_modules filled in pass 1 */
   GArray *autocast_regions, *grad_regions;
   GHashTable *open_autocast;  /* enter node index + 1 -> region index + 1 */
   gboolean has_global_state;
-  GError *error;              /* set inside foreach callbacks */
+  GError *error;              /* set deep in the walk over a value (uses.c) */
 } Analysis;
 
 static inline const FxsNode *

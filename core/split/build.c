@@ -197,20 +197,6 @@ check_missing (Builder *b, const FxsNode *user, GError **error)
   return FALSE;
 }
 
-static guint
-cache_slot (FxsOp op, const char *target)
-{
-  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (guint) (h >> 56) & (CANDIDATE_CACHE_SIZE - 1);
-}
-
-/* A copy of @s as long-lived as the graph being built. */
-static char *
-graph_strdup (Builder *b, const char *s)
-{
-  return fxs_arena_strndup (&b->graph->arena, s, strlen (s));
-}
-
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
 static const char *
 flat_target (Builder *b, const char *target)
@@ -218,7 +204,7 @@ flat_target (Builder *b, const char *target)
   /* most targets have no dot: share the original's string (kept alive) */
   if (!strchr (target, '.'))
     return target;
-  char *flat = graph_strdup (b, target);
+  char *flat = fxs_arena_strndup (&b->graph->arena, target, strlen (target));
   for (char *c = flat; *c; c++)
     if (*c == '.')
       *c = '_';
@@ -262,7 +248,9 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, Cache
 static inline CachedCandidate *
 lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
 {
-  CachedCandidate *e = &b->cache[cache_slot (op, target)];
+  /* interned: the target's address is its key */
+  guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  CachedCandidate *e = &b->cache[(h >> 56) & (CANDIDATE_CACHE_SIZE - 1)];
   if (e->target == target && e->op == op && e->owner == b->owner)
     return e;
   return add_target (b, op, target, orig, e);
@@ -364,11 +352,11 @@ add_inputs (Builder *b, const FxsPartition *part)
       else
         {
           const char *target = orig->name;
-          if (!b->plan->keep_original_input_name)
+          if (!b->plan->options->keep_original_input_name)
             {
               char arg[32];
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
-              target = graph_strdup (b, arg);
+              target = fxs_graph_strdup (b->graph, arg);
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
@@ -406,7 +394,7 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       if (orig->op == FXS_OP_CALL_MODULE)
         attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
                                fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
-      const char *name = b->plan->keep_original_node_name
+      const char *name = b->plan->options->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
@@ -457,7 +445,7 @@ add_partition_output (Builder *b, const FxsPartition *part)
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
   FxsValue result, *items;
-  if (n == 1 && !b->plan->tuple_return)
+  if (n == 1 && !b->plan->options->tuple_return)
     result = node_value (b->env[outputs[0]]);
   else
     {
@@ -499,7 +487,7 @@ construct (Builder *b, guint32 i)
   if (orig->op == FXS_OP_PLACEHOLDER)
     {
       /* with keep_original_node_name the node's name becomes the target */
-      const char *target = b->plan->keep_original_node_name ? orig->name : orig->target;
+      const char *target = b->plan->options->keep_original_node_name ? orig->name : orig->target;
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
@@ -552,7 +540,7 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = graph_strdup (b, part->submod_name);
+  const char *submod = fxs_graph_strdup (b->graph, part->submod_name);
   /* one name per partition, and no attribute of the original */
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);
@@ -563,7 +551,7 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
 
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
-  if (n == 1 && !b->plan->tuple_return)
+  if (n == 1 && !b->plan->options->tuple_return)
     bind (b, outputs[0], call);
   else
     for (guint k = 0; k < n; k++)
@@ -596,15 +584,15 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   for (guint i = 0; i < b->orig->nodes->len; i++)
     n_top += b->r->part_of[i] == FXS_NO_PARTITION;
   begin_graph (b, TOP_OWNER, n_top);
-  if (!b->plan->keep_original_order)
+  gboolean keep_order = b->plan->options->keep_original_order;
+  if (!keep_order)
     construct_all (b, TRUE, TRUE);
-  const FxsSplitPlan *plan = b->plan;
   b->r->top = b->graph;
   fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
-      if (plan->keep_original_order)
+      if (keep_order)
         {
           /* every placeholder before the first call, then the attributes
            * this partition takes, as they are needed */
@@ -612,8 +600,8 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
             construct_all (b, TRUE, FALSE);
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
           for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
-            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR && input_is_passed (b, inputs[i])
-                && b->env_owner[inputs[i]] != TOP_OWNER)
+            if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR
+                && input_is_passed (b, inputs[i]) && b->env_owner[inputs[i]] != TOP_OWNER)
               construct (b, inputs[i]);
         }
       if (!call_partition (b, part, error))
@@ -623,12 +611,12 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
         }
     }
   /* with no partitions (or none binding anything) nothing was constructed */
-  if (plan->keep_original_order && b->n_top_bound == 0)
+  if (keep_order && b->n_top_bound == 0)
     construct_all (b, TRUE, TRUE);
 
   const FxsNode *out = fxs_graph_output_node (b->orig);
   /* PyTorch fails here on an attribute only the output uses; fetch it */
-  if (plan->keep_original_order)
+  if (keep_order)
     fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
   FxsValue result;
   remap (b, &out->args.u.items[0], &result);

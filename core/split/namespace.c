@@ -42,10 +42,9 @@ struct FxsNamespace {
   FxsGraph *graph;           /* names live in its arena */
   guint64 epoch;             /* unique per namespace and reset: candidates' hints */
   GArray *base_list;         /* Base */
-  GStringChunk *base_names;  /* bases that came from fxs_namespace_create_name */
   FxsTable bases;            /* FxsTableHead: tag is the base index + 1 */
   FxsTable sparse;           /* SparseSlot */
-  GHashTable *big;           /* names with numbers beyond 64 bits, or NULL */
+  GHashTable *big;           /* names with numbers beyond 64 bits */
   GString *candidate;        /* fxs_namespace_create_name's cleaned candidate */
   GPtrArray *path;           /* SparseSlot*: the slots one search visited */
 };
@@ -57,37 +56,28 @@ hash_number (guint32 base, guint64 number)
   return (guint32) (h ^ (h >> 31));
 }
 
-static guint64
-next_epoch (void)
-{
-  static _Atomic guint64 epochs = 1;
-  return atomic_fetch_add (&epochs, 1);
-}
-
 FxsNamespace *
 fxs_namespace_new (FxsGraph *graph)
 {
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
-  ns->graph = graph;
-  ns->epoch = next_epoch ();
   ns->base_list = g_array_new (FALSE, FALSE, sizeof (Base));
+  ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   ns->candidate = g_string_new (NULL);
   ns->path = g_ptr_array_new ();
   fxs_table_init (&ns->bases, sizeof (FxsTableHead));
   fxs_table_init (&ns->sparse, sizeof (SparseSlot));
+  fxs_namespace_reset (ns, graph);
   return ns;
 }
 
 void
 fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph)
 {
+  static _Atomic guint64 epochs = 1;
   ns->graph = graph;
-  ns->epoch = next_epoch ();
+  ns->epoch = atomic_fetch_add (&epochs, 1);
   g_array_set_size (ns->base_list, 0);
-  if (ns->base_names)
-    g_string_chunk_clear (ns->base_names);
-  if (ns->big)
-    g_hash_table_remove_all (ns->big);
+  g_hash_table_remove_all (ns->big);
   fxs_table_reset (&ns->bases);
   fxs_table_reset (&ns->sparse);
 }
@@ -98,32 +88,12 @@ fxs_namespace_free (FxsNamespace *ns)
   if (!ns)
     return;
   g_array_free (ns->base_list, TRUE);
-  if (ns->base_names)
-    g_string_chunk_free (ns->base_names);
   fxs_table_clear (&ns->bases);
   fxs_table_clear (&ns->sparse);
-  if (ns->big)
-    g_hash_table_unref (ns->big);
+  g_hash_table_unref (ns->big);
   g_string_free (ns->candidate, TRUE);
   g_ptr_array_free (ns->path, TRUE);
   g_free (ns);
-}
-
-/* Memory for a name, as long-lived as the namespace's graph. */
-static char *
-name_memory (FxsNamespace *ns, gsize size)
-{
-  return fxs_arena_take (&ns->graph->arena, size);
-}
-
-/* A copy of @len bytes of @s that lives as long as the namespace's graph. */
-static const char *
-graph_strndup (FxsNamespace *ns, const char *s, gsize len)
-{
-  char *copy = name_memory (ns, len + 1);
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  return copy;
 }
 
 /* ---- bases ---- */
@@ -135,7 +105,7 @@ base_at (const FxsNamespace *ns, guint32 index)
 }
 
 /* The index of base @name (@len bytes, hashing to @hash), added when new;
- * a new base keeps @name itself when @keep, else a copy. */
+ * a new base keeps @name itself when @keep, else a copy in the graph. */
 G_GNUC_NO_INLINE static guint32
 find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
 {
@@ -149,11 +119,7 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
         return slot->tag - 1;
     }
   if (!keep)
-    {
-      if (!ns->base_names)
-        ns->base_names = g_string_chunk_new (1024);
-      name = g_string_chunk_insert_len (ns->base_names, name, (gssize) len);
-    }
+    name = fxs_arena_strndup (&ns->graph->arena, name, len);
   Base b = { name, 1, (guint32) len, 0, FALSE };
   guint32 index = ns->base_list->len;
   g_array_append_val (ns->base_list, b);
@@ -258,7 +224,7 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
     digits[sizeof digits - ++k] = (char) ('0' + n % 10);
   while ((n /= 10) != 0);
   const Base *b = base_at (ns, base);
-  char *name = name_memory (ns, b->len + 1 + k + 1);
+  char *name = fxs_arena_take (&ns->graph->arena, b->len + 1 + k + 1);
   memcpy (name, b->name, b->len);
   name[b->len] = '_';
   memcpy (name + b->len + 1, digits + sizeof digits - k, k);
@@ -285,8 +251,6 @@ decimal_increment (GString *digits)
 G_GNUC_NO_INLINE static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
-  if (!ns->big)
-    ns->big = g_hash_table_new (g_str_hash, g_str_equal);
   GString *name = g_string_new (NULL);
   GString *num = g_string_new (digits);
   for (;;)
@@ -299,7 +263,7 @@ take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits
         break;
       decimal_increment (num);
     }
-  const char *taken = graph_strndup (ns, name->str, name->len);
+  const char *taken = fxs_arena_strndup (&ns->graph->arena, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
   g_string_free (num, TRUE);
@@ -328,7 +292,7 @@ create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
   if (!b->plain_taken && !fxs_name_is_reserved_len (c->text, c->len))
     {
       b->plain_taken = TRUE;
-      return keep_text ? c->text : graph_strndup (ns, c->text, c->len);
+      return keep_text ? c->text : fxs_arena_strndup (&ns->graph->arena, c->text, c->len);
     }
   return take_numbered (ns, base, 1);
 }

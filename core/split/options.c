@@ -1,21 +1,12 @@
 /* Options of fxs_split(), with split_module()'s defaults. */
-#include <fxsplit/split.h>
+#include "split-private.h"
 
-struct FxsSplitOptions {
-  gboolean keep_original_order;
-  gboolean keep_original_node_name;
-  gboolean keep_original_input_name;
-  gboolean tuple_return;
-  char *partition_affix;
-  guint threads;
-};
+const FxsSplitOptions fxs_split_options_default = { .keep_original_input_name = TRUE };
 
 FxsSplitOptions *
 fxs_split_options_new (void)
 {
-  FxsSplitOptions *o = g_new0 (FxsSplitOptions, 1);
-  o->keep_original_input_name = TRUE;
-  return o;
+  return g_memdup2 (&fxs_split_options_default, sizeof fxs_split_options_default);
 }
 
 FxsSplitOptions *
@@ -36,25 +27,22 @@ fxs_split_options_free (FxsSplitOptions *options)
   g_free (options);
 }
 
-/* The setter and getter of boolean option @name (@fallback for NULL). */
-#define BOOLEAN_OPTION(name, fallback)                                  \
+/* The setter and getter of option @name (@fallback for NULL); the setter
+ * stores @stored, an expression of its argument v. */
+#define OPTION(type, name, stored, fallback)                            \
   void                                                                  \
-  fxs_split_options_set_##name (FxsSplitOptions *o, gboolean v)         \
+  fxs_split_options_set_##name (FxsSplitOptions *o, type v)             \
   {                                                                     \
     g_return_if_fail (o != NULL);                                       \
-    o->name = !!v;                                                      \
+    o->name = stored;                                                   \
   }                                                                     \
-  gboolean                                                              \
-  fxs_split_options_get_##name (const FxsSplitOptions *o)               \
-  {                                                                     \
-    g_return_val_if_fail (o != NULL, fallback);                         \
-    return o->name;                                                     \
-  }
+  FXS_GETTER (type, fxs_split_options_get_##name, FxsSplitOptions, o, o->name, fallback)
 
-BOOLEAN_OPTION (keep_original_order, FALSE)
-BOOLEAN_OPTION (keep_original_node_name, FALSE)
-BOOLEAN_OPTION (keep_original_input_name, TRUE)
-BOOLEAN_OPTION (tuple_return, FALSE)
+OPTION (gboolean, keep_original_order, !!v, FALSE)
+OPTION (gboolean, keep_original_node_name, !!v, FALSE)
+OPTION (gboolean, keep_original_input_name, !!v, TRUE)
+OPTION (gboolean, tuple_return, !!v, FALSE)
+OPTION (guint, threads, v, 0)
 
 void
 fxs_split_options_set_partition_affix (FxsSplitOptions *o, const char *affix)
@@ -65,23 +53,5 @@ fxs_split_options_set_partition_affix (FxsSplitOptions *o, const char *affix)
   o->partition_affix = copy;
 }
 
-const char *
-fxs_split_options_get_partition_affix (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, NULL);
-  return o->partition_affix;
-}
-
-void
-fxs_split_options_set_threads (FxsSplitOptions *o, guint threads)
-{
-  g_return_if_fail (o != NULL);
-  o->threads = threads;
-}
-
-guint
-fxs_split_options_get_threads (const FxsSplitOptions *o)
-{
-  g_return_val_if_fail (o != NULL, 0);
-  return o->threads;
-}
+FXS_GETTER (const char *, fxs_split_options_get_partition_affix, FxsSplitOptions, o,
+            o->partition_affix, NULL)

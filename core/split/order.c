@@ -159,33 +159,19 @@ apply_order (FxsSplitResult *r, const guint32 *order)
   r->partitions = sorted;
 }
 
-/* Dependencies as edge indices (for messages); see deps_to_partitions. */
-static void
-make_dependency_edges (Order *a, FxsCsr *deps)
-{
-  FxsPairs *pairs = fxs_pairs_new ();
-  for (guint e = 0; e < a->dep_edges->len; e++)
-    fxs_pairs_add (pairs, g_array_index (a->dep_edges, FxsDepEdge, e).use_part, e);
-  fxs_csr_init_from_pairs (deps, a->r->n_partitions, pairs);
-  g_array_free (pairs, TRUE);
-}
-
-static void
-deps_to_partitions (Order *a, FxsCsr *deps)
-{
-  guint total = deps->offsets[a->r->n_partitions];
-  for (guint k = 0; k < total; k++)
-    deps->items[k] = g_array_index (a->dep_edges, FxsDepEdge, deps->items[k]).def_part;
-}
-
 gboolean
 fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,
                  GError **error)
 {
   Order a = { r, edges };
   guint P = r->n_partitions;
+  /* dependencies as edge indices (for messages), partitions once sorted */
   FxsCsr deps;
-  make_dependency_edges (&a, &deps);
+  FxsPairs *pairs = fxs_pairs_new ();
+  for (guint e = 0; e < edges->len; e++)
+    fxs_pairs_add (pairs, g_array_index (edges, FxsDepEdge, e).use_part, e);
+  fxs_csr_init_from_pairs (&deps, P, pairs);
+  g_array_free (pairs, TRUE);
   guint32 *order = g_new (guint32, P ? P : 1);
   gboolean ok = sort_partitions (&a, &deps, order, error);
   if (ok && keep_original_order)
@@ -196,7 +182,8 @@ fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_
     }
   if (ok)
     {
-      deps_to_partitions (&a, &deps);
+      for (guint k = 0; k < deps.offsets[P]; k++)
+        deps.items[k] = g_array_index (edges, FxsDepEdge, deps.items[k]).def_part;
       r->dependencies = deps;
       apply_order (r, order);
     }

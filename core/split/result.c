@@ -77,12 +77,10 @@ fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const cha
       part->result = r;
       part->dense = p;
       part->id = g_array_index (ids, gint64, p);
-      char *name = affix ? g_strdup_printf ("%s_%" G_GINT64_FORMAT, affix, part->id)
-                         : g_strdup_printf ("%" G_GINT64_FORMAT, part->id);
-      char *submod = g_strconcat ("submod_", name, NULL);
-      part->name = g_string_chunk_insert (r->strings, name);
+      char *submod = affix ? g_strdup_printf ("submod_%s_%" G_GINT64_FORMAT, affix, part->id)
+                           : g_strdup_printf ("submod_%" G_GINT64_FORMAT, part->id);
       part->submod_name = g_string_chunk_insert (r->strings, submod);
-      g_free (name);
+      part->name = part->submod_name + strlen ("submod_");
       g_free (submod);
       r->by_dense[p] = part;
     }
@@ -112,26 +110,10 @@ fxs_split_result_free (FxsSplitResult *result)
   g_free (result);
 }
 
-const FxsGraph *
-fxs_split_result_original (const FxsSplitResult *result)
-{
-  g_return_val_if_fail (result != NULL, NULL);
-  return result->original;
-}
-
-const FxsGraph *
-fxs_split_result_top (const FxsSplitResult *result)
-{
-  g_return_val_if_fail (result != NULL, NULL);
-  return result->top;
-}
-
-guint
-fxs_split_result_n_partitions (const FxsSplitResult *result)
-{
-  g_return_val_if_fail (result != NULL, 0);
-  return result->n_partitions;
-}
+FXS_GETTER (const FxsGraph *, fxs_split_result_original, FxsSplitResult, result,
+            result->original, NULL)
+FXS_GETTER (const FxsGraph *, fxs_split_result_top, FxsSplitResult, result, result->top, NULL)
+FXS_GETTER (guint, fxs_split_result_n_partitions, FxsSplitResult, result, result->n_partitions, 0)
 
 const FxsPartition *
 fxs_split_result_partition (const FxsSplitResult *result, guint i)
@@ -169,121 +151,49 @@ fxs_split_result_qualname (const FxsSplitResult *result, guint i, const char **n
 
 /* ---- partitions ------------------------------------------------------------ */
 
-guint
-fxs_partition_index (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return p->index;
-}
+#define PARTITION_GETTER(Ret, fn, expr, fallback)                           \
+  FXS_GETTER (Ret, fn, FxsPartition, p, expr, fallback)
 
-gint64
-fxs_partition_id (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return p->id;
-}
+/* Item @i of the partition's list @csr, of @n_fn (p) items, as @lookup
+ * (r, index in @csr) finds it. */
+#define PARTITION_ITEM(Ret, fn, n_fn, csr, lookup)                          \
+  Ret                                                                       \
+  fn (const FxsPartition *p, guint i)                                       \
+  {                                                                         \
+    g_return_val_if_fail (p != NULL && i < n_fn (p), NULL);                 \
+    return lookup (p->result, fxs_csr_items (&p->result->csr, p->dense)[i]); \
+  }
+#define ORIGINAL_NODE(r, i) fxs_graph_node ((r)->original, i)
+#define BY_DENSE(r, i) (r)->by_dense[i]
 
-const char *
-fxs_partition_name (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, NULL);
-  return p->name;
-}
+PARTITION_GETTER (guint, fxs_partition_index, p->index, 0)
+PARTITION_GETTER (gint64, fxs_partition_id, p->id, 0)
+PARTITION_GETTER (const char *, fxs_partition_name, p->name, NULL)
+PARTITION_GETTER (const char *, fxs_partition_submod_name, p->submod_name, NULL)
+PARTITION_GETTER (const char *, fxs_partition_label, p->label, NULL)
+PARTITION_GETTER (const FxsGraph *, fxs_partition_graph, p->graph, NULL)
 
-const char *
-fxs_partition_submod_name (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, NULL);
-  return p->submod_name;
-}
-
-const char *
-fxs_partition_label (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, NULL);
-  return p->label;
-}
+PARTITION_GETTER (guint, fxs_partition_n_nodes, fxs_csr_count (&p->result->nodes, p->dense), 0)
+PARTITION_ITEM (const FxsNode *, fxs_partition_node, fxs_partition_n_nodes, nodes, ORIGINAL_NODE)
+/* the inputs passed, at the start of the partition's list */
+PARTITION_GETTER (guint, fxs_partition_n_inputs, p->n_inputs, 0)
+PARTITION_ITEM (const FxsNode *, fxs_partition_input, fxs_partition_n_inputs, inputs,
+                ORIGINAL_NODE)
+PARTITION_GETTER (guint, fxs_partition_n_outputs, fxs_csr_count (&p->result->outputs, p->dense), 0)
+PARTITION_ITEM (const FxsNode *, fxs_partition_output, fxs_partition_n_outputs, outputs,
+                ORIGINAL_NODE)
+PARTITION_GETTER (guint, fxs_partition_n_dependencies,
+                  fxs_csr_count (&p->result->dependencies, p->dense), 0)
+PARTITION_ITEM (const FxsPartition *, fxs_partition_dependency, fxs_partition_n_dependencies,
+                dependencies, BY_DENSE)
+PARTITION_GETTER (guint, fxs_partition_n_dependents,
+                  fxs_csr_count (&p->result->dependents, p->dense), 0)
+PARTITION_ITEM (const FxsPartition *, fxs_partition_dependent, fxs_partition_n_dependents,
+                dependents, BY_DENSE)
 
 void
 fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label)
 {
   g_return_if_fail (index < r->n_partitions);
   r->partitions[index].label = label ? g_string_chunk_insert (r->strings, label) : NULL;
-}
-
-const FxsGraph *
-fxs_partition_graph (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, NULL);
-  return p->graph;
-}
-
-guint
-fxs_partition_n_nodes (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return fxs_csr_count (&p->result->nodes, p->dense);
-}
-
-const FxsNode *
-fxs_partition_node (const FxsPartition *p, guint i)
-{
-  g_return_val_if_fail (p != NULL && i < fxs_partition_n_nodes (p), NULL);
-  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->nodes, p->dense)[i]);
-}
-
-guint
-fxs_partition_n_inputs (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return p->n_inputs;
-}
-
-const FxsNode *
-fxs_partition_input (const FxsPartition *p, guint i)
-{
-  g_return_val_if_fail (p != NULL && i < p->n_inputs, NULL);
-  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->inputs, p->dense)[i]);
-}
-
-guint
-fxs_partition_n_outputs (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return fxs_csr_count (&p->result->outputs, p->dense);
-}
-
-const FxsNode *
-fxs_partition_output (const FxsPartition *p, guint i)
-{
-  g_return_val_if_fail (p != NULL && i < fxs_partition_n_outputs (p), NULL);
-  return fxs_graph_node (p->result->original, fxs_csr_items (&p->result->outputs, p->dense)[i]);
-}
-
-guint
-fxs_partition_n_dependencies (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return fxs_csr_count (&p->result->dependencies, p->dense);
-}
-
-const FxsPartition *
-fxs_partition_dependency (const FxsPartition *p, guint i)
-{
-  g_return_val_if_fail (p != NULL && i < fxs_partition_n_dependencies (p), NULL);
-  return p->result->by_dense[fxs_csr_items (&p->result->dependencies, p->dense)[i]];
-}
-
-guint
-fxs_partition_n_dependents (const FxsPartition *p)
-{
-  g_return_val_if_fail (p != NULL, 0);
-  return fxs_csr_count (&p->result->dependents, p->dense);
-}
-
-const FxsPartition *
-fxs_partition_dependent (const FxsPartition *p, guint i)
-{
-  g_return_val_if_fail (p != NULL && i < fxs_partition_n_dependents (p), NULL);
-  return p->result->by_dense[fxs_csr_items (&p->result->dependents, p->dense)[i]];
 }

@@ -13,6 +13,15 @@
 #include <fxsplit/split.h>
 #include "model/graph-private.h"
 
+/* A getter @fn of an @Obj (named @o) that returns @expr, @fallback for NULL. */
+#define FXS_GETTER(Ret, fn, Obj, o, expr, fallback)                         \
+  Ret                                                                       \
+  fn (const Obj *o)                                                         \
+  {                                                                         \
+    g_return_val_if_fail (o != NULL, fallback);                             \
+    return expr;                                                            \
+  }
+
 /* What a node does to the grad / autocast state (split_module re-enters
  * these regions in every partition they span; verify follows them). */
 typedef enum {
@@ -99,13 +108,21 @@ struct FxsSplitResult {
   gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };
 
-/* What the analysis hands to the graph builder besides the result. */
-typedef struct {
+struct FxsSplitOptions {
   gboolean keep_original_order;
   gboolean keep_original_node_name;
   gboolean keep_original_input_name;
   gboolean tuple_return;
-  guint threads;              /* fxs_split_options_set_threads() */
+  char *partition_affix;
+  guint threads;
+};
+
+/* split_module()'s defaults (options.c). */
+extern const FxsSplitOptions fxs_split_options_default;
+
+/* What the analysis hands to the graph builder besides the result. */
+typedef struct {
+  const FxsSplitOptions *options;   /* the caller's, or the defaults */
   /* global-state nodes copied to the start of a partition (prelude) and
    * _exit_autocast nodes copied to its end (epilogue), in creation order,
    * by dense partition index */

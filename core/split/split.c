@@ -109,7 +109,7 @@ dense_partition (Analysis *a, gint64 id)
 static gboolean
 check_attr (Analysis *a, const FxsNode *node, GError **error)
 {
-  if (a->attr_of[node->index] != G_MAXUINT32)
+  if (a->plan->attr_of[node->index] != G_MAXUINT32)
     return TRUE;
   g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
                "node '%s': %s target '%s' is not in the attribute table", node->name,
@@ -248,7 +248,7 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         {
           if (!check_attr (a, node, error))
             return FALSE;
-          a->call_modules[a->n_call_modules++] = i;
+          a->plan->call_modules[a->plan->n_call_modules++] = i;
         }
       if (!track_global_state (a, node, dense, last_call_part, error))
         return FALSE;
@@ -311,16 +311,17 @@ make_global_state_copies (Analysis *a, FxsSplitPlan *plan)
 /* ---- entry points ----------------------------------------------------------- */
 
 static void
-analysis_init (Analysis *a, FxsGraph *graph)
+analysis_init (Analysis *a, FxsGraph *graph, FxsSplitPlan *plan)
 {
   memset (a, 0, sizeof *a);
   a->g = graph;
   a->n = fxs_graph_n_nodes (graph);
   a->r = fxs_split_result_new (graph);
   a->r->part_of = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
-  a->attr_of = fxs_graph_target_attrs (graph);
+  a->plan = plan;
+  plan->attr_of = fxs_graph_target_attrs (graph);
   /* room for every node: pages of it never used are never touched */
-  a->call_modules = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
+  plan->call_modules = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   a->input_pairs = fxs_pairs_new ();
   a->output_pairs = fxs_pairs_new ();
@@ -341,14 +342,10 @@ analysis_clear (Analysis *a)
 {
   g_array_free (a->ids, TRUE);
   fxs_id_map_clear (&a->dense_of_id);
-  if (a->input_pairs)
-    {
-      g_array_free (a->input_pairs, TRUE);
-      g_array_free (a->output_pairs, TRUE);
-      g_array_free (a->dependent_pairs, TRUE);
-    }
+  g_clear_pointer (&a->input_pairs, g_array_unref);
+  g_clear_pointer (&a->output_pairs, g_array_unref);
+  g_clear_pointer (&a->dependent_pairs, g_array_unref);
   g_array_free (a->dep_edges, TRUE);
-  g_free (a->call_modules);
   fxs_id_set_clear (&a->input_seen);
   g_free (a->first_input_part);
   g_free (a->is_output);
@@ -366,47 +363,30 @@ static void
 pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs **pairs)
 {
   fxs_csr_init_from_pairs (csr, n_groups, *pairs);
-  g_array_free (*pairs, TRUE);
-  *pairs = NULL;
+  g_clear_pointer (pairs, g_array_unref);
 }
 
 static FxsSplitResult *
 split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GError **error)
 {
-  FxsSplitOptions *defaults = options ? NULL : fxs_split_options_new ();
-  if (!options)
-    options = defaults;
-  FxsSplitPlan plan = {
-    .keep_original_order = fxs_split_options_get_keep_original_order (options),
-    .keep_original_node_name = fxs_split_options_get_keep_original_node_name (options),
-    .keep_original_input_name = fxs_split_options_get_keep_original_input_name (options),
-    .tuple_return = fxs_split_options_get_tuple_return (options),
-    .threads = fxs_split_options_get_threads (options),
-  };
+  FxsSplitPlan plan = { .options = options ? options : &fxs_split_options_default };
   Analysis a;
-  analysis_init (&a, graph);
+  analysis_init (&a, graph, &plan);
   gboolean ok = assign_partitions (&a, src, error) && fxs_analysis_record_uses (&a, error);
   if (ok)
     {
       guint P = a.ids->len;
-      fxs_split_result_add_partitions (a.r, a.ids, fxs_split_options_get_partition_affix (options));
+      fxs_split_result_add_partitions (a.r, a.ids, plan.options->partition_affix);
       fxs_csr_init_from_groups (&a.r->nodes, P, a.r->part_of, a.n, FXS_NO_PARTITION);
       pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
       pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
       pairs_to_csr (&a.r->dependents, P, &a.dependent_pairs);
-      ok = fxs_split_order (a.r, a.dep_edges, plan.keep_original_order, error);
+      ok = fxs_split_order (a.r, a.dep_edges, plan.options->keep_original_order, error);
     }
   if (ok)
-    {
-      make_global_state_copies (&a, &plan);
-      plan.n_call_modules = a.n_call_modules;
-      plan.call_modules = a.call_modules;
-      plan.attr_of = a.attr_of;
-      a.call_modules = NULL;
-    }
+    make_global_state_copies (&a, &plan);
   FxsSplitResult *result = a.r;
   analysis_clear (&a);
-  fxs_split_options_free (defaults);
 
   ok = ok && fxs_split_build (result, &plan, error);
   g_free (plan.call_modules);

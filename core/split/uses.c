@@ -52,18 +52,16 @@ typedef struct {
   guint32 use_part;   /* FXS_NO_PARTITION for the output node */
 } Use;
 
-/* split_module's record_cross_partition_use(def, use). */
+/* split_module's record_cross_partition_use(def, use), for a @def in
+ * another partition than the user's. */
 static void
-record_use (const FxsNode *def, gpointer data)
+record_use (const FxsNode *def, const Use *use)
 {
-  const Use *use = data;
   Analysis *a = use->a;
   if (a->error)
     return;
   guint32 d = def->index;
   guint32 dp = a->r->part_of[d], up = use->use_part;
-  if (dp == up)
-    return;
   if (dp != FXS_NO_PARTITION)
     {
       add_output (a, dp, d);
@@ -217,8 +215,7 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
       record_node_uses (a, node, part);
       if (a->error)
         {
-          g_propagate_error (error, a->error);
-          a->error = NULL;
+          g_propagate_error (error, g_steal_pointer (&a->error));
           return FALSE;
         }
     }

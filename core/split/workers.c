@@ -96,7 +96,7 @@ fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error)
     .failed = -1,
   };
   g_mutex_init (&job.lock);
-  guint threads = plan->threads ? plan->threads : fxs_get_max_threads ();
+  guint threads = plan->options->threads ? plan->options->threads : fxs_get_max_threads ();
   if (threads == 0)
     threads = (guint) g_get_num_processors ();
   threads = n >= THREADS_MIN_NODES ? CLAMP (threads, 1, n / NODES_PER_THREAD) : 1;

@@ -356,7 +356,7 @@ add_inputs (Builder *b, const FxsPartition *part)
             {
               char arg[32];
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
-              target = fxs_graph_strdup (b->graph, arg);
+              target = fxs_arena_strndup (&b->graph->arena, arg, strlen (arg));
             }
           node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
                            name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
@@ -540,7 +540,8 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
                       error))
     return FALSE;
-  const char *submod = fxs_graph_strdup (b->graph, part->submod_name);
+  const char *submod = fxs_arena_strndup (&b->graph->arena, part->submod_name,
+                                          strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */
   g_string_truncate (b->candidate, 0);
   fxs_node_name_candidate (FXS_OP_CALL_MODULE, submod, b->candidate);

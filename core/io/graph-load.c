@@ -451,16 +451,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   if (all)
     all->top = l->graph;
   if (l->graph && !all)
-    {
-      /* a graph takes about as much memory as its file: a big one starts
-       * with big blocks (a split result's top level is small); and its name
-       * index is made for a node per 256 bytes (files have 200-500 a node),
-       * not grown through every power of two (4% of `fxsplit split` at
-       * 10^5 nodes) */
-      gsize size = input_size (path, length);
-      fxs_arena_expect (&l->graph->arena, size);
-      fxs_table_reserve (&l->graph->node_index.table, size / 256);
-    }
+    /* a split result's top level is small */
+    fxs_graph_expect_file (l->graph, input_size (path, length));
   l->submodule_names = g_hash_table_new (g_str_hash, g_str_equal);
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->share = fxs_meta_share_new ();

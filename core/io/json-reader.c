@@ -52,7 +52,8 @@ fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
 void
 fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
 {
-  reader->max_string = max;
+  /* at least a byte: input is fed in pieces of at most the limit */
+  reader->max_string = MAX (max, 1);
 }
 
 void

@@ -108,6 +108,13 @@ fxs_graph_unref (FxsGraph *graph)
   g_free (graph);
 }
 
+void
+fxs_graph_expect_file (FxsGraph *graph, gsize bytes)
+{
+  fxs_arena_expect (&graph->arena, bytes);
+  fxs_table_reserve (&graph->node_index.table, bytes / 256);
+}
+
 static const char *
 graph_strdup (FxsGraph *graph, const char *s)
 {

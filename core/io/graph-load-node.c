@@ -454,12 +454,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
                                                    fxs_load_share_hashed (&c, f.target,
                                                                           target_hash, FALSE),
                                                    &args, &kwargs);
-  /* every split looks the targets of these up: the attributes are in the
-   * loader's table already (files fxsplit writes list them first) */
-  guint32 attr = G_MAXUINT32;
-  if (attr_target)
-    attr = fxs_graph_name_position (l->graph, FALSE, f.target->u.s, f.target->n, target_hash);
-  fxs_graph_note_target_attr (l->graph, node->index, attr);
   if (f.type && f.type->type == FXS_JSON_STRING)
     node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;

@@ -129,8 +129,7 @@ param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
 typedef enum {
   FLOPS_ZERO = 1,       /* shape and data movement: known, free */
   FLOPS_ELEMENTWISE,    /* one per output element */
-  FLOPS_NORM,           /* normalizations: five per output element */
-  FLOPS_SOFTMAX,        /* five per output element */
+  FLOPS_NORM,           /* normalizations and softmax: five per output element */
   FLOPS_REDUCTION,      /* one per element of the first input */
   FLOPS_LINEAR,         /* f(input, weight, bias) with weight [out, in] */
   FLOPS_MATMUL,         /* f(a, b): 2 * out * a's last dim */
@@ -160,8 +159,7 @@ static const FlopsNames callable_rules[] = {
     "log sqrt rsqrt sin cos erf relu relu_ relu6 gelu silu sigmoid tanh hardtanh hardswish "
     "hardsigmoid leaky_relu elu softplus mish clamp clamp_ where maximum minimum eq ne lt le gt "
     "ge masked_fill" },
-  { FLOPS_NORM, "batch_norm layer_norm group_norm instance_norm normalize" },
-  { FLOPS_SOFTMAX, "softmax log_softmax" },
+  { FLOPS_NORM, "batch_norm layer_norm group_norm instance_norm normalize softmax log_softmax" },
   { FLOPS_REDUCTION,
     "sum mean amax amin max min prod std var norm logsumexp argmax argmin max_pool1d max_pool2d "
     "max_pool3d avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d "
@@ -181,8 +179,7 @@ static const FlopsNames module_rules[] = {
     "Mish" },
   { FLOPS_NORM,
     "BatchNorm1d BatchNorm2d BatchNorm3d LayerNorm GroupNorm InstanceNorm1d InstanceNorm2d "
-    "InstanceNorm3d" },
-  { FLOPS_SOFTMAX, "Softmax LogSoftmax" },
+    "InstanceNorm3d Softmax LogSoftmax" },
   { FLOPS_REDUCTION,
     "MaxPool1d MaxPool2d MaxPool3d AvgPool1d AvgPool2d AvgPool3d AdaptiveAvgPool1d "
     "AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool2d" },
@@ -329,7 +326,6 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
     case FLOPS_ELEMENTWISE:
       return out_n;
     case FLOPS_NORM:
-    case FLOPS_SOFTMAX:
       return saturating_mul (5, out_n);
     case FLOPS_REDUCTION:
       {

@@ -110,10 +110,10 @@ struct FxsGraph {
   FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;
   /* per node, where its get_attr / call_module target is in attrs
-   * (fxs_graph_target_attrs); filled by the loader as it reads, or on
-   * first use under the lazy indexes' lock */
+   * (fxs_graph_target_attrs); made on first use under the lazy indexes'
+   * lock */
   GArray *target_attrs;        /* guint32, for nodes[0..len); NULL until needed */
-  guint32 target_attrs_attrs;  /* attrs->len when the missing ones were looked for */
+  guint32 target_attrs_attrs;  /* attrs->len when it was made */
   gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
@@ -200,10 +200,6 @@ const FxsNode *fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsV
  * were added since; safe to call from several threads on a finished graph. */
 const guint32 *fxs_graph_target_attrs (FxsGraph *graph);
 
-/* For loaders: the entry of the node just appended (@index, in order),
- * found while reading it. */
-void fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position);
-
 /* Appends an attribute without the duplicate check, for producers that
  * guarantee unique names (the engine).  @qualname is copied; @class_name
  * must live as long as @graph (or a graph it keeps alive). */
@@ -216,8 +212,5 @@ FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
 FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
                                    FxsAttrKind kind, const char *class_name,
                                    const FxsTensorMeta *tensor);
-
-/* Invalidate derived data after nodes were added. */
-void fxs_graph_invalidate_users (FxsGraph *graph);
 
 #endif

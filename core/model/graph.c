@@ -365,8 +365,9 @@ fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *
   fxs_items_add (graph->nodes, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
-  if (graph->user_offsets)
-    fxs_graph_invalidate_users (graph);
+  /* the users are derived again on first use */
+  g_clear_pointer (&graph->user_offsets, g_free);
+  g_clear_pointer (&graph->user_list, g_free);
   return node;
 }
 

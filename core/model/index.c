@@ -125,80 +125,105 @@ fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
   return lookup_name (graph, FALSE, qualname);
 }
 
-static gboolean
-has_attr_target (const FxsNode *node)
-{
-  return node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE;
-}
-
-void
-fxs_graph_note_target_attr (FxsGraph *graph, guint32 index, guint32 position)
-{
-  if (!graph->target_attrs)
-    graph->target_attrs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_assert (index == graph->target_attrs->len);
-  g_array_append_val (graph->target_attrs, position);
-  /* a target not found yet may be an attribute added later: look again
-   * then (G_MAXUINT32 never equals the count) */
-  if (position == G_MAXUINT32 && has_attr_target (graph->nodes->pdata[index]))
-    graph->target_attrs_attrs = G_MAXUINT32;
-  else if (graph->target_attrs_attrs != G_MAXUINT32)
-    graph->target_attrs_attrs = graph->attrs->len;
-}
-
-/* Entries for the nodes added since, and for targets missing before when
- * attributes were added since; under lazy_index_lock. */
+/* Brings target_attrs up to date with the nodes and attributes added since
+ * it was made; under lazy_index_lock. */
 static void
 update_target_attrs (FxsGraph *g)
 {
-  guint32 n = g->nodes->len;
   if (!g->target_attrs)
     g->target_attrs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 known = g->target_attrs->len;
-  g_array_set_size (g->target_attrs, n);
-  guint32 *at = (guint32 *) g->target_attrs->data;
-  guint32 from = g->target_attrs_attrs == g->attrs->len ? known : 0;
-  for (guint32 i = from; i < n; i++)
+  g_array_set_size (g->target_attrs, g->nodes->len);
+  index_names_locked (g, FALSE);
+  for (guint32 i = 0; i < g->nodes->len; i++)
     {
       const FxsNode *node = g->nodes->pdata[i];
-      if (i < known && at[i] != G_MAXUINT32)
-        continue;   /* found before: positions never change */
-      at[i] = G_MAXUINT32;
-      if (!has_attr_target (node))
-        continue;
-      index_names_locked (g, FALSE);  /* returns at once when up to date */
-      gsize len = strlen (node->target);
-      at[i] = name_index_find (g, FALSE, node->target, len, fxs_name_hash (node->target, len));
+      guint32 *at = &g_array_index (g->target_attrs, guint32, i);
+      *at = G_MAXUINT32;
+      if (node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE)
+        {
+          gsize len = strlen (node->target);
+          *at = name_index_find (g, FALSE, node->target, len, fxs_name_hash (node->target, len));
+        }
     }
   g->target_attrs_attrs = g->attrs->len;
+  g_atomic_int_set (&g->target_attrs_ready, (gint) g->nodes->len + 1);
+}
+
+static gboolean
+target_attrs_ready (const FxsGraph *graph)
+{
+  return g_atomic_int_get (&graph->target_attrs_ready) == (gint) graph->nodes->len + 1
+         && graph->target_attrs_attrs == graph->attrs->len;
 }
 
 const guint32 *
 fxs_graph_target_attrs (FxsGraph *graph)
 {
-  if (g_atomic_int_get (&graph->target_attrs_ready) == (gint) graph->nodes->len + 1
-      && graph->target_attrs_attrs == graph->attrs->len)
-    return (const guint32 *) graph->target_attrs->data;
-  g_mutex_lock (&lazy_index_lock);
-  if (g_atomic_int_get (&graph->target_attrs_ready) != (gint) graph->nodes->len + 1
-      || graph->target_attrs_attrs != graph->attrs->len)
+  if (!target_attrs_ready (graph))
     {
-      update_target_attrs (graph);
-      g_atomic_int_set (&graph->target_attrs_ready, (gint) graph->nodes->len + 1);
+      g_mutex_lock (&lazy_index_lock);
+      if (!target_attrs_ready (graph))
+        update_target_attrs (graph);
+      g_mutex_unlock (&lazy_index_lock);
     }
-  g_mutex_unlock (&lazy_index_lock);
   return (const guint32 *) graph->target_attrs->data;
 }
 
 /* ---- users --------------------------------------------------------------- */
 
+/* Counting each node's distinct users (@list NULL), then placing them. */
+typedef struct {
+  const FxsGraph *graph;
+  guint32 *last_user;          /* per node: the last user that counted it */
+  guint32 *fill;               /* counts at [index + 1], then next free slots */
+  const FxsNode **list;
+  guint32 user;
+} UserScan;
+
 static void
-collect_def (const FxsNode *def, gpointer data)
+add_user (const FxsNode *def, gpointer data)
 {
-  g_ptr_array_add (data, (gpointer) def);
+  UserScan *s = data;
+  if (s->last_user[def->index] == s->user)
+    return;
+  s->last_user[def->index] = s->user;
+  if (s->list)
+    s->list[s->fill[def->index]++] = s->graph->nodes->pdata[s->user];
+  else
+    s->fill[def->index + 1]++;
 }
 
-static void build_users (FxsGraph *g);
+static void
+scan_uses (UserScan *s)
+{
+  guint n = s->graph->nodes->len;
+  memset (s->last_user, 0xff, n * sizeof (guint32));
+  for (s->user = 0; s->user < n; s->user++)
+    {
+      const FxsNode *node = s->graph->nodes->pdata[s->user];
+      fxs_value_foreach_node (&node->args, add_user, s);
+      fxs_value_foreach_node (&node->kwargs, add_user, s);
+    }
+}
+
+/* The users of every node in user order (CSR); under lazy_index_lock. */
+static void
+build_users (FxsGraph *g)
+{
+  guint n = g->nodes->len;
+  guint32 *offsets = g_new0 (guint32, n + 1);
+  UserScan s = { .graph = g, .last_user = g_new (guint32, MAX (n, 1)), .fill = offsets };
+  scan_uses (&s);
+  for (guint i = 0; i < n; i++)
+    offsets[i + 1] += offsets[i];
+  s.list = g_new (const FxsNode *, MAX (offsets[n], 1));
+  s.fill = g_memdup2 (offsets, (n + 1) * sizeof (guint32));
+  scan_uses (&s);
+  g_free (s.fill);
+  g_free (s.last_user);
+  g->user_list = s.list;
+  g_atomic_pointer_set (&g->user_offsets, offsets);
+}
 
 static void
 ensure_users (FxsGraph *g)
@@ -209,58 +234,6 @@ ensure_users (FxsGraph *g)
   if (!g->user_offsets)
     build_users (g);
   g_mutex_unlock (&lazy_index_lock);
-}
-
-static void
-build_users (FxsGraph *g)
-{
-  guint n = g->nodes->len;
-  guint32 *last_user = g_new (guint32, n);
-  memset (last_user, 0xff, n * sizeof (guint32));
-  guint32 *offsets = g_new0 (guint32, n + 1);
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
-  GPtrArray *defs = g_ptr_array_new ();
-
-  /* Collect distinct (def, user) pairs in user order. */
-  for (guint u = 0; u < n; u++)
-    {
-      const FxsNode *node = g->nodes->pdata[u];
-      g_ptr_array_set_size (defs, 0);
-      fxs_value_foreach_node (&node->args, collect_def, defs);
-      fxs_value_foreach_node (&node->kwargs, collect_def, defs);
-      for (guint k = 0; k < defs->len; k++)
-        {
-          const FxsNode *def = defs->pdata[k];
-          if (last_user[def->index] == u)
-            continue;
-          last_user[def->index] = u;
-          guint32 pair[2] = { def->index, u };
-          g_array_append_vals (edges, pair, 1);
-          offsets[def->index + 1]++;
-        }
-    }
-  g_ptr_array_free (defs, TRUE);
-  for (guint i = 0; i < n; i++)
-    offsets[i + 1] += offsets[i];
-  const FxsNode **list = g_new (const FxsNode *, edges->len ? edges->len : 1);
-  guint32 *fill = g_memdup2 (offsets, (n + 1) * sizeof (guint32));
-  for (guint e = 0; e < edges->len; e++)
-    {
-      guint32 *pair = &g_array_index (edges, guint32, 2 * e);
-      list[fill[pair[0]]++] = g->nodes->pdata[pair[1]];
-    }
-  g_free (fill);
-  g_free (last_user);
-  g_array_free (edges, TRUE);
-  g->user_list = list;
-  g_atomic_pointer_set (&g->user_offsets, offsets);
-}
-
-void
-fxs_graph_invalidate_users (FxsGraph *graph)
-{
-  g_clear_pointer (&graph->user_offsets, g_free);
-  g_clear_pointer (&graph->user_list, g_free);
 }
 
 guint

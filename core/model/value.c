@@ -170,51 +170,42 @@ fxs_value_equal (const FxsValue *a, const FxsValue *b)
 
 /* ---- making values ------------------------------------------------------ */
 
+/* A copy of @v in @graph. */
 static FxsValue *
-value_new (FxsGraph *graph, FxsValueKind kind)
+value_new (FxsGraph *graph, FxsValue v)
 {
-  FxsValue *v = fxs_arena_alloc (&graph->arena, sizeof *v);
-  v->kind = kind;
-  return v;
+  return fxs_arena_memdup (&graph->arena, &v, sizeof v);
 }
 
 FxsValue *
 fxs_value_new_none (FxsGraph *graph)
 {
-  return value_new (graph, FXS_VALUE_NONE);
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_NONE });
 }
 
 FxsValue *
 fxs_value_new_bool (FxsGraph *graph, gboolean b)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_BOOL);
-  v->u.b = !!b;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_BOOL, .u.b = !!b });
 }
 
 FxsValue *
 fxs_value_new_int (FxsGraph *graph, gint64 i)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_INT);
-  v->u.i = i;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_INT, .u.i = i });
 }
 
 FxsValue *
 fxs_value_new_float (FxsGraph *graph, double f)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_FLOAT);
-  v->u.f = f;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_FLOAT, .u.f = f });
 }
 
 FxsValue *
 fxs_value_new_string_len (FxsGraph *graph, const char *s, gsize len)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_STRING);
-  v->u.s = fxs_arena_strndup (&graph->arena, s, len);
-  v->n = (guint32) len;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_STRING, .n = (guint32) len,
+                                        .u.s = fxs_arena_strndup (&graph->arena, s, len) });
 }
 
 FxsValue *
@@ -226,30 +217,27 @@ fxs_value_new_string (FxsGraph *graph, const char *s)
 FxsValue *
 fxs_value_new_ellipsis (FxsGraph *graph)
 {
-  return value_new (graph, FXS_VALUE_ELLIPSIS);
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_ELLIPSIS });
 }
 
 FxsValue *
 fxs_value_new_node (FxsGraph *graph, const FxsNode *node)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_NODE);
-  v->u.node = node;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_NODE, .u.node = node });
 }
 
 FxsValue *
 fxs_value_new_opaque (FxsGraph *graph, const char *type, const char *repr)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_OPAQUE);
-  FxsValue *items = fxs_arena_alloc (&graph->arena, 2 * sizeof *items);
-  items[0].kind = items[1].kind = FXS_VALUE_STRING;
-  items[0].u.s = fxs_graph_intern (graph, type);
-  items[0].n = (guint32) strlen (type);
-  items[1].u.s = fxs_graph_intern (graph, repr);
-  items[1].n = (guint32) strlen (repr);
-  v->n = 2;
-  v->u.items = items;
-  return v;
+  FxsValue items[2] = {
+    { .kind = FXS_VALUE_STRING, .n = (guint32) strlen (type),
+      .u.s = fxs_graph_intern (graph, type) },
+    { .kind = FXS_VALUE_STRING, .n = (guint32) strlen (repr),
+      .u.s = fxs_graph_intern (graph, repr) },
+  };
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_OPAQUE, .n = 2,
+                                        .u.items = fxs_arena_memdup (&graph->arena, items,
+                                                                     sizeof items) });
 }
 
 FxsValue *
@@ -257,43 +245,33 @@ fxs_value_new_sequence (FxsGraph *graph, FxsValueKind kind,
                         const FxsValue *const *items, guint n_items)
 {
   g_return_val_if_fail (kind == FXS_VALUE_LIST || kind == FXS_VALUE_TUPLE, NULL);
-  FxsValue *v = value_new (graph, kind);
   FxsValue *copy = n_items ? fxs_arena_alloc (&graph->arena, n_items * sizeof *copy) : NULL;
   for (guint i = 0; i < n_items; i++)
     copy[i] = *items[i];
-  v->n = n_items;
-  v->u.items = copy;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = kind, .n = n_items, .u.items = copy });
 }
 
 FxsValue *
 fxs_value_new_dict (FxsGraph *graph, const FxsValue *const *keys,
                     const FxsValue *const *values, guint n_entries)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_DICT);
   FxsValue *copy = n_entries ? fxs_arena_alloc (&graph->arena, 2 * n_entries * sizeof *copy) : NULL;
   for (guint i = 0; i < n_entries; i++)
     {
       copy[2 * i] = *keys[i];
       copy[2 * i + 1] = *values[i];
     }
-  v->n = n_entries;
-  v->u.items = copy;
-  return v;
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_DICT, .n = n_entries, .u.items = copy });
 }
 
 FxsValue *
 fxs_value_new_slice (FxsGraph *graph, const FxsValue *start, const FxsValue *stop,
                      const FxsValue *step)
 {
-  FxsValue *v = value_new (graph, FXS_VALUE_SLICE);
-  FxsValue *items = fxs_arena_alloc (&graph->arena, 3 * sizeof *items);
-  items[0] = *start;
-  items[1] = *stop;
-  items[2] = *step;
-  v->n = 3;
-  v->u.items = items;
-  return v;
+  FxsValue items[3] = { *start, *stop, *step };
+  return value_new (graph, (FxsValue) { .kind = FXS_VALUE_SLICE, .n = 3,
+                                        .u.items = fxs_arena_memdup (&graph->arena, items,
+                                                                     sizeof items) });
 }
 
 /* ---- Python float repr -------------------------------------------------- */

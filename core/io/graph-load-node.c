@@ -433,9 +433,6 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op))
     return FALSE;
   guint32 target_hash = fxs_name_hash (f.target->u.s, f.target->n);
-  gboolean attr_target = op == FXS_OP_GET_ATTR || op == FXS_OP_CALL_MODULE;
-  if (attr_target)
-    fxs_graph_name_prefetch (l->graph, FALSE, target_hash);
   FxsValue args = { 0 }, kwargs = { 0 };
   const FxsNodeMeta *meta = NULL;
   FxsJsonPath ptype = { NULL, "type", 4, 0 }, pmeta = { NULL, "meta", 4, 0 };
@@ -450,10 +447,10 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
   if (!check_unique_name (&c, name_hash))
     return FALSE;
   const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
-  FxsNode *node = fxs_graph_append_node_unchecked (l->graph, op, name,
-                                                   fxs_load_share_hashed (&c, f.target,
-                                                                          target_hash, FALSE),
-                                                   &args, &kwargs);
+  FxsNode *node = fxs_graph_append_node_at (l->graph, NULL, op, name,
+                                            fxs_load_share_hashed (&c, f.target, target_hash,
+                                                                   FALSE),
+                                            &args, &kwargs);
   if (f.type && f.type->type == FXS_JSON_STRING)
     node->type_expr = fxs_load_share (&c, f.type);
   node->meta = meta;
@@ -536,7 +533,8 @@ fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboo
     return FALSE;
   /* unique: checked above */
   const char *class_name = cls ? fxs_load_share (c, cls) : NULL;
-  fxs_graph_append_attr_unchecked (c->graph, item->key, k, class_name, t);
+  const char *name = fxs_arena_strndup (&c->graph->arena, item->key, item->key_len);
+  fxs_graph_append_attr_at (c->graph, NULL, name, k, class_name, t);
   fxs_graph_name_added (c->graph, FALSE, name_hash);
   return TRUE;
 }

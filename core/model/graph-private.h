@@ -177,13 +177,10 @@ const FxsNodeMeta *fxs_meta_share_node (FxsMetaShare *share, FxsGraph *graph,
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
 /* Appends a node without validation, for producers that guarantee the
- * invariants themselves (the engine).  @name must already be unique and
- * live as long as @graph; args/kwargs are copied by value. */
-FxsNode *fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
-                                          const char *target, const FxsValue *args,
-                                          const FxsValue *kwargs);
-/* The same with the node's memory from the caller: @node must live as
- * long as @graph (in a graph it keeps alive, for instance). */
+ * invariants themselves (the loader, the engine).  @name must already be
+ * unique and live as long as @graph; args/kwargs are copied by value.
+ * @node is the node's memory, which must live as long as @graph (in a
+ * graph it keeps alive, for instance), or NULL for memory of @graph's. */
 FxsNode *fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
                                    const char *target, const FxsValue *args,
                                    const FxsValue *kwargs);
@@ -201,14 +198,9 @@ const FxsNode *fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsV
 const guint32 *fxs_graph_target_attrs (FxsGraph *graph);
 
 /* Appends an attribute without the duplicate check, for producers that
- * guarantee unique names (the engine).  @qualname is copied; @class_name
- * must live as long as @graph (or a graph it keeps alive). */
-FxsAttr *fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname,
-                                          FxsAttrKind kind, const char *class_name,
-                                          const FxsTensorMeta *tensor);
-
-/* The same without copying @qualname, and with the attribute's memory
- * from the caller (both as long-lived as @graph). */
+ * guarantee unique names (the loader, the engine).  @qualname and
+ * @class_name must live as long as @graph (or a graph it keeps alive), as
+ * must @attr, the attribute's memory, or NULL for memory of @graph's. */
 FxsAttr *fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *attr, const char *qualname,
                                    FxsAttrKind kind, const char *class_name,
                                    const FxsTensorMeta *tensor);

@@ -336,18 +336,11 @@ fxs_graph_bad_ref (const FxsGraph *graph, guint limit, const FxsValue *args,
 }
 
 FxsNode *
-fxs_graph_append_node_unchecked (FxsGraph *graph, FxsOp op, const char *name,
-                                 const char *target, const FxsValue *args,
-                                 const FxsValue *kwargs)
-{
-  return fxs_graph_append_node_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsNode)), op,
-                                   name, target, args, kwargs);
-}
-
-FxsNode *
 fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *name,
                           const char *target, const FxsValue *args, const FxsValue *kwargs)
 {
+  if (!node)
+    node = fxs_arena_alloc (&graph->arena, sizeof (FxsNode));
   *node = (FxsNode) { 0 };
   node->graph = graph;
   node->op = op;
@@ -405,8 +398,8 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_free (problem);
       return NULL;
     }
-  return fxs_graph_append_node_unchecked (graph, op, graph_strdup (graph, name),
-                                          fxs_graph_intern (graph, target), args, kwargs);
+  return fxs_graph_append_node_at (graph, NULL, op, graph_strdup (graph, name),
+                                   fxs_graph_intern (graph, target), args, kwargs);
 }
 
 void
@@ -424,22 +417,16 @@ fxs_graph_add_attr (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "attribute '%s': duplicate entry", qualname);
       return NULL;
     }
-  return fxs_graph_append_attr_unchecked (graph, qualname, kind,
-                                          fxs_graph_intern (graph, class_name), tensor);
-}
-
-FxsAttr *
-fxs_graph_append_attr_unchecked (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
-                                 const char *class_name, const FxsTensorMeta *tensor)
-{
-  return fxs_graph_append_attr_at (graph, fxs_arena_alloc (&graph->arena, sizeof (FxsAttr)),
-                                   graph_strdup (graph, qualname), kind, class_name, tensor);
+  return fxs_graph_append_attr_at (graph, NULL, graph_strdup (graph, qualname), kind,
+                                   fxs_graph_intern (graph, class_name), tensor);
 }
 
 FxsAttr *
 fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, FxsAttrKind kind,
                           const char *class_name, const FxsTensorMeta *tensor)
 {
+  if (!a)
+    a = fxs_arena_alloc (&graph->arena, sizeof (FxsAttr));
   a->name = qualname;
   a->kind = kind;
   a->class_name = class_name;

@@ -488,12 +488,6 @@ fxs_node_costs_free (FxsNodeCosts *costs)
   g_free (costs);
 }
 
-FxsCostKind
-fxs_node_costs_kind (const FxsNodeCosts *costs)
-{
-  return costs->kind;
-}
-
 gint64
 fxs_node_costs_get (const FxsNodeCosts *costs, guint index)
 {
@@ -501,26 +495,9 @@ fxs_node_costs_get (const FxsNodeCosts *costs, guint index)
   return costs->costs[index];
 }
 
-const gint64 *
-fxs_node_costs_array (const FxsNodeCosts *costs)
-{
-  return costs->costs;
-}
-
-gint64
-fxs_node_costs_total (const FxsNodeCosts *costs)
-{
-  return costs->total;
-}
-
-guint
-fxs_node_costs_n_unknown (const FxsNodeCosts *costs)
-{
-  return costs->n_unknown;
-}
-
-const FxsNode *
-fxs_node_costs_first_unknown (const FxsNodeCosts *costs)
-{
-  return costs->first_unknown;
-}
+FXS_GETTER (FxsCostKind, fxs_node_costs_kind, FxsNodeCosts, costs, costs->kind, FXS_COST_NODES)
+FXS_GETTER (const gint64 *, fxs_node_costs_array, FxsNodeCosts, costs, costs->costs, NULL)
+FXS_GETTER (gint64, fxs_node_costs_total, FxsNodeCosts, costs, costs->total, 0)
+FXS_GETTER (guint, fxs_node_costs_n_unknown, FxsNodeCosts, costs, costs->n_unknown, 0)
+FXS_GETTER (const FxsNode *, fxs_node_costs_first_unknown, FxsNodeCosts, costs,
+            costs->first_unknown, NULL)

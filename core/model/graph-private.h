@@ -11,6 +11,15 @@
 #include <math.h>
 #include <string.h>
 
+/* A getter @fn of an @Obj (named @o) that returns @expr, @fallback for NULL. */
+#define FXS_GETTER(Ret, fn, Obj, o, expr, fallback)                         \
+  Ret                                                                       \
+  fn (const Obj *o)                                                         \
+  {                                                                         \
+    g_return_val_if_fail (o != NULL, fallback);                             \
+    return expr;                                                            \
+  }
+
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
   guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */

@@ -148,23 +148,15 @@ fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other)
   g_ptr_array_add (graph->keepalive, fxs_graph_ref (other));
 }
 
-guint
-fxs_graph_n_nodes (const FxsGraph *graph)
-{
-  return graph->nodes->len;
-}
+FXS_GETTER (guint, fxs_graph_n_nodes, FxsGraph, graph, graph->nodes->len, 0)
+FXS_GETTER (const FxsNode *, fxs_graph_output_node, FxsGraph, graph, graph->output, NULL)
+FXS_GETTER (guint, fxs_graph_n_attrs, FxsGraph, graph, graph->attrs->len, 0)
 
 const FxsNode *
 fxs_graph_node (const FxsGraph *graph, guint index)
 {
   g_return_val_if_fail (index < graph->nodes->len, NULL);
   return graph->nodes->pdata[index];
-}
-
-const FxsNode *
-fxs_graph_output_node (const FxsGraph *graph)
-{
-  return graph->output;
 }
 
 guint
@@ -176,12 +168,6 @@ fxs_graph_count_op (const FxsGraph *graph, FxsOp op)
   return n;
 }
 
-guint
-fxs_graph_n_attrs (const FxsGraph *graph)
-{
-  return graph->attrs->len;
-}
-
 const FxsAttr *
 fxs_graph_attr (const FxsGraph *graph, guint index)
 {
@@ -191,23 +177,14 @@ fxs_graph_attr (const FxsGraph *graph, guint index)
 
 /* ---- nodes -------------------------------------------------------------- */
 
-FxsOp
-fxs_node_op (const FxsNode *node)
-{
-  return (FxsOp) node->op;
-}
-
-const char *
-fxs_node_name (const FxsNode *node)
-{
-  return node->name;
-}
-
-const char *
-fxs_node_target (const FxsNode *node)
-{
-  return node->target;
-}
+FXS_GETTER (FxsOp, fxs_node_op, FxsNode, node, (FxsOp) node->op, FXS_OP_PLACEHOLDER)
+FXS_GETTER (const char *, fxs_node_name, FxsNode, node, node->name, NULL)
+FXS_GETTER (const char *, fxs_node_target, FxsNode, node, node->target, NULL)
+FXS_GETTER (const FxsValue *, fxs_node_args, FxsNode, node, &node->args, NULL)
+FXS_GETTER (const FxsValue *, fxs_node_kwargs, FxsNode, node, &node->kwargs, NULL)
+FXS_GETTER (const char *, fxs_node_type, FxsNode, node, node->type_expr, NULL)
+FXS_GETTER (guint, fxs_node_index, FxsNode, node, node->index, 0)
+FXS_GETTER (const FxsGraph *, fxs_node_graph, FxsNode, node, node->graph, NULL)
 
 const char *
 fxs_node_target_short_name (const FxsNode *node)
@@ -219,24 +196,6 @@ fxs_node_target_short_name (const FxsNode *node)
 }
 
 const FxsValue *
-fxs_node_args (const FxsNode *node)
-{
-  return &node->args;
-}
-
-const FxsValue *
-fxs_node_kwargs (const FxsNode *node)
-{
-  return &node->kwargs;
-}
-
-const char *
-fxs_node_type (const FxsNode *node)
-{
-  return node->type_expr;
-}
-
-const FxsValue *
 fxs_node_default_value (const FxsNode *node)
 {
   if (node->op != FXS_OP_PLACEHOLDER || node->args.n == 0)
@@ -244,43 +203,12 @@ fxs_node_default_value (const FxsNode *node)
   return &node->args.u.items[0];
 }
 
-guint
-fxs_node_index (const FxsNode *node)
-{
-  return node->index;
-}
-
-const FxsGraph *
-fxs_node_graph (const FxsNode *node)
-{
-  return node->graph;
-}
-
 /* ---- attributes --------------------------------------------------------- */
 
-const char *
-fxs_attr_name (const FxsAttr *attr)
-{
-  return attr->name;
-}
-
-FxsAttrKind
-fxs_attr_kind (const FxsAttr *attr)
-{
-  return (FxsAttrKind) attr->kind;
-}
-
-const char *
-fxs_attr_class (const FxsAttr *attr)
-{
-  return attr->class_name;
-}
-
-const FxsTensorMeta *
-fxs_attr_tensor (const FxsAttr *attr)
-{
-  return attr->tensor;
-}
+FXS_GETTER (const char *, fxs_attr_name, FxsAttr, attr, attr->name, NULL)
+FXS_GETTER (FxsAttrKind, fxs_attr_kind, FxsAttr, attr, (FxsAttrKind) attr->kind, FXS_ATTR_PARAMETER)
+FXS_GETTER (const char *, fxs_attr_class, FxsAttr, attr, attr->class_name, NULL)
+FXS_GETTER (const FxsTensorMeta *, fxs_attr_tensor, FxsAttr, attr, attr->tensor, NULL)
 
 gint64
 fxs_attr_bytes (const FxsAttr *attr)

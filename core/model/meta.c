@@ -14,23 +14,16 @@ meta_of (const FxsNode *node)
   return node->meta ? node->meta : &empty_meta;
 }
 
-guint
-fxs_node_n_tensors (const FxsNode *node)
-{
-  return meta_of (node)->n_tensors;
-}
+FXS_GETTER (guint, fxs_node_n_tensors, FxsNode, node, meta_of (node)->n_tensors, 0)
+FXS_GETTER (gboolean, fxs_node_value_is_tuple, FxsNode, node, meta_of (node)->is_tuple, FALSE)
+FXS_GETTER (guint, fxs_node_n_free_symbols, FxsNode, node, meta_of (node)->n_free_symbols, 0)
+FXS_GETTER (const char *, fxs_node_symbol, FxsNode, node, meta_of (node)->symbol, NULL)
 
 const FxsTensorMeta *
 fxs_node_tensor (const FxsNode *node, guint i)
 {
   g_return_val_if_fail (i < meta_of (node)->n_tensors, NULL);
   return node->meta->tensors[i];
-}
-
-gboolean
-fxs_node_value_is_tuple (const FxsNode *node)
-{
-  return meta_of (node)->is_tuple;
 }
 
 gint64
@@ -50,23 +43,11 @@ fxs_node_output_bytes (const FxsNode *node)
   return total;
 }
 
-guint
-fxs_node_n_free_symbols (const FxsNode *node)
-{
-  return meta_of (node)->n_free_symbols;
-}
-
 const char *
 fxs_node_free_symbol (const FxsNode *node, guint i)
 {
   g_return_val_if_fail (i < meta_of (node)->n_free_symbols, NULL);
   return node->meta->free_symbols[i];
-}
-
-const char *
-fxs_node_symbol (const FxsNode *node)
-{
-  return meta_of (node)->symbol;
 }
 
 static const FxsValue empty_dict = { .kind = FXS_VALUE_DICT };
@@ -84,11 +65,8 @@ fxs_node_meta_lookup (const FxsNode *node, const char *key)
   return fxs_value_dict_lookup (meta_of (node)->extra, key);
 }
 
-guint
-fxs_tensor_rank (const FxsTensorMeta *t)
-{
-  return t->rank;
-}
+FXS_GETTER (guint, fxs_tensor_rank, FxsTensorMeta, t, t->rank, 0)
+FXS_GETTER (const char *, fxs_tensor_dtype, FxsTensorMeta, t, t->dtype, NULL)
 
 gint64
 fxs_tensor_dim (const FxsTensorMeta *t, guint d)
@@ -102,12 +80,6 @@ fxs_tensor_dim_symbol (const FxsTensorMeta *t, guint d)
 {
   g_return_val_if_fail (d < t->rank, NULL);
   return t->symbols ? t->symbols[d] : NULL;
-}
-
-const char *
-fxs_tensor_dtype (const FxsTensorMeta *t)
-{
-  return t->dtype;
 }
 
 guint
@@ -236,7 +208,6 @@ fxs_tensor_meta_new (FxsGraph *graph, guint rank, const gint64 *dims,
   t->dtype = fxs_graph_intern (graph, dtype);
   return t;
 }
-
 
 /* ---- storing equal metadata once ---------------------------------------- */
 

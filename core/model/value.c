@@ -5,67 +5,29 @@
 #include <math.h>
 #include <string.h>
 
-FxsValueKind
-fxs_value_kind (const FxsValue *value)
-{
-  return (FxsValueKind) value->kind;
-}
+FXS_GETTER (FxsValueKind, fxs_value_kind, FxsValue, value,
+            (FxsValueKind) value->kind, FXS_VALUE_NONE)
 
-gboolean
-fxs_value_get_bool (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_BOOL, FALSE);
-  return value->u.b;
-}
+/* A getter @fn of a value of kind @Kind that returns @expr, @fallback for
+ * a value of another kind. */
+#define VALUE_GETTER(Ret, fn, Kind, expr, fallback)                         \
+  Ret                                                                       \
+  fn (const FxsValue *value)                                                \
+  {                                                                         \
+    g_return_val_if_fail (value->kind == Kind, fallback);                   \
+    return expr;                                                            \
+  }
 
-gint64
-fxs_value_get_int (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_INT, 0);
-  return value->u.i;
-}
-
-double
-fxs_value_get_float (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_FLOAT, 0.0);
-  return value->u.f;
-}
-
-const char *
-fxs_value_get_string (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_STRING, NULL);
-  return value->u.s;
-}
-
-gsize
-fxs_value_get_string_length (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_STRING, 0);
-  return value->n;
-}
-
-const FxsNode *
-fxs_value_get_node (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_NODE, NULL);
-  return value->u.node;
-}
-
-const char *
-fxs_value_get_opaque_type (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_OPAQUE, NULL);
-  return value->u.items[0].u.s;
-}
-
-const char *
-fxs_value_get_opaque_repr (const FxsValue *value)
-{
-  g_return_val_if_fail (value->kind == FXS_VALUE_OPAQUE, NULL);
-  return value->u.items[1].u.s;
-}
+VALUE_GETTER (gboolean, fxs_value_get_bool, FXS_VALUE_BOOL, value->u.b, FALSE)
+VALUE_GETTER (gint64, fxs_value_get_int, FXS_VALUE_INT, value->u.i, 0)
+VALUE_GETTER (double, fxs_value_get_float, FXS_VALUE_FLOAT, value->u.f, 0.0)
+VALUE_GETTER (const char *, fxs_value_get_string, FXS_VALUE_STRING, value->u.s, NULL)
+VALUE_GETTER (gsize, fxs_value_get_string_length, FXS_VALUE_STRING, value->n, 0)
+VALUE_GETTER (const FxsNode *, fxs_value_get_node, FXS_VALUE_NODE, value->u.node, NULL)
+VALUE_GETTER (const char *, fxs_value_get_opaque_type, FXS_VALUE_OPAQUE,
+              value->u.items[0].u.s, NULL)
+VALUE_GETTER (const char *, fxs_value_get_opaque_repr, FXS_VALUE_OPAQUE,
+              value->u.items[1].u.s, NULL)
 
 guint
 fxs_value_n_items (const FxsValue *value)

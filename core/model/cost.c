@@ -16,24 +16,8 @@ struct FxsNodeCosts {
 
 static const char *const kind_names[] = { "nodes", "param_bytes", "output_bytes", "flops" };
 
-const char *
-fxs_cost_kind_to_string (FxsCostKind kind)
-{
-  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
-  return kind_names[kind];
-}
-
-gboolean
-fxs_cost_kind_from_string (const char *name, FxsCostKind *kind)
-{
-  for (guint i = 0; name && i < G_N_ELEMENTS (kind_names); i++)
-    if (strcmp (name, kind_names[i]) == 0)
-      {
-        *kind = (FxsCostKind) i;
-        return TRUE;
-      }
-  return FALSE;
-}
+FXS_ENUM_STRINGS (FxsCostKind, fxs_cost_kind_to_string, fxs_cost_kind_from_string,
+                  kind_names)
 
 /* ---- parameter bytes ------------------------------------------------------ */
 

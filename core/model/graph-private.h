@@ -20,6 +20,29 @@
     return expr;                                                            \
   }
 
+/* The public functions between an enum's values and their @names (an
+ * array in the enum's order): @to_string (value) and @from_string (name,
+ * &value), which says whether @name (may be NULL) is one of them. */
+#define FXS_ENUM_STRINGS(Enum, to_string, from_string, names)               \
+  const char *                                                              \
+  to_string (Enum value)                                                    \
+  {                                                                         \
+    g_return_val_if_fail ((guint) value < G_N_ELEMENTS (names), NULL);      \
+    return names[value];                                                    \
+  }                                                                         \
+                                                                            \
+  gboolean                                                                  \
+  from_string (const char *name, Enum *value)                               \
+  {                                                                         \
+    for (guint i = 0; name && i < G_N_ELEMENTS (names); i++)                \
+      if (strcmp (name, names[i]) == 0)                                     \
+        {                                                                   \
+          *value = (Enum) i;                                                \
+          return TRUE;                                                      \
+        }                                                                   \
+    return FALSE;                                                           \
+  }
+
 struct FxsValue {
   guint8 kind;          /* FxsValueKind */
   guint32 n;            /* items (list, tuple, slice: 3, opaque: 2), entries (dict), length (string) */

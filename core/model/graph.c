@@ -7,47 +7,14 @@ static const char *const op_names[] = {
   "placeholder", "get_attr", "call_function", "call_method", "call_module", "output",
 };
 
-const char *
-fxs_op_to_string (FxsOp op)
-{
-  g_return_val_if_fail ((guint) op < G_N_ELEMENTS (op_names), NULL);
-  return op_names[op];
-}
-
-gboolean
-fxs_op_from_string (const char *name, FxsOp *op)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
-    if (strcmp (name, op_names[i]) == 0)
-      {
-        *op = (FxsOp) i;
-        return TRUE;
-      }
-  return FALSE;
-}
+FXS_ENUM_STRINGS (FxsOp, fxs_op_to_string, fxs_op_from_string, op_names)
 
 static const char *const attr_kind_names[] = {
   "parameter", "buffer", "constant", "module", "object",
 };
 
-const char *
-fxs_attr_kind_to_string (FxsAttrKind kind)
-{
-  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (attr_kind_names), NULL);
-  return attr_kind_names[kind];
-}
-
-gboolean
-fxs_attr_kind_from_string (const char *name, FxsAttrKind *kind)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (attr_kind_names); i++)
-    if (strcmp (name, attr_kind_names[i]) == 0)
-      {
-        *kind = (FxsAttrKind) i;
-        return TRUE;
-      }
-  return FALSE;
-}
+FXS_ENUM_STRINGS (FxsAttrKind, fxs_attr_kind_to_string, fxs_attr_kind_from_string,
+                  attr_kind_names)
 
 /* ---- item arrays ---------------------------------------------------------- */
 

@@ -109,14 +109,13 @@ fxs_verify_check_outputs_read (Verifier *v, const Scope *scope)
 gboolean
 fxs_verify_check_all_called (Verifier *v)
 {
-  if (v->called.table.used >= fxs_verify_n_submodules (v->src))
+  if (v->called.table.used >= g_hash_table_size (v->submodules))
     return TRUE;
-  fxs_verify_submodule (v->src, "");   /* the table of all of them */
   /* the first by name: the names sorted */
-  GList *names = g_list_sort (g_hash_table_get_keys (v->src->submodules), (GCompareFunc) strcmp);
+  GList *names = g_list_sort (g_hash_table_get_keys (v->submodules), (GCompareFunc) strcmp);
   for (GList *l = names; l; l = l->next)
     {
-      const FxsGraph *sub = fxs_verify_submodule (v->src, l->data);
+      const FxsGraph *sub = g_hash_table_lookup (v->submodules, l->data);
       if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
         {
           fxs_verify_fail (v, "submodule %s is never called by the top-level graph",

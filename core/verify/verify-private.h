@@ -1,7 +1,6 @@
 /* Verifying a split: what verify.c (value numbering, symbolic evaluation,
- * the entry points), checks.c (the checks once all ran), values.c
- * (argument values and messages) and table.c (a split file's partitions
- * table) share. */
+ * the checks, the entry points), values.c (argument values and messages)
+ * and table.c (a split file's partitions table) share. */
 #ifndef FXS_VERIFY_PRIVATE_H
 #define FXS_VERIFY_PRIVATE_H
 
@@ -116,19 +115,6 @@ G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
 G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
-
-/* ---- the checks once everything ran (checks.c) ------------------------------------ */
-
-G_GNUC_INTERNAL gboolean fxs_verify_check_output (Verifier *v, Scope *top);
-/* Every original call node is computed by the split. */
-G_GNUC_INTERNAL gboolean fxs_verify_check_counts (Verifier *v);
-/* Every input of a submodule is used, except those that only bring a
- * symbolic size into scope (their node is that symbol). */
-G_GNUC_INTERNAL gboolean fxs_verify_check_inputs_used (Verifier *v, const Scope *scope);
-/* Every value a submodule returns is read in the top-level graph (by any
- * node, the output included). */
-G_GNUC_INTERNAL gboolean fxs_verify_check_outputs_read (Verifier *v, const Scope *scope);
-G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
 
 /* ---- a split result file's partitions table (table.c) --------------------- */
 

@@ -40,6 +40,8 @@ typedef struct {
   guint32 n_split;           /* split nodes found computing it */
   gsize key;                 /* where in Verifier.keys its key is (verify.c) */
   guint32 key_len;
+  const FxsNode *first;      /* the first split node computing it, in its scope */
+  const Scope *first_scope;
 } Vn;
 
 typedef struct {

@@ -140,7 +140,7 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
         }
       if (!e->tag)
         {
-          Vn entry = { insert_rep, 0, 0, start, len };
+          Vn entry = { insert_rep, 0, 0, start, len, NULL, NULL };
           g_array_append_val (v->vns, entry);
           *e = (FxsTableHead) { hash, v->vns->len };
           fxs_table_added (&v->numbers);
@@ -167,7 +167,7 @@ number_original (Verifier *v)
       guint32 vn = VAL_NONE;
       if (node->op == FXS_OP_PLACEHOLDER)
         {
-          Vn entry = { i, 0, 0, 0, 0 };
+          Vn entry = { i, 0, 0, 0, 0, NULL, NULL };
           g_array_append_val (v->vns, entry);
           vn = v->vns->len - 1;
           g_array_append_val (v->placeholders, i);
@@ -264,23 +264,6 @@ fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
   return FALSE;
 }
 
-/* The first split node computing value number @vn, other than @except. */
-static const char *
-first_computing (Verifier *v, guint32 vn, const FxsNode *except)
-{
-  for (guint k = 0; k < v->scopes->len; k++)
-    {
-      Scope *s = v->scopes->pdata[k];
-      for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
-        {
-          const FxsNode *node = fxs_graph_node (s->graph, i);
-          if (s->val[i] == vn && fxs_op_is_call ((FxsOp) node->op) && node != except)
-            return fxs_verify_split_node (v, s, node);
-        }
-    }
-  return "another node";
-}
-
 static gboolean
 match_call (Verifier *v, Scope *scope, const FxsNode *node)
 {
@@ -294,7 +277,12 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
                  fxs_verify_split_node (v, scope, node),
                  fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, entry->rep)),
-                 first_computing (v, vn, node));
+                 fxs_verify_split_node (v, entry->first_scope, entry->first));
+  if (entry->n_split == 1)
+    {
+      entry->first = node;
+      entry->first_scope = scope;
+    }
   scope->val[node->index] = vn;
   if (global)
     next_state (v, scope, node, vn);

@@ -1,7 +1,7 @@
 /* Argument values as verify sees them (verify-private.h): node references
  * followed to what they stand for (a value number, or a returned tuple
- * read in its submodule), hashed and compared structurally, and described
- * for messages. */
+ * read in its submodule), written as keys, compared structurally, and
+ * described for messages. */
 #include "verify-private.h"
 #include "util/text-escape.h"
 

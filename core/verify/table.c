@@ -4,10 +4,11 @@
  * say what the graphs do: every entry names a submodule of the file and
  * each submodule has exactly one entry, in the same (call) order; every
  * dependency is a partition of the table, listed once; the dependencies
- * form no cycle and are exactly the partitions whose values the top-level
- * graph passes to the entry's call; the dependents are the dependencies
- * the other way round.  Linear in the size of the table and of the
- * top-level graph. */
+ * are exactly the partitions whose values the top-level graph passes to
+ * the entry's call (so they form no cycle once verify has seen each
+ * submodule called once, reading earlier nodes only); the dependents are
+ * the dependencies the other way round.  Linear in the size of the table
+ * and of the top-level graph. */
 #include "verify-private.h"
 #include "model/loaded-split.h"
 
@@ -83,76 +84,41 @@ check_entries (Table *t)
   return TRUE;
 }
 
-/* The names of @list (the @what of @e) are partitions, each listed once;
- * @edges gets (entry, named) for each. */
+/* The names in the entries' dependencies, then in their dependents, are
+ * partitions, each listed once; then each dependent lists the entry among
+ * its dependencies, and back.  @deps gets (entry, dependency) for each.
+ * Membership is tested by adding: a miss fails the check, so a set that
+ * grew is not looked at again. */
 static gboolean
-check_names (Table *t, guint i, GPtrArray *list, const char *what, FxsIdSet *edges)
+check_lists (Table *t, FxsIdSet *deps)
 {
-  const FxsLoadPartition *e = entry (t, i);
-  for (guint k = 0; k < list->len; k++)
-    {
-      const char *name = list->pdata[k];
-      gint64 at = index_of (t, name);
-      if (at < 0)
-        return fail (t, "partition %s lists %s among its %s, but no partition has that name",
-                     q (t, e->name), q (t, name), what);
-      if (!fxs_id_set_add (edges, fxs_id_pair (i, (guint32) at)))
-        return fail (t, "partition %s lists %s twice among its %s", q (t, e->name), q (t, name),
-                     what);
-    }
-  return TRUE;
-}
-
-/* No cycle through the dependencies: a depth-first walk, without
- * recursion (a chain may be as long as the table). */
-static gboolean
-check_acyclic (Table *t)
-{
-  guint n = n_entries (t);
-  guint8 *state = g_new0 (guint8, n ? n : 1);  /* 0 new, 1 on the walk, 2 done */
-  guint *next = g_new0 (guint, n ? n : 1);     /* the dependency to follow next */
-  GArray *walk = g_array_new (FALSE, FALSE, sizeof (guint));  /* entry indices */
+  FxsIdSet dependents;   /* (dependent, entry) */
+  fxs_id_set_init (&dependents);
   gboolean ok = TRUE;
-  for (guint start = 0; start < n && ok; start++)
-    {
-      if (state[start])
-        continue;
-      g_array_append_val (walk, start);
-      state[start] = 1;
-      while (walk->len && ok)
-        {
-          guint i = g_array_index (walk, guint, walk->len - 1);
-          GPtrArray *deps = entry (t, i)->dependencies;
-          if (next[i] == deps->len)
-            {
-              state[i] = 2;
-              g_array_set_size (walk, walk->len - 1);
-              continue;
-            }
-          guint d = (guint) index_of (t, deps->pdata[next[i]++]);
-          if (state[d] == 1)
-            {
-              GString *cycle = g_string_new (NULL);
-              guint from = walk->len;
-              while (g_array_index (walk, guint, from - 1) != d)
-                from--;
-              for (guint w = from - 1; w < walk->len; w++)
-                g_string_append_printf (cycle, "%s -> ",
-                                        q (t, entry (t, g_array_index (walk, guint, w))->name));
-              g_string_append (cycle, q (t, entry (t, d)->name));
-              ok = fail (t, "the dependencies form a cycle: %s", cycle->str);
-              g_string_free (cycle, TRUE);
-            }
-          else if (state[d] == 0)
-            {
-              state[d] = 1;
-              g_array_append_val (walk, d);
-            }
-        }
-    }
-  g_array_free (walk, TRUE);
-  g_free (next);
-  g_free (state);
+  for (int pass = 0; pass < 3 && ok; pass++)
+    for (guint i = 0; i < n_entries (t) && ok; i++)
+      {
+        const FxsLoadPartition *e = entry (t, i);
+        GPtrArray *list = pass == 1 ? e->dependents : e->dependencies;
+        const char *what = pass == 1 ? "dependents" : "dependencies";
+        const char *other = pass == 1 ? "dependencies" : "dependents";
+        for (guint k = 0; k < list->len && ok; k++)
+          {
+            gint64 at = index_of (t, list->pdata[k]);
+            guint64 edge = pass == 1 ? fxs_id_pair ((guint32) at, i) : fxs_id_pair (i, (guint32) at);
+            if (at < 0)
+              ok = fail (t, "partition %s lists %s among its %s, but no partition has that name",
+                         q (t, e->name), q (t, list->pdata[k]), what);
+            else if (pass < 2 && !fxs_id_set_add (pass ? &dependents : deps, edge))
+              ok = fail (t, "partition %s lists %s twice among its %s", q (t, e->name),
+                         q (t, list->pdata[k]), what);
+            else if (pass > 0 && fxs_id_set_add (pass == 1 ? deps : &dependents, edge))
+              ok = fail (t, "partition %s lists %s among its %s, but %s does not list it "
+                         "among its %s", q (t, e->name), q (t, list->pdata[k]), what,
+                         q (t, list->pdata[k]), other);
+          }
+      }
+  fxs_id_set_clear (&dependents);
   return ok;
 }
 
@@ -232,29 +198,6 @@ check_data_flow (Table *t, FxsIdSet *listed)
   return ok;
 }
 
-/* Each dependent lists the partition among its dependencies, and back.
- * Membership is tested by adding: a miss fails the check, so a set that
- * grew is not looked at again. */
-static gboolean
-check_dependents (Table *t, FxsIdSet *deps, FxsIdSet *dependents)
-{
-  for (int way = 0; way < 2; way++)
-    for (guint i = 0; i < n_entries (t); i++)
-      {
-        GPtrArray *list = way ? entry (t, i)->dependencies : entry (t, i)->dependents;
-        for (guint k = 0; k < list->len; k++)
-          {
-            guint d = (guint) index_of (t, list->pdata[k]);
-            if (fxs_id_set_add (way ? dependents : deps, fxs_id_pair (d, i)))
-              return fail (t, "partition %s lists %s among its %s, but %s does not list it "
-                           "among its %s", q (t, entry (t, i)->name), q (t, entry (t, d)->name),
-                           way ? "dependencies" : "dependents", q (t, entry (t, d)->name),
-                           way ? "dependents" : "dependencies");
-          }
-      }
-  return TRUE;
-}
-
 gboolean
 fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
                             GHashTable *submodules, GError **error)
@@ -284,19 +227,10 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
     g_hash_table_new (g_str_hash, g_str_equal),
     { .texts = g_ptr_array_new_with_free_func (g_free) },
   };
-  FxsIdSet deps, dependents;
+  FxsIdSet deps;
   fxs_id_set_init (&deps);
-  fxs_id_set_init (&dependents);
-  gboolean ok = check_entries (&t);
-  for (guint i = 0; i < n_entries (&t) && ok; i++)
-    ok = check_names (&t, i, entry (&t, i)->dependencies, "dependencies", &deps)
-         && check_names (&t, i, entry (&t, i)->dependents, "dependents", &dependents);
-  if (ok)
-    ok = check_acyclic (&t) && check_dependents (&t, &deps, &dependents);
-  if (ok)
-    ok = check_data_flow (&t, &deps);
+  gboolean ok = check_entries (&t) && check_lists (&t, &deps) && check_data_flow (&t, &deps);
   fxs_id_set_clear (&deps);
-  fxs_id_set_clear (&dependents);
   g_hash_table_unref (t.by_name);
   g_hash_table_unref (t.by_submodule);
   if (!ok)

@@ -1,7 +1,7 @@
 /* Argument values as verify sees them (verify-private.h): node references
  * followed to what they stand for (a value number, or a returned tuple
- * read in its submodule), hashed and compared structurally, and described
- * for messages. */
+ * read in its submodule), written as keys, compared structurally, and
+ * described for messages. */
 #include "verify-private.h"
 #include "util/text-escape.h"
 
@@ -38,50 +38,43 @@ fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
   return (Resolved) { VAL_NONE, value, scope };
 }
 
-/* ---- hashing and comparing values ---------------------------------------------- */
+/* ---- keys of values ---------------------------------------------------------- */
 
-/* Dict keys are never mapped by torch.fx: they compare as they are. */
-static guint64
-hash_key (const FxsValue *key)
+void
+fxs_verify_encode_word (GString *out, guint8 tag, guint64 word)
 {
-  if (key->kind == FXS_VALUE_NODE)
-    return fxs_verify_mix (FXS_VALUE_NODE, (guint64) (guintptr) key->u.node);
-  if (key->kind == FXS_VALUE_STRING)
-    return fxs_verify_mix (FXS_VALUE_STRING, fxs_name_hash (key->u.s, key->n));
-  if (key->kind == FXS_VALUE_INT)
-    return fxs_verify_mix (FXS_VALUE_INT, (guint64) key->u.i);
-  return fxs_verify_mix (key->kind, key->n);
+  gsize at = out->len;
+  g_string_set_size (out, at + 1 + sizeof word);
+  out->str[at] = (char) tag;
+  memcpy (out->str + at + 1, &word, sizeof word);
 }
 
-guint64
-fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope)
+void
+fxs_verify_encode (const Verifier *v, GString *out, const FxsValue *value, Scope *scope, gboolean as_is)
 {
-  Resolved r = fxs_verify_resolve (v, value, scope);
-  if (!r.value)
-    return fxs_verify_mix (0x6e6f6465, r.vn);
+  Resolved r = as_is ? (Resolved) { VAL_NONE, value, scope } : fxs_verify_resolve (v, value, scope);
   value = r.value;
-  guint64 h = value->kind;
-  switch ((FxsValueKind) value->kind)
+  if (!value)
+    fxs_verify_encode_word (out, FXS_VALUE_NODE, r.vn);
+  else if (value->kind == FXS_VALUE_NODE)  /* as is */
+    fxs_verify_encode_word (out, G_MAXUINT8, (guint64) (guintptr) value->u.node);
+  else if (value->kind == FXS_VALUE_BOOL)
+    fxs_verify_encode_word (out, value->kind, value->u.b != 0);
+  else if (value->kind == FXS_VALUE_INT)
+    fxs_verify_encode_word (out, value->kind, (guint64) value->u.i);
+  else if (value->kind == FXS_VALUE_FLOAT)
+    fxs_verify_encode_word (out, value->kind, fxs_float_bits (value->u.f));
+  else if (value->kind == FXS_VALUE_STRING)
     {
-    case FXS_VALUE_BOOL:
-      return fxs_verify_mix (h, value->u.b != 0);
-    case FXS_VALUE_INT:
-      return fxs_verify_mix (h, (guint64) value->u.i);
-    case FXS_VALUE_FLOAT:
-      return fxs_verify_mix (h, fxs_float_bits (value->u.f));
-    case FXS_VALUE_STRING:
-      return fxs_verify_mix (h, fxs_name_hash (value->u.s, value->n));
-    case FXS_VALUE_DICT:
-      h = fxs_verify_mix (h, value->n);
-      for (guint i = 0; i < value->n; i++)
-        h = fxs_verify_mix (fxs_verify_mix (h, hash_key (&value->u.items[2 * i])),
-                 fxs_verify_hash_value (v, &value->u.items[2 * i + 1], r.scope));
-      return h;
-    default: /* list, tuple, slice, opaque; None and Ellipsis have no items */
-      h = fxs_verify_mix (h, value->n);
-      for (guint i = 0; i < value->n; i++)
-        h = fxs_verify_mix (h, fxs_verify_hash_value (v, &value->u.items[i], r.scope));
-      return h;
+      fxs_verify_encode_word (out, value->kind, value->n);
+      g_string_append_len (out, value->u.s, value->n);
+    }
+  else /* list, tuple, slice, opaque, None, Ellipsis; a dict's items are its keys and values */
+    {
+      gboolean dict = value->kind == FXS_VALUE_DICT;
+      fxs_verify_encode_word (out, value->kind, value->n);
+      for (guint i = 0; i < (dict ? 2 * value->n : value->n); i++)
+        fxs_verify_encode (v, out, &value->u.items[i], r.scope, as_is || (dict && i % 2 == 0));
     }
 }
 
@@ -161,26 +154,22 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
           const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
           if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
             {
-              if (path)
-                {
-                  g_string_append_printf (path, "[%u]", i);
-                  g_string_append (why, "a different key");
-                }
+              g_string_append_printf (path, "[%u]", i);
+              g_string_append (why, "a different key");
               return TRUE;
             }
-          gsize len = path ? path->len : 0;
-          if (path && dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
+          gsize len = path->len;
+          if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
             {
               g_string_append_c (path, '[');
               fxs_verify_append_quoted (path, ra.value->u.items[2 * i].u.s);
               g_string_append_c (path, ']');
             }
-          else if (path)
+          else
             g_string_append_printf (path, "[%u]", i);
           if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
             return TRUE;
-          if (path)
-            g_string_truncate (path, len);
+          g_string_truncate (path, len);
         }
       return FALSE;
     }
@@ -188,13 +177,10 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
     same = fxs_value_equal (ra.value, rb.value);
   if (same)
     return FALSE;
-  if (why)
-    {
-      g_string_append (why, "is ");
-      fxs_verify_describe_resolved (v, why, ra);
-      g_string_append (why, " where the original has ");
-      fxs_verify_describe_resolved (v, why, rb);
-    }
+  g_string_append (why, "is ");
+  fxs_verify_describe_resolved (v, why, ra);
+  g_string_append (why, " where the original has ");
+  fxs_verify_describe_resolved (v, why, rb);
   return TRUE;
 }
 

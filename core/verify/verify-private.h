@@ -1,7 +1,6 @@
-/* Verifying a split: what verify.c (value numbering, symbolic evaluation),
- * checks.c (the checks once all ran), values.c (argument values and
- * messages), sources.c (the entry points) and table.c (a split file's
- * partitions table) share. */
+/* Verifying a split: what verify.c (value numbering, symbolic evaluation,
+ * the checks, the entry points), values.c (argument values and messages)
+ * and table.c (a split file's partitions table) share. */
 #ifndef FXS_VERIFY_PRIVATE_H
 #define FXS_VERIFY_PRIVATE_H
 
@@ -37,32 +36,22 @@ typedef struct {
 
 typedef struct {
   guint32 rep;               /* the original node with this number */
-  guint32 hash;
   guint32 n_orig;            /* original call nodes with this number */
   guint32 n_split;           /* split nodes found computing it */
+  gsize key;                 /* where in Verifier.keys its key is (verify.c) */
+  guint32 key_len;
+  const FxsNode *first;      /* the first split node computing it, in its scope */
+  const Scope *first_scope;
 } Vn;
 
-/* Where the split's graphs come from: a split result file's submodules
- * (name -> graph) and qualname map (new name -> old name, or NULL), or a
- * split result's (@result; @submodules made only when the top-level graph
- * calls them out of order, @next is the partition expected next). */
 typedef struct {
-  GHashTable *submodules;
-  GHashTable *qualnames;
-  const FxsSplitResult *result;
-  guint next;
-} Source;
-
-/* The submodule called @name, or NULL (sources.c). */
-G_GNUC_INTERNAL const FxsGraph *fxs_verify_submodule (Source *src, const char *name);
-G_GNUC_INTERNAL guint fxs_verify_n_submodules (const Source *src);
-
-typedef struct {
-  Source *src;
+  GHashTable *submodules;    /* the split's: name -> graph */
+  GHashTable *qualnames;     /* new name -> old name, or NULL */
   Scope orig;
+  GArray *placeholders;      /* guint32: the original's placeholder nodes */
   GArray *vns;               /* Vn */
-  FxsTable numbers;          /* vns by signature hash: FxsTableHead (hash, vn + 1) */
-  GHashTable *attr_vn;       /* get_attr target -> vn + 1 */
+  FxsTable numbers;          /* vns by key: FxsTableHead (hash, vn + 1) */
+  GString *keys;             /* the keys of the vns, one after the other */
   GArray *structs;           /* Struct */
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
   FxsIdSet called;           /* submodule graphs already inlined */
@@ -86,15 +75,6 @@ typedef struct {
   Scope *scope;
 } Resolved;
 
-static inline guint64
-fxs_verify_mix (guint64 h, guint64 v)
-{
-  h ^= v + G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
-  h ^= h >> 31;
-  h *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  return h ^ (h >> 29);
-}
-
 /* The structure behind a node's VAL_STRUCT entry. */
 static inline const Struct *
 fxs_verify_struct (const Verifier *v, guint32 val)
@@ -106,11 +86,16 @@ fxs_verify_struct (const Verifier *v, guint32 val)
 
 /* What @value stands for in @scope once node references are followed. */
 G_GNUC_INTERNAL Resolved fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope);
-/* A hash of what @value stands for: equal for values that match. */
-G_GNUC_INTERNAL guint64  fxs_verify_hash_value (const Verifier *v, const FxsValue *value, Scope *scope);
+/* Appends to @out a text for what @value stands for in @scope: equal
+ * texts for values that match (a reference is its value number; with
+ * @as_is, as for dict keys, which torch.fx never maps, the node itself). */
+G_GNUC_INTERNAL void     fxs_verify_encode (const Verifier *v, GString *out, const FxsValue *value,
+                                            Scope *scope, gboolean as_is);
+/* Appends @tag and @word to @out: one unit of such a text. */
+G_GNUC_INTERNAL void     fxs_verify_encode_word (GString *out, guint8 tag, guint64 word);
 /* Whether @a in @sa (the split's) and @b in @sb (the original's) stand
  * for different values: FALSE when they match.  Appends to @path where
- * they first differ and to @why how, unless both are NULL. */
+ * they first differ and to @why how. */
 G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa,
                                       const FxsValue *b, Scope *sb, GString *path, GString *why);
 /* "the value of original node "x"", "3", "a tuple of 2", ... */
@@ -132,25 +117,6 @@ G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
 G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
-
-/* ---- the checks once everything ran (checks.c) ------------------------------------ */
-
-G_GNUC_INTERNAL gboolean fxs_verify_check_output (Verifier *v, Scope *top);
-/* Every original call node is computed by the split. */
-G_GNUC_INTERNAL gboolean fxs_verify_check_counts (Verifier *v);
-/* Every input of a submodule is used, except those that only bring a
- * symbolic size into scope (their node is that symbol). */
-G_GNUC_INTERNAL gboolean fxs_verify_check_inputs_used (Verifier *v, const Scope *scope);
-/* Every value a submodule returns is read in the top-level graph (by any
- * node, the output included). */
-G_GNUC_INTERNAL gboolean fxs_verify_check_outputs_read (Verifier *v, const Scope *scope);
-G_GNUC_INTERNAL gboolean fxs_verify_check_all_called (Verifier *v);
-
-/* ---- the check (verify.c) ---------------------------------------------------------- */
-
-/* Verifies the split that @src describes, with top-level graph @top. */
-G_GNUC_INTERNAL gboolean fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src,
-                         GError **error);
 
 /* ---- a split result file's partitions table (table.c) --------------------- */
 

@@ -1,5 +1,7 @@
 /* Verifying a split (fxsplit/verify.h, docs/split-semantics.md "What
- * verify checks").
+ * verify checks"), then the checks once all of it ran: the top-level
+ * output, every original computation, the submodules' inputs, outputs and
+ * calls.
  *
  * The original graph is numbered by value: two call nodes get the same
  * value number when they have the same op, target, grad/autocast state
@@ -45,16 +47,6 @@ scope_free (gpointer data)
   g_free (s);
 }
 
-/* What a call node computes: enough to look its number up. */
-typedef struct {
-  const FxsNode *node;
-  Scope *scope;
-  const char *target;   /* mapped back to the original's names */
-  FxsGlobalState global;
-  guint32 state;        /* ignored for global-state calls */
-  guint64 hash;
-} Sig;
-
 /* ---- grad and autocast state ------------------------------------------------------ */
 
 static guint32
@@ -68,13 +60,13 @@ intern_pair (Verifier *v, guint32 a, guint32 b)
   return id;
 }
 
-/* The state after global-state node @sig, with value number @vn. */
-static guint32
-next_state (Verifier *v, const Sig *sig, guint32 vn)
+/* @scope's state after its global-state node @node, with value number @vn. */
+static void
+next_state (Verifier *v, Scope *scope, const FxsNode *node, guint32 vn)
 {
-  guint64 state = g_array_index (v->pairs, guint64, sig->state);
+  guint64 state = g_array_index (v->pairs, guint64, scope->state);
   guint32 grad = (guint32) (state >> 32), stack = (guint32) state;
-  switch (sig->global)
+  switch (fxs_global_state_of (node))
     {
     case GLOBAL_STATE_SET_GRAD:
       grad = vn + 1;
@@ -84,9 +76,9 @@ next_state (Verifier *v, const Sig *sig, guint32 vn)
       break;
     case GLOBAL_STATE_EXIT_AUTOCAST:
       /* the region entered by the value number of the exit's argument */
-      if (stack && sig->node->args.n > 0
+      if (stack && node->args.n > 0
           && (guint32) g_array_index (v->pairs, guint64, stack)
-             == fxs_verify_resolve (v, &sig->node->args.u.items[0], sig->scope).vn + 1)
+             == fxs_verify_resolve (v, &node->args.u.items[0], scope).vn + 1)
         stack = (guint32) (g_array_index (v->pairs, guint64, stack) >> 32);
       else /* not the innermost region: a state of its own, alike on both sides */
         stack = intern_pair (v, stack, VAL_STRUCT | vn);
@@ -94,143 +86,105 @@ next_state (Verifier *v, const Sig *sig, guint32 vn)
     default:
       break;
     }
-  return intern_pair (v, grad, stack);
+  scope->state = intern_pair (v, grad, stack);
 }
 
 /* ---- value numbers -------------------------------------------------------------------- */
-
-static void
-sig_hash (const Verifier *v, Sig *sig)
-{
-  guint64 h = fxs_verify_mix (sig->node->op, 0);
-  h = fxs_verify_mix (h, fxs_name_hash (sig->target, strlen (sig->target)));
-  if (!sig->global)
-    h = fxs_verify_mix (h, sig->state);
-  h = fxs_verify_mix (h, fxs_verify_hash_value (v, &sig->node->args, sig->scope));
-  sig->hash = fxs_verify_mix (h, fxs_verify_hash_value (v, &sig->node->kwargs, sig->scope));
-}
-
-static gboolean
-sig_matches (const Verifier *v, const Sig *sig, guint32 vn_index, const guint32 *rep_state)
-{
-  const Vn *vn = &g_array_index (v->vns, Vn, vn_index);
-  if (vn->hash != (guint32) sig->hash)
-    return FALSE;
-  const FxsNode *rep = fxs_graph_node (v->orig.graph, vn->rep);
-  return rep->op == sig->node->op && strcmp (rep->target, sig->target) == 0
-         && (sig->global || rep_state[vn->rep] == sig->state)
-         && !fxs_verify_first_difference (v, &sig->node->args, sig->scope, &rep->args,
-                                          (Scope *) &v->orig, NULL, NULL)
-         && !fxs_verify_first_difference (v, &sig->node->kwargs, sig->scope, &rep->kwargs,
-                                          (Scope *) &v->orig, NULL, NULL);
-}
-
-/* The number of @sig, or VAL_NONE; with @insert_rep a new number for it
- * (original node @insert_rep) when there is none. */
-static guint32
-vn_lookup (Verifier *v, const Sig *sig, const guint32 *rep_state, guint32 insert_rep)
-{
-  guint32 hash = (guint32) sig->hash;
-  if (insert_rep != VAL_NONE)
-    fxs_table_room (&v->numbers);
-  for (gsize i = fxs_table_start (&v->numbers, hash);; i = fxs_table_step (&v->numbers, i))
-    {
-      FxsTableHead *e = fxs_table_at (&v->numbers, i);
-      if (!e->tag)
-        {
-          if (insert_rep == VAL_NONE)
-            return VAL_NONE;
-          Vn entry = { insert_rep, hash, 0, 0 };
-          g_array_append_val (v->vns, entry);
-          *e = (FxsTableHead) { hash, v->vns->len };
-          fxs_table_added (&v->numbers);
-          return v->vns->len - 1;
-        }
-      if (e->hash == hash && sig_matches (v, sig, e->tag - 1, rep_state))
-        return e->tag - 1;
-    }
-}
-
-static guint32
-new_vn (Verifier *v, guint32 rep)
-{
-  Vn entry = { rep, 0, 0, 0 };
-  g_array_append_val (v->vns, entry);
-  return v->vns->len - 1;
-}
-
-/* ---- the original ---------------------------------------------------------------------- */
-
-typedef struct {
-  guint32 *state;            /* per original node: the state it ran under */
-  GArray *placeholders;      /* guint32 node indices */
-} Original;
-
-static void
-number_original (Verifier *v, Original *o)
-{
-  const FxsGraph *g = v->orig.graph;
-  guint n = fxs_graph_n_nodes (g);
-  fxs_table_reserve (&v->numbers, n);
-  o->state = g_new0 (guint32, n ? n : 1);
-  guint32 state = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      const FxsNode *node = fxs_graph_node (g, i);
-      guint32 vn;
-      o->state[i] = state;
-      switch ((FxsOp) node->op)
-        {
-        case FXS_OP_PLACEHOLDER:
-          vn = new_vn (v, i);
-          g_array_append_val (o->placeholders, i);
-          break;
-        case FXS_OP_GET_ATTR:
-          {
-            gpointer known = g_hash_table_lookup (v->attr_vn, node->target);
-            vn = known ? GPOINTER_TO_UINT (known) - 1 : new_vn (v, i);
-            if (!known)
-              g_hash_table_insert (v->attr_vn, (gpointer) node->target, GUINT_TO_POINTER (vn + 1));
-            break;
-          }
-        case FXS_OP_OUTPUT:
-          vn = VAL_NONE;
-          break;
-        default:
-          {
-            Sig sig = { node, &v->orig, node->target, fxs_global_state_of (node),
-                        state, 0 };
-            sig_hash (v, &sig);
-            vn = vn_lookup (v, &sig, o->state, i);
-            g_array_index (v->vns, Vn, vn).n_orig++;
-            if (sig.global)
-              state = next_state (v, &sig, vn);
-            break;
-          }
-        }
-      v->orig.val[i] = vn;
-    }
-}
-
-/* ---- the split ----------------------------------------------------------------------- */
 
 /* The original's name of @target used by @node of @scope: submodules'
  * call_module and get_attr targets go through the qualname map. */
 static const char *
 original_target (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  if (!scope->name || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR))
+  if (!scope->name || !v->qualnames || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR))
     return node->target;
   g_string_assign (v->qualname, scope->name);
   g_string_append_c (v->qualname, '.');
   g_string_append (v->qualname, node->target);
-  const char *key = v->qualname->str, *old = NULL;
-  if (v->src->result)
-    old = fxs_split_result_lookup_qualname (v->src->result, key);
-  else if (v->src->qualnames)
-    old = g_hash_table_lookup (v->src->qualnames, key);
+  const char *old = g_hash_table_lookup (v->qualnames, v->qualname->str);
   return old ? old : node->target;
 }
+
+/* The value number of what call or get_attr node @node of @scope
+ * computes, or VAL_NONE; with @insert_rep a new number for it (original
+ * node @insert_rep) when there is none.  Numbers are found by key, written
+ * at the end of v->keys: the op, the original target, the state unless
+ * @node sets it or reads an attribute, and what its args and kwargs stand
+ * for.  A new number keeps its key there. */
+static guint32
+vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
+{
+  GString *keys = v->keys;
+  gsize start = keys->len;
+  const char *target = original_target (v, scope, node);
+  fxs_verify_encode_word (keys, node->op, strlen (target));
+  g_string_append (keys, target);
+  if (node->op != FXS_OP_GET_ATTR)
+    {
+      if (!fxs_global_state_of (node))
+        fxs_verify_encode_word (keys, 0, scope->state);
+      fxs_verify_encode (v, keys, &node->args, scope, FALSE);
+      fxs_verify_encode (v, keys, &node->kwargs, scope, FALSE);
+    }
+  const char *key = keys->str + start;
+  gsize len = keys->len - start;
+  guint32 hash = fxs_name_hash (key, len);
+  fxs_table_room (&v->numbers);
+  for (gsize i = fxs_table_start (&v->numbers, hash);; i = fxs_table_step (&v->numbers, i))
+    {
+      FxsTableHead *e = fxs_table_at (&v->numbers, i);
+      if (!e->tag && insert_rep == VAL_NONE)
+        {
+          g_string_truncate (keys, start);
+          return VAL_NONE;
+        }
+      if (!e->tag)
+        {
+          Vn entry = { insert_rep, 0, 0, start, len, NULL, NULL };
+          g_array_append_val (v->vns, entry);
+          *e = (FxsTableHead) { hash, v->vns->len };
+          fxs_table_added (&v->numbers);
+          return v->vns->len - 1;
+        }
+      const Vn *vn = &g_array_index (v->vns, Vn, e->tag - 1);
+      if (e->hash == hash && vn->key_len == len && memcmp (keys->str + vn->key, key, len) == 0)
+        {
+          g_string_truncate (keys, start);
+          return e->tag - 1;
+        }
+    }
+}
+
+/* ---- the original ---------------------------------------------------------------------- */
+
+static void
+number_original (Verifier *v)
+{
+  const FxsGraph *g = v->orig.graph;
+  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
+    {
+      const FxsNode *node = fxs_graph_node (g, i);
+      guint32 vn = VAL_NONE;
+      if (node->op == FXS_OP_PLACEHOLDER)
+        {
+          Vn entry = { i, 0, 0, 0, 0, NULL, NULL };
+          g_array_append_val (v->vns, entry);
+          vn = v->vns->len - 1;
+          g_array_append_val (v->placeholders, i);
+        }
+      else if (node->op != FXS_OP_OUTPUT)
+        vn = vn_lookup (v, &v->orig, node, i);
+      if (fxs_op_is_call ((FxsOp) node->op))
+        {
+          g_array_index (v->vns, Vn, vn).n_orig++;
+          if (fxs_global_state_of (node))
+            next_state (v, &v->orig, node, vn);
+        }
+      v->orig.val[i] = vn;
+    }
+}
+
+/* ---- the split ----------------------------------------------------------------------- */
 
 /* Every reference must be to an earlier node of the same graph: that is
  * what makes the partitions' calls an order (no cycle).  The loader and
@@ -249,23 +203,24 @@ check_refs (Verifier *v, Scope *scope, const FxsNode *node)
                                                      : "which is not a node of its graph");
 }
 
-/* The original call node that @sig should have matched, for the message:
- * the first with the same op and target that the split has not computed
- * as often yet, preferring one of the same name. */
+/* The original call node that @node (with original target @target)
+ * should have matched, for the message: the first with the same op and
+ * target that the split has not computed as often yet, preferring one of
+ * the same name. */
 static const FxsNode *
-closest_original (const Verifier *v, const Sig *sig)
+closest_original (const Verifier *v, const FxsNode *split, const char *target)
 {
   const FxsGraph *g = v->orig.graph;
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
       const FxsNode *node = fxs_graph_node (g, i);
-      if (node->op != sig->node->op || strcmp (node->target, sig->target) != 0)
+      if (node->op != split->op || strcmp (node->target, target) != 0)
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
       if (vn->n_split >= vn->n_orig)
         continue;
-      if (strcmp (node->name, sig->node->name) == 0)
+      if (strcmp (node->name, split->name) == 0)
         return node;
       if (!best)
         best = node;
@@ -274,28 +229,29 @@ closest_original (const Verifier *v, const Sig *sig)
 }
 
 static gboolean
-fail_unmatched (Verifier *v, const Sig *sig)
+fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  GString *m = g_string_new (fxs_verify_split_node (v, sig->scope, sig->node));
+  GString *m = g_string_new (fxs_verify_split_node (v, scope, node));
   GString *path = g_string_new (NULL), *why = g_string_new (NULL);
-  const FxsNode *close = closest_original (v, sig);
+  const char *target = original_target (v, scope, node);
+  const FxsNode *close = closest_original (v, node, target);
   if (!close)
     {
       g_string_append (m, " computes nothing the original computes: ");
-      if (!sig->scope->name && sig->node->op == FXS_OP_CALL_MODULE)
+      if (!scope->name && node->op == FXS_OP_CALL_MODULE)
         g_string_append (m, "it calls no submodule of the split, and ");
       g_string_append_printf (m, "no original %s node with target ",
-                              fxs_op_to_string ((FxsOp) sig->node->op));
-      fxs_verify_append_quoted (m, sig->target);
+                              fxs_op_to_string ((FxsOp) node->op));
+      fxs_verify_append_quoted (m, target);
       g_string_append (m, " is left to match it");
     }
   else
     {
       g_string_append_printf (m, " does not match %s: ", fxs_verify_orig_node (v, close));
-      if (fxs_verify_first_difference (v, &sig->node->args, sig->scope, &close->args, &v->orig, path, why))
+      if (fxs_verify_first_difference (v, &node->args, scope, &close->args, &v->orig, path, why))
         g_string_append_printf (m, "args%s %s", path->str, why->str);
-      else if (fxs_verify_first_difference (v, &sig->node->kwargs, sig->scope, &close->kwargs, &v->orig,
-                                 path, why))
+      else if (fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, &v->orig,
+                                            path, why))
         g_string_append_printf (m, "kwargs%s %s", path->str, why->str);
       else
         g_string_append (m, "it runs under other set_grad_enabled / autocast calls "
@@ -308,42 +264,28 @@ fail_unmatched (Verifier *v, const Sig *sig)
   return FALSE;
 }
 
-/* The first split node computing value number @vn, other than @except. */
-static const char *
-first_computing (Verifier *v, guint32 vn, const FxsNode *except)
-{
-  for (guint k = 0; k < v->scopes->len; k++)
-    {
-      Scope *s = v->scopes->pdata[k];
-      for (guint i = 0; i < fxs_graph_n_nodes (s->graph); i++)
-        {
-          const FxsNode *node = fxs_graph_node (s->graph, i);
-          if (s->val[i] == vn && fxs_op_is_call ((FxsOp) node->op) && node != except)
-            return fxs_verify_split_node (v, s, node);
-        }
-    }
-  return "another node";
-}
-
 static gboolean
-match_call (Verifier *v, Scope *scope, const FxsNode *node, const Original *o)
+match_call (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  Sig sig = { node, scope, original_target (v, scope, node), fxs_global_state_of (node),
-              scope->state, 0 };
-  sig_hash (v, &sig);
-  guint32 vn = vn_lookup (v, &sig, o->state, VAL_NONE);
+  guint32 vn = vn_lookup (v, scope, node, VAL_NONE);
   if (vn == VAL_NONE)
-    return fail_unmatched (v, &sig);
+    return fail_unmatched (v, scope, node);
   Vn *entry = &g_array_index (v->vns, Vn, vn);
+  gboolean global = fxs_global_state_of (node) != GLOBAL_STATE_NONE;
   entry->n_split++;
-  if (!sig.global && entry->n_split > entry->n_orig)
+  if (!global && entry->n_split > entry->n_orig)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
                  fxs_verify_split_node (v, scope, node),
                  fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, entry->rep)),
-                 first_computing (v, vn, node));
+                 fxs_verify_split_node (v, entry->first_scope, entry->first));
+  if (entry->n_split == 1)
+    {
+      entry->first = node;
+      entry->first_scope = scope;
+    }
   scope->val[node->index] = vn;
-  if (sig.global)
-    scope->state = next_state (v, &sig, vn);
+  if (global)
+    next_state (v, scope, node, vn);
   return TRUE;
 }
 
@@ -384,12 +326,12 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
   return TRUE;
 }
 
-static gboolean evaluate (Verifier *v, Scope *scope, const Original *o);
+static gboolean evaluate (Verifier *v, Scope *scope);
 
 /* A top-level call of a submodule: its placeholders take the call's
  * arguments, its nodes are evaluated, the call stands for its output. */
 static gboolean
-inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, const Original *o)
+inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
 {
   const char *m = fxs_verify_split_node (v, top, call);
   if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
@@ -419,7 +361,7 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
         }
       scope->val[i] = r.vn;
     }
-  if (!evaluate (v, scope, o))
+  if (!evaluate (v, scope))
     return FALSE;
 
   const FxsNode *out = fxs_graph_output_node (sub);
@@ -430,13 +372,13 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub, 
 }
 
 static gboolean
-check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const Original *o)
+check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k)
 {
   const char *m = fxs_verify_split_node (v, top, node);
-  if (k >= o->placeholders->len)
+  if (k >= v->placeholders->len)
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
-                 o->placeholders->len);
-  guint32 i = g_array_index (o->placeholders, guint32, k);
+                 v->placeholders->len);
+  guint32 i = g_array_index (v->placeholders, guint32, k);
   const FxsNode *orig = fxs_graph_node (v->orig.graph, i);
   top->val[node->index] = v->orig.val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
@@ -449,16 +391,16 @@ check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k, const 
 }
 
 static gboolean
-evaluate (Verifier *v, Scope *scope, const Original *o)
+evaluate (Verifier *v, Scope *scope)
 {
   gboolean top = scope->call == NULL;
   guint n_placeholders = 0;
   /* a missing input first: everything after it would differ */
   guint n_top_inputs = top ? fxs_graph_count_op (scope->graph, FXS_OP_PLACEHOLDER) : 0;
-  if (top && n_top_inputs < o->placeholders->len)
+  if (top && n_top_inputs < v->placeholders->len)
     return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
-                 n_top_inputs, o->placeholders->len,
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (o->placeholders,
+                 n_top_inputs, v->placeholders->len,
+                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (v->placeholders,
                                                                              guint32, n_top_inputs))));
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
     {
@@ -468,33 +410,30 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
       switch ((FxsOp) node->op)
         {
         case FXS_OP_PLACEHOLDER:
-          if (top && !check_placeholder (v, scope, node, n_placeholders, o))
+          if (top && !check_placeholder (v, scope, node, n_placeholders))
             return FALSE;
           n_placeholders++;
           break;
         case FXS_OP_GET_ATTR:
-          {
-            const char *target = original_target (v, scope, node);
-            gpointer vn = g_hash_table_lookup (v->attr_vn, target);
-            if (!vn)
-              return fxs_verify_fail (v, "%s reads attribute %s, which no get_attr node of the original "
-                           "reads", fxs_verify_split_node (v, scope, node), fxs_verify_quoted (v, target));
-            scope->val[i] = GPOINTER_TO_UINT (vn) - 1;
-            break;
-          }
+          scope->val[i] = vn_lookup (v, scope, node, VAL_NONE);
+          if (scope->val[i] == VAL_NONE)
+            return fxs_verify_fail (v, "%s reads attribute %s, which no get_attr node of the original "
+                                    "reads", fxs_verify_split_node (v, scope, node),
+                                    fxs_verify_quoted (v, original_target (v, scope, node)));
+          break;
         case FXS_OP_OUTPUT:
           break;
         default:
           {
             const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
-                                    ? fxs_verify_submodule (v->src, node->target)
+                                    ? g_hash_table_lookup (v->submodules, node->target)
                                     : NULL;
             if (sub)
               {
-                if (!inline_call (v, scope, node, sub, o))
+                if (!inline_call (v, scope, node, sub))
                   return FALSE;
               }
-            else if (!fold_getitem (v, scope, node) && !match_call (v, scope, node, o))
+            else if (!fold_getitem (v, scope, node) && !match_call (v, scope, node))
               return FALSE;
           }
         }
@@ -502,50 +441,185 @@ evaluate (Verifier *v, Scope *scope, const Original *o)
   return v->error == NULL;
 }
 
+/* ---- the checks once everything ran --------------------------------------------- */
+
+/* The top-level output returns what the original's does. */
+static gboolean
+check_output (Verifier *v, Scope *top)
+{
+  const FxsNode *out = fxs_graph_output_node (top->graph);
+  const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
+  if (!out || out->args.n != 1)
+    return fxs_verify_fail (v, "the top-level graph's output node must return exactly one value");
+  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
+  gboolean differs = fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
+                                       &v->orig, path, why);
+  if (differs)
+    fxs_verify_fail (v, "the top-level output%s %s", path->str, why->str);
+  g_string_free (path, TRUE);
+  g_string_free (why, TRUE);
+  return !differs;
+}
+
+/* Every original call node is computed by the split. */
+static gboolean
+check_counts (Verifier *v)
+{
+  const FxsGraph *g = v->orig.graph;
+  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
+    {
+      const FxsNode *node = fxs_graph_node (g, i);
+      if (!fxs_op_is_call ((FxsOp) node->op))
+        continue;
+      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
+      if (vn->n_split >= vn->n_orig)
+        continue;
+      return fxs_verify_fail (v, "%s is not computed by the split%s", fxs_verify_orig_node (v, node),
+                   fxs_node_n_users (node) ? "" : " (it is dead code, but split_module keeps "
+                   "every call node, and dropping one may drop a side effect)");
+    }
+  return TRUE;
+}
+
+/* Every input of a submodule is used, except those that only bring a
+ * symbolic size into scope (their node is that symbol). */
+static gboolean
+check_inputs_used (Verifier *v, const Scope *scope)
+{
+  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
+    {
+      const FxsNode *node = fxs_graph_node (scope->graph, i);
+      if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
+        continue;
+      return fxs_verify_fail (v, "%s is an input that nothing in the submodule uses",
+                   fxs_verify_split_node (v, scope, node));
+    }
+  return TRUE;
+}
+
+/* Every value a submodule returns is read in the top-level graph (by any
+ * node, the output included). */
+static gboolean
+check_outputs_read (Verifier *v, const Scope *scope)
+{
+  const FxsNode *call = scope->call;
+  const FxsNode *out = fxs_graph_output_node (scope->graph);
+  const FxsValue *ret = &out->args.u.items[0];
+  const FxsValue *items = ret;
+  guint n = 1;
+  if (ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST)
+    {
+      items = ret->u.items;
+      n = ret->n;
+    }
+  gboolean whole = FALSE;
+  guint8 *read = g_new0 (guint8, n ? n : 1);
+  for (guint u = 0; u < fxs_node_n_users (call) && !whole; u++)
+    {
+      const FxsNode *user = fxs_node_user (call, u);
+      gboolean picks = ret != items && user->op == FXS_OP_CALL_FUNCTION
+                       && strcmp (user->target, "_operator.getitem") == 0 && user->args.n == 2
+                       && user->args.u.items[0].kind == FXS_VALUE_NODE
+                       && user->args.u.items[0].u.node == call
+                       && user->args.u.items[1].kind == FXS_VALUE_INT
+                       && user->args.u.items[1].u.i >= 0
+                       && (guint64) user->args.u.items[1].u.i < n;
+      if (!picks)
+        whole = TRUE;
+      else if (fxs_node_n_users (user) > 0)
+        read[user->args.u.items[1].u.i] = TRUE;
+    }
+  for (guint k = 0; k < n && !whole; k++)
+    {
+      if (read[k])
+        continue;
+      GString *m = g_string_new (NULL);
+      g_string_append_printf (m, "%s returns ", scope->name);
+      if (items[k].kind == FXS_VALUE_NODE)
+        fxs_verify_append_quoted (m, items[k].u.node->name);
+      else
+        g_string_append (m, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
+      if (ret != items)
+        g_string_append_printf (m, " (output %u)", k);
+      g_string_append (m, ", which nothing in the top-level graph reads");
+      fxs_verify_fail (v, "%s", m->str);
+      g_string_free (m, TRUE);
+      break;
+    }
+  g_free (read);
+  return v->error == NULL;
+}
+
+/* Every submodule is called. */
+static gboolean
+check_all_called (Verifier *v)
+{
+  if (v->called.table.used >= g_hash_table_size (v->submodules))
+    return TRUE;
+  /* the first by name: the names sorted */
+  GList *names = g_list_sort (g_hash_table_get_keys (v->submodules), (GCompareFunc) strcmp);
+  for (GList *l = names; l; l = l->next)
+    {
+      const FxsGraph *sub = g_hash_table_lookup (v->submodules, l->data);
+      if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
+        {
+          fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
+                fxs_verify_quoted (v, l->data));
+          break;
+        }
+    }
+  g_list_free (names);
+  return v->error == NULL;
+}
+
 /* ---- the whole check ---------------------------------------------------------------- */
 
 gboolean
-fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GError **error)
+fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTable *submodules,
+                  GHashTable *qualname_map, GError **error)
 {
+  g_return_val_if_fail (original != NULL && split_top != NULL && submodules != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (!fxs_graph_output_node (original))
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_VERIFY, "the original graph has no output node");
       return FALSE;
     }
   Verifier v = { 0 };
-  v.src = src;
+  v.submodules = submodules;
+  v.qualnames = qualname_map;
   v.orig.graph = original;
   guint n = fxs_graph_n_nodes (original);
   v.orig.val = g_new (guint32, n ? n : 1);
+  v.placeholders = g_array_new (FALSE, FALSE, sizeof (guint32));
   v.vns = g_array_sized_new (FALSE, FALSE, sizeof (Vn), n);
-  v.attr_vn = g_hash_table_new (g_str_hash, g_str_equal);
+  fxs_table_init (&v.numbers, sizeof (FxsTableHead));
+  fxs_table_reserve (&v.numbers, n);
+  v.keys = g_string_new (NULL);
   v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
   v.scopes = g_ptr_array_new_with_free_func (scope_free);
   v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);
-  fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_id_set_init (&v.called);
   fxs_id_map_init (&v.pair_ids);
   v.pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
   /* pair 0: the first state (no set_grad yet, no autocast), the empty stack */
   intern_pair (&v, 0, 0);
 
-  Original o = { NULL, g_array_new (FALSE, FALSE, sizeof (guint32)) };
-  number_original (&v, &o);
-  Scope *top_scope = scope_new (&v, top, NULL, NULL);
-  gboolean ok = evaluate (&v, top_scope, &o) && fxs_verify_check_output (&v, top_scope)
-                && fxs_verify_check_all_called (&v) && fxs_verify_check_counts (&v);
+  number_original (&v);
+  Scope *top_scope = scope_new (&v, split_top, NULL, NULL);
+  gboolean ok = evaluate (&v, top_scope) && check_output (&v, top_scope)
+                && check_all_called (&v) && check_counts (&v);
   for (guint k = 1; ok && k < v.scopes->len; k++)
-    ok = fxs_verify_check_inputs_used (&v, v.scopes->pdata[k]) && fxs_verify_check_outputs_read (&v, v.scopes->pdata[k]);
+    ok = check_inputs_used (&v, v.scopes->pdata[k]) && check_outputs_read (&v, v.scopes->pdata[k]);
   if (!ok)
     g_propagate_error (error, v.error);
 
-  g_free (o.state);
-  g_array_free (o.placeholders, TRUE);
   g_free (v.orig.val);
+  g_array_free (v.placeholders, TRUE);
   g_array_free (v.vns, TRUE);
   fxs_table_clear (&v.numbers);
-  g_hash_table_unref (v.attr_vn);
+  g_string_free (v.keys, TRUE);
   g_array_free (v.structs, TRUE);
   g_ptr_array_unref (v.scopes);
   g_string_free (v.qualname, TRUE);
@@ -556,3 +630,40 @@ fxs_verify_run (const FxsGraph *original, const FxsGraph *top, Source *src, GErr
   return ok;
 }
 
+gboolean
+fxs_split_result_verify (const FxsSplitResult *result, GError **error)
+{
+  g_return_val_if_fail (result != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  /* the partition table: each partition is called after those it needs */
+  GHashTable *submodules = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < fxs_split_result_n_partitions (result); i++)
+    {
+      const FxsPartition *p = fxs_split_result_partition (result, i);
+      for (guint k = 0; k < fxs_partition_n_dependencies (p); k++)
+        {
+          const FxsPartition *d = fxs_partition_dependency (p, k);
+          if (fxs_partition_index (d) < i)
+            continue;
+          g_set_error (error, FXS_ERROR, FXS_ERROR_VERIFY,
+                       "partition %s is called before partition %s, whose values it needs",
+                       fxs_partition_name (p), fxs_partition_name (d));
+          g_hash_table_unref (submodules);
+          return FALSE;
+        }
+      g_hash_table_insert (submodules, (gpointer) fxs_partition_submod_name (p),
+                           (gpointer) fxs_partition_graph (p));
+    }
+  GHashTable *qualnames = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < fxs_split_result_n_qualnames (result); i++)
+    {
+      const char *new_name, *old_name;
+      fxs_split_result_qualname (result, i, &new_name, &old_name);
+      g_hash_table_insert (qualnames, (gpointer) new_name, (gpointer) old_name);
+    }
+  gboolean ok = fxs_verify_split (fxs_split_result_original (result), fxs_split_result_top (result),
+                                  submodules, qualnames, error);
+  g_hash_table_unref (submodules);
+  g_hash_table_unref (qualnames);
+  return ok;
+}

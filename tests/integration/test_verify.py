@@ -128,7 +128,9 @@ class VerifyTest(FxsplitTestCase):
             (two_for_one_submodule, 'partitions "1" and "2" both name submodule "submod_1"'),
             (drop_entry, 'submodule "submod_2" has no entry'),
             (swap_entries, 'partition "0" is entry 2, but its submodule "submod_0" is submodule 1'),
-            (cycle, 'the dependencies form a cycle: "0" -> "2" -> "1" -> "0"'),
+            # a cycle has a dependency that no value flows along
+            (cycle, 'partition "0" lists partition "2" among its dependencies, but its call '
+                    'takes no value of submodule "submod_2"'),
             (unknown_dependency, 'partition "1" lists "7" among its dependencies, but no '
                                  'partition has that name'),
             (repeated_dependency, 'partition "1" lists "0" twice among its dependencies'),

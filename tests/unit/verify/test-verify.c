@@ -244,6 +244,15 @@ test_chain (void)
           "submod_0: node \"relu\" (call_function \"torch.sigmoid\") computes nothing the original "
           "computes");
 
+  /* one computation twice: the message names the node that came first */
+  const Sub no_subs[] = { { NULL, NULL } };
+  expect ("placeholder x x ()\ncall_function relu torch.relu (x,)\noutput output output (relu,)\n",
+          "", "placeholder x x ()\ncall_function relu torch.relu (x,)\n"
+          "call_function relu_1 torch.relu (x,)\noutput output output (relu_1,)\n", no_subs, NULL,
+          "top-level node \"relu_1\" (call_function \"torch.relu\") computes original node "
+          "\"relu\" (call_function \"torch.relu\") again, which top-level node \"relu\" "
+          "(call_function \"torch.relu\") computes already");
+
   /* the inputs given in the wrong order */
   const char swapped_call[] =
     "placeholder x x ()\nplaceholder y y ()\n"

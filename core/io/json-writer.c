@@ -198,15 +198,6 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
   write_string_escaped (w, s, len);
 }
 
-/* Drains the buffer for a number that did not fit (kept out of line, so
- * that writing one is a leaf function). */
-G_GNUC_NO_INLINE static void
-write_int_after_drain (FxsJsonWriter *w, gint64 v)
-{
-  fxs_json_writer_room (w, NULL, 0);
-  fxs_json_write_int (w, v);
-}
-
 void
 fxs_json_write_int (FxsJsonWriter *w, gint64 v)
 {
@@ -217,10 +208,7 @@ fxs_json_write_int (FxsJsonWriter *w, gint64 v)
   for (guint64 rest = u; rest >= 10; rest /= 10)
     n++;
   if (G_UNLIKELY (w->len + n > FXS_JSON_WRITER_BUFFER))
-    {
-      write_int_after_drain (w, v);   /* n <= 20 fits then */
-      return;
-    }
+    fxs_json_writer_room (w, NULL, 0);   /* n <= 20 fits then */
   char *p = w->buf + w->len + n;
   w->len += n;
   do

@@ -11,14 +11,12 @@
 static gboolean
 is_hidden (gunichar c)
 {
-  if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
-    return TRUE;
   switch (g_unichar_type (c))
     {
     case G_UNICODE_FORMAT:             /* bidi overrides, zero-width characters */
     case G_UNICODE_LINE_SEPARATOR:
     case G_UNICODE_PARAGRAPH_SEPARATOR:
-    case G_UNICODE_CONTROL:
+    case G_UNICODE_CONTROL:            /* C0 and C1 controls, DEL */
     case G_UNICODE_UNASSIGNED:
     case G_UNICODE_SURROGATE:
       return TRUE;

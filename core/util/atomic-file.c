@@ -357,35 +357,13 @@ rename_all (FxsAtomicFile **files, guint n, char **why)
       if (rename (f->tmp_path, f->path) != 0)
         {
           *why = g_strdup_printf ("cannot move the new file into place: %s", g_strerror (errno));
-          f->renamed = f->move_aside;  /* restore() moves the old file back */
+          f->renamed = f->move_aside;  /* the old file is moved back */
           return f;
         }
       f->renamed = TRUE;
       untrack (f);
     }
   return NULL;
-}
-
-/* Puts every old file back (or removes a destination that was new).  An
- * old file that cannot go back stays where it was kept, and @notes says
- * where. */
-static void
-restore (FxsAtomicFile **files, guint n, GString *notes)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      FxsAtomicFile *f = files[i];
-      if (!f->renamed)
-        continue;
-      gboolean ok = f->old_path ? rename (f->old_path, f->path) == 0 : unlink (f->path) == 0;
-      if (!ok)
-        g_string_append_printf (notes, "; %s could not be restored (%s)%s%s", f->path,
-                                g_strerror (errno), f->old_path ? ": its old file is " : "",
-                                f->old_path ? f->old_path : "");
-      else
-        g_clear_pointer (&f->old_path, g_free);
-      f->renamed = !ok;  /* still renamed: old_path is the only copy of the old file */
-    }
 }
 
 /* Makes the renames durable, as the files' data already is.  Best effort:
@@ -412,15 +390,29 @@ sync_directories (FxsAtomicFile **files, guint n)
   g_free (previous);
 }
 
-/* Removes what is left beside the destinations: temporaries not renamed
- * and the hard links to old files, but never the only copy of an old
- * file. */
+/* Removes what is left beside the destinations.  After a failure every
+ * old file is put back (or a destination that was new removed) and the
+ * temporaries go; the hard links to old files go either way, but never the
+ * only copy of an old file: one that cannot go back stays where it was
+ * kept, and @notes says where. */
 static void
 remove_leftovers (FxsAtomicFile **files, guint n, gboolean committed, GString *notes)
 {
   for (guint i = 0; i < n; i++)
     {
       FxsAtomicFile *f = files[i];
+      if (!committed && f->renamed)
+        {
+          gboolean ok = f->old_path ? rename (f->old_path, f->path) == 0
+                                    : unlink (f->path) == 0;
+          if (!ok)
+            g_string_append_printf (notes, "; %s could not be restored (%s)%s%s", f->path,
+                                    g_strerror (errno), f->old_path ? ": its old file is " : "",
+                                    f->old_path ? f->old_path : "");
+          else
+            g_clear_pointer (&f->old_path, g_free);
+          f->renamed = !ok;  /* still renamed: old_path is the only copy of the old file */
+        }
       if (!committed && unlink (f->tmp_path) != 0 && errno != ENOENT)
         g_string_append_printf (notes, "; its temporary file %s could not be removed (%s)",
                                 f->tmp_path, g_strerror (errno));
@@ -452,9 +444,7 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
   if (!failed)
     failed = rename_all (files, n, &why);
   GString *notes = g_string_new (NULL);
-  if (failed)
-    restore (files, n, notes);
-  else
+  if (!failed)
     sync_directories (files, n);
   remove_leftovers (files, n, failed == NULL, notes);
   set_committing (FALSE);

@@ -1,7 +1,6 @@
-/* Writing graphs and split results as graph files (docs/graph-format.md):
- * deterministic, one node per line, the inverse of graph-load.c. */
+/* Writing graphs as graph files (docs/graph-format.md): deterministic, one
+ * node per line, the inverse of graph-load.c. */
 #include <fxsplit/io.h>
-#include <fxsplit/split.h>
 #include "model/graph-private.h"
 #include "json-writer.h"
 
@@ -245,11 +244,7 @@ attr_item (FxsJsonWriter *w, gconstpointer attrs, guint i)
   fxs_json_write_literal (w, "}");
 }
 
-typedef void (*FxsJsonItemFunc) (FxsJsonWriter *w, gconstpointer data, guint i);
-/* @indent and @head, then @n items (@item: @data's item i) one a line
- * after @indent and two spaces, then @close: on a line of its own after
- * @indent unless there are no items. */
-static void
+void
 fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, guint n,
                       FxsJsonItemFunc item, gconstpointer data, char close)
 {
@@ -273,9 +268,7 @@ fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, gu
   fxs_json_write_char (w, close);
 }
 
-/* The "attributes" and "nodes" members of @graph, each line starting with
- * @indent, without a trailing comma or newline. */
-static void
+void
 fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent)
 {
   fxs_graph_write_list (w, indent, "\"attributes\": {", graph->attrs->len, attr_item, graph->attrs,
@@ -284,9 +277,7 @@ fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *in
   fxs_graph_write_list (w, indent, "\"nodes\": [", graph->nodes->len, node_item, graph->nodes, ']');
 }
 
-/* A graph file's start: "{", its "format", "version", and @graph's
- * members, without a trailing comma or newline. */
-static void
+void
 fxs_graph_write_start (FxsJsonWriter *w, const FxsGraph *graph)
 {
   fxs_json_write_literal (w, "{\n  \"format\": \"fxsplit-graph\",\n  \"version\": ");
@@ -314,110 +305,4 @@ fxs_graph_save_file (const FxsGraph *graph, const char *path, GError **error)
 {
   g_return_val_if_fail (graph != NULL && path != NULL, FALSE);
   return fxs_json_save_file (path, write_graph_file, graph, error);
-}
-
-/* ---- split results: the top-level graph, then one submodule graph per
- * partition, the partition table and the qualname map; only the public
- * split.h accessors ------------------------------------------------------ */
-
-typedef const FxsNode *(*NodeAt) (const FxsPartition *p, guint i);
-typedef const FxsPartition *(*PartitionAt) (const FxsPartition *p, guint i);
-
-/* "KEY: [...]": the names of @p's @n nodes (@node_at) or partitions. */
-static void
-write_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, NodeAt node_at,
-             PartitionAt partition_at)
-{
-  fxs_json_write_raw (w, key);
-  fxs_json_write_literal (w, ": [");
-  for (guint i = 0; i < n; i++)
-    {
-      if (i)
-        fxs_json_write_literal (w, ", ");
-      fxs_json_write_cstring (w, node_at ? fxs_node_name (node_at (p, i))
-                                         : fxs_partition_name (partition_at (p, i)));
-    }
-  fxs_json_write_literal (w, "]");
-}
-
-static void
-partition_item (FxsJsonWriter *w, gconstpointer result, guint i)
-{
-  const FxsPartition *p = fxs_split_result_partition (result, i);
-  fxs_json_write_literal (w, "{\"name\": ");
-  fxs_json_write_cstring (w, fxs_partition_name (p));
-  fxs_json_write_literal (w, ", \"id\": ");
-  fxs_json_write_int (w, fxs_partition_id (p));
-  fxs_json_write_literal (w, ", \"submodule\": ");
-  fxs_json_write_cstring (w, fxs_partition_submod_name (p));
-  if (fxs_partition_label (p))
-    {
-      fxs_json_write_literal (w, ", \"label\": ");
-      fxs_json_write_cstring (w, fxs_partition_label (p));
-    }
-  write_names (w, ", \"nodes\"", p, fxs_partition_n_nodes (p), fxs_partition_node, NULL);
-  write_names (w, ", \"inputs\"", p, fxs_partition_n_inputs (p), fxs_partition_input, NULL);
-  write_names (w, ", \"outputs\"", p, fxs_partition_n_outputs (p), fxs_partition_output, NULL);
-  write_names (w, ", \"dependencies\"", p, fxs_partition_n_dependencies (p), NULL,
-               fxs_partition_dependency);
-  write_names (w, ", \"dependents\"", p, fxs_partition_n_dependents (p), NULL,
-               fxs_partition_dependent);
-  fxs_json_write_literal (w, "}");
-}
-
-static void
-submodule_item (FxsJsonWriter *w, gconstpointer result, guint i)
-{
-  const FxsPartition *p = fxs_split_result_partition (result, i);
-  fxs_json_write_literal (w, "{\n      \"name\": ");
-  fxs_json_write_cstring (w, fxs_partition_submod_name (p));
-  fxs_json_write_literal (w, ",\n");
-  fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
-  fxs_json_write_literal (w, "\n    }");
-}
-
-static void
-qualname_item (FxsJsonWriter *w, gconstpointer result, guint i)
-{
-  const char *new_name, *old_name;
-  fxs_split_result_qualname (result, i, &new_name, &old_name);
-  fxs_json_write_cstring (w, new_name);
-  fxs_json_write_literal (w, ": ");
-  fxs_json_write_cstring (w, old_name);
-}
-
-static void
-write_split_result (FxsJsonWriter *w, gconstpointer result)
-{
-  guint n = fxs_split_result_n_partitions (result);
-  fxs_graph_write_start (w, fxs_split_result_top (result));
-  fxs_json_write_literal (w, ",\n");
-  fxs_graph_write_list (w, "  ", "\"submodules\": [", n, submodule_item, result, ']');
-  fxs_json_write_literal (w, ",\n");
-  fxs_graph_write_list (w, "  ", "\"partitions\": [", n, partition_item, result, ']');
-  fxs_json_write_literal (w, ",\n");
-  fxs_graph_write_list (w, "  ", "\"qualname_map\": {", fxs_split_result_n_qualnames (result),
-                        qualname_item, result, '}');
-  fxs_json_write_literal (w, "\n}\n");
-}
-
-void
-fxs_split_result_to_json (const FxsSplitResult *result, GString *out)
-{
-  g_return_if_fail (result != NULL && out != NULL);
-  fxs_json_write_with (out, NULL, write_split_result, result);
-}
-
-void
-fxs_split_result_write_json (const FxsSplitResult *result, FILE *out)
-{
-  g_return_if_fail (result != NULL && out != NULL);
-  fxs_json_write_with (NULL, out, write_split_result, result);
-}
-
-gboolean
-fxs_split_result_save_file (const FxsSplitResult *result, const char *path, GError **error)
-{
-  g_return_val_if_fail (result != NULL && path != NULL, FALSE);
-  return fxs_json_save_file (path, write_split_result, result, error);
 }

@@ -1,6 +1,7 @@
 /* Writing graph files: a small JSON emitter that targets either a GString or
- * a FILE* through a fixed buffer (so a 200 MB file is never held in memory)
- * for the graph and split-result writers (graph-save.c).  Appends are inline memcpy's into the buffer: this
+ * a FILE* through a fixed buffer (so a 200 MB file is never held in memory),
+ * and the pieces of the graph file format shared by the graph and
+ * split-result writers.  Appends are inline memcpy's into the buffer: this
  * writer's speed is most of `fxsplit split`'s output time. */
 #ifndef FXS_JSON_WRITER_H
 #define FXS_JSON_WRITER_H
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib.h>
+#include <fxsplit/graph.h>
+#include <fxsplit/split.h>
 
 /* Bytes buffered before they go to the GString or the file.  A single
  * append longer than this goes straight through. */
@@ -66,5 +69,20 @@ fxs_json_write_cstring (FxsJsonWriter *w, const char *s)
 void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
 /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
 void fxs_json_write_float (FxsJsonWriter *w, double v);
+
+/* ---- graph file pieces (graph-save.c) ---------------------------------- */
+
+/* A graph file's start: "{", its "format", "version", and @graph's
+ * members, without a trailing comma or newline. */
+void fxs_graph_write_start (FxsJsonWriter *w, const FxsGraph *graph);
+/* The "attributes" and "nodes" members of @graph, each line starting with
+ * @indent, without a trailing comma or newline. */
+void fxs_graph_write_members (FxsJsonWriter *w, const FxsGraph *graph, const char *indent);
+typedef void (*FxsJsonItemFunc) (FxsJsonWriter *w, gconstpointer data, guint i);
+/* @indent and @head, then @n items (@item: @data's item i) one a line
+ * after @indent and two spaces, then @close: on a line of its own after
+ * @indent unless there are no items. */
+void fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, guint n,
+                           FxsJsonItemFunc item, gconstpointer data, char close);
 
 #endif

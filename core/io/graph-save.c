@@ -123,9 +123,12 @@ write_dict_members (FxsJsonWriter *w, const FxsValue *dict, gboolean skip_reserv
     }
 }
 
-static void
-write_shape (FxsJsonWriter *w, const FxsTensorMeta *t)
+/* @before (a literal), then the "shape" and "dtype" members, as tensor
+ * metadata and attributes have them. */
+static inline void
+write_shape_and_dtype (FxsJsonWriter *w, const char *before, const FxsTensorMeta *t)
 {
+  fxs_json_write_raw (w, before);
   fxs_json_write_literal (w, "[");
   for (guint d = 0; d < t->rank; d++)
     {
@@ -139,27 +142,11 @@ write_shape (FxsJsonWriter *w, const FxsTensorMeta *t)
         fxs_json_write_literal (w, "null");
     }
   fxs_json_write_literal (w, "]");
-}
-
-/* @before (a literal), then the "shape" and "dtype" members, as tensor
- * metadata and attributes have them. */
-static inline void
-write_shape_and_dtype (FxsJsonWriter *w, const char *before, const FxsTensorMeta *t)
-{
-  fxs_json_write_raw (w, before);
-  write_shape (w, t);
   if (t->dtype)
     {
       fxs_json_write_literal (w, ", \"dtype\": ");
       fxs_json_write_cstring (w, t->dtype);
     }
-}
-
-static void
-write_tensor (FxsJsonWriter *w, const FxsTensorMeta *t)
-{
-  write_shape_and_dtype (w, "{\"shape\": ", t);
-  fxs_json_write_literal (w, "}");
 }
 
 static void
@@ -178,7 +165,8 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
     {
       if (i)
         fxs_json_write_literal (w, ", ");
-      write_tensor (w, m->tensors[i]);
+      write_shape_and_dtype (w, "{\"shape\": ", m->tensors[i]);
+      fxs_json_write_literal (w, "}");
     }
   if (tensors)
     fxs_json_write_literal (w, "]");
@@ -207,8 +195,9 @@ write_meta (FxsJsonWriter *w, const FxsNodeMeta *m)
 }
 
 static void
-write_node (FxsJsonWriter *w, const FxsNode *node)
+node_item (FxsJsonWriter *w, gconstpointer nodes, guint i)
 {
+  const FxsNode *node = ((const FxsItems *) nodes)->pdata[i];
   fxs_json_write_literal (w, "{\"name\": ");
   fxs_json_write_cstring (w, node->name);
   fxs_json_write_literal (w, ", \"op\": \"");
@@ -238,8 +227,9 @@ write_node (FxsJsonWriter *w, const FxsNode *node)
 }
 
 static void
-write_attr (FxsJsonWriter *w, const FxsAttr *a)
+attr_item (FxsJsonWriter *w, gconstpointer attrs, guint i)
 {
+  const FxsAttr *a = ((const FxsItems *) attrs)->pdata[i];
   fxs_json_write_cstring (w, a->name);
   fxs_json_write_literal (w, ": {\"kind\": \"");
   fxs_json_write_raw (w, fxs_attr_kind_to_string ((FxsAttrKind) a->kind));
@@ -276,18 +266,6 @@ fxs_graph_write_list (FxsJsonWriter *w, const char *indent, const char *head, gu
       fxs_json_write_raw (w, indent);
     }
   fxs_json_write_char (w, close);
-}
-
-static void
-attr_item (FxsJsonWriter *w, gconstpointer attrs, guint i)
-{
-  write_attr (w, ((const FxsItems *) attrs)->pdata[i]);
-}
-
-static void
-node_item (FxsJsonWriter *w, gconstpointer nodes, guint i)
-{
-  write_node (w, ((const FxsItems *) nodes)->pdata[i]);
 }
 
 void

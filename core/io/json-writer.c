@@ -54,26 +54,16 @@ needs_care (guchar c)
   return (guchar) (c - 0x20) >= 0x60 || c == '"' || c == '\\';
 }
 
-/* Escapes the one ASCII byte @c. */
+/* Escapes the one ASCII byte @c: by its letter (\n) where JSON has one,
+ * otherwise as \u00XX. */
 static void
 write_escape (FxsJsonWriter *w, guchar c)
 {
   static const char hex[] = "0123456789abcdef";
-  switch (c)
-    {
-    case '"': fxs_json_write_literal (w, "\\\""); break;
-    case '\\': fxs_json_write_literal (w, "\\\\"); break;
-    case '\n': fxs_json_write_literal (w, "\\n"); break;
-    case '\r': fxs_json_write_literal (w, "\\r"); break;
-    case '\t': fxs_json_write_literal (w, "\\t"); break;
-    case '\b': fxs_json_write_literal (w, "\\b"); break;
-    case '\f': fxs_json_write_literal (w, "\\f"); break;
-    default:
-      {
-        char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-        fxs_json_write_bytes (w, esc, sizeof esc);
-      }
-    }
+  static const char letter[0x80] = { ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n', ['\r'] = 'r',
+                                     ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f' };
+  char esc[6] = { '\\', letter[c] ? letter[c] : 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+  fxs_json_write_bytes (w, esc, letter[c] ? 2 : sizeof esc);
 }
 
 /* Whether any of the 8 bytes in @x needs care, with the usual "has a zero
@@ -163,12 +153,9 @@ write_string_escaped (FxsJsonWriter *w, const char *s, gsize len)
         }
       /* A multi-byte sequence: kept when it is valid UTF-8 (GLib's check,
        * the same the loader applies), otherwise U+FFFD for its first byte. */
-      const char *end;
-      gsize rest = len - i;
-      g_utf8_validate_len (s + i, MIN (rest, 4), &end);
-      gsize valid = (gsize) (end - (s + i));
       gsize seq = g_utf8_skip[c];
-      if (valid >= seq && seq > 1)
+      gunichar u = g_utf8_get_char_validated (s + i, MIN (len - i, seq));
+      if (seq > 1 && u != (gunichar) -1 && u != (gunichar) -2)
         {
           fxs_json_write_bytes (w, s + i, seq);
           i += seq;
@@ -198,15 +185,6 @@ fxs_json_write_string (FxsJsonWriter *w, const char *s, gsize len)
   write_string_escaped (w, s, len);
 }
 
-/* Drains the buffer for a number that did not fit (kept out of line, so
- * that writing one is a leaf function). */
-G_GNUC_NO_INLINE static void
-write_int_after_drain (FxsJsonWriter *w, gint64 v)
-{
-  fxs_json_writer_room (w, NULL, 0);
-  fxs_json_write_int (w, v);
-}
-
 void
 fxs_json_write_int (FxsJsonWriter *w, gint64 v)
 {
@@ -217,10 +195,7 @@ fxs_json_write_int (FxsJsonWriter *w, gint64 v)
   for (guint64 rest = u; rest >= 10; rest /= 10)
     n++;
   if (G_UNLIKELY (w->len + n > FXS_JSON_WRITER_BUFFER))
-    {
-      write_int_after_drain (w, v);   /* n <= 20 fits then */
-      return;
-    }
+    fxs_json_writer_room (w, NULL, 0);   /* n <= 20 fits then */
   char *p = w->buf + w->len + n;
   w->len += n;
   do

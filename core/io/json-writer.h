@@ -46,9 +46,7 @@ fxs_json_write_bytes (FxsJsonWriter *w, const char *bytes, gsize len)
 static inline void
 fxs_json_write_char (FxsJsonWriter *w, char c)
 {
-  if (G_UNLIKELY (w->len == FXS_JSON_WRITER_BUFFER) && !fxs_json_writer_room (w, &c, 1))
-    return;
-  w->buf[w->len++] = c;
+  fxs_json_write_bytes (w, &c, 1);
 }
 
 static inline void

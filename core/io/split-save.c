@@ -26,8 +26,9 @@ write_names (FxsJsonWriter *w, const char *key, const FxsPartition *p, guint n, 
 }
 
 static void
-write_partition (FxsJsonWriter *w, const FxsPartition *p)
+partition_item (FxsJsonWriter *w, gconstpointer result, guint i)
 {
+  const FxsPartition *p = fxs_split_result_partition (result, i);
   fxs_json_write_literal (w, "{\"name\": ");
   fxs_json_write_cstring (w, fxs_partition_name (p));
   fxs_json_write_literal (w, ", \"id\": ");
@@ -58,12 +59,6 @@ submodule_item (FxsJsonWriter *w, gconstpointer result, guint i)
   fxs_json_write_literal (w, ",\n");
   fxs_graph_write_members (w, fxs_partition_graph (p), "      ");
   fxs_json_write_literal (w, "\n    }");
-}
-
-static void
-partition_item (FxsJsonWriter *w, gconstpointer result, guint i)
-{
-  write_partition (w, fxs_split_result_partition (result, i));
 }
 
 static void

@@ -3,6 +3,7 @@
 #include <fxsplit/text-file.h>
 #include <fxsplit/error.h>
 #include "util/file-kind.h"
+#include "util/text-escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,36 +118,7 @@ fxs_text_excerpt (const char *text, gssize length)
   gsize n = length < 0 ? strlen (text) : (gsize) length;
   gsize shown = MIN (n, FXS_TEXT_EXCERPT_MAX);
   GString *out = g_string_new ("'");
-  const char *p = text, *end = text + shown;
-  while (p < end)
-    {
-      guchar c = (guchar) *p;
-      const char *next = g_utf8_find_next_char (p, end);
-      if (!next)
-        next = end;
-      gunichar u = g_utf8_get_char_validated (p, next - p);
-      if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c == '\'' || c == '\\')
-        g_string_append_printf (out, "\\%c", c);
-      else if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\x%02x", c);
-      else if (c < 0x80)
-        g_string_append_c (out, (char) c);
-      else if (u == (gunichar) -1 || u == (gunichar) -2 || g_unichar_iscntrl (u))
-        {
-          /* not UTF-8 (or cut by the excerpt's end), or a C1 control: bytes */
-          for (const char *b = p; b < next; b++)
-            g_string_append_printf (out, "\\x%02x", (guchar) *b);
-        }
-      else
-        g_string_append_len (out, p, next - p);
-      p = next;
-    }
+  fxs_text_append_escaped (out, text, text + shown, "'\\", 0);
   g_string_append_c (out, '\'');
   if (shown < n)
     g_string_append (out, "...");

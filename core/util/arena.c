@@ -65,16 +65,9 @@ fxs_arena_grow (FxsArena *arena, gsize size)
   if (big)
     {
       /* keep the current block as the cursor; link the big one after */
-      if (arena->blocks)
-        {
-          b->next = arena->blocks->next;
-          arena->blocks->next = b;
-        }
-      else
-        {
-          b->next = NULL;
-          arena->blocks = b;
-        }
+      FxsArenaBlock **at = arena->blocks ? &arena->blocks->next : &arena->blocks;
+      b->next = *at;
+      *at = b;
       return data;
     }
   b->next = arena->blocks;
@@ -102,11 +95,8 @@ fxs_arena_memdup (FxsArena *arena, gconstpointer data, gsize size)
 char *
 fxs_arena_strndup (FxsArena *arena, const char *s, gsize len)
 {
-  char *p;
-  if (G_UNLIKELY (len + 1 > arena->left))
-    p = fxs_arena_grow (arena, (len + 1 + 7) & ~(gsize) 7);
-  else
-    p = NULL;
+  char *p = G_UNLIKELY (len + 1 > arena->left) ? fxs_arena_grow (arena, (len + 1 + 7) & ~(gsize) 7)
+                                                : NULL;
   if (!p)
     {
       /* from the back of the block: the cursor stays aligned */

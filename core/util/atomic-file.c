@@ -1,6 +1,6 @@
-/* Atomic file replacement: temp file in the same directory, then rename
- * (the commit is in atomic-commit.c). */
-#include "atomic-file-private.h"
+/* Atomic file replacement: a temporary file in the same directory, then
+ * rename; several files are committed together, all or none. */
+#include "atomic-file.h"
 #include "file-kind.h"
 #include <fxsplit/error.h>
 #include <fxsplit/io.h>
@@ -8,12 +8,25 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <stdio_ext.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+struct FxsAtomicFile {
+  char *path;      /* the destination */
+  char *tmp_path;  /* ".NAME.XXXXXX" beside it */
+  char *old_path;  /* during a commit: where the file replaced is kept */
+  gboolean move_aside;  /* old_path cannot be a hard link: move the old file there */
+  FILE *stream;    /* NULL once finished writing */
+  int fd;          /* the temporary's descriptor, -1 once closed */
+  int err;         /* the first write error (errno), 0 if none */
+  int slot;        /* where a signal handler finds tmp_path, -1 if not tracked */
+  gboolean renamed;
+};
 
 /* The temporaries a signal handler removes: slots hold paths owned by
  * their FxsAtomicFile, set and cleared atomically; the handler only reads
@@ -30,8 +43,10 @@ track (char *tmp_path)
   return -1;
 }
 
-void
-fxs_atomic_file_untrack (FxsAtomicFile *file)
+/* Stops a signal handler from removing the temporary (it is renamed or
+ * about to be freed). */
+static void
+untrack (FxsAtomicFile *file)
 {
   if (file->slot >= 0)
     g_atomic_pointer_set (&tracked[file->slot], NULL);
@@ -44,8 +59,9 @@ fxs_atomic_file_untrack (FxsAtomicFile *file)
 static int committing;
 static pthread_t committer;
 
-void
-fxs_atomic_file_set_committing (gboolean on)
+/* Marks the renames of a commit (signals blocked on this thread). */
+static void
+set_committing (gboolean on)
 {
   if (on)
     committer = pthread_self ();
@@ -145,18 +161,10 @@ stream_close (void *cookie)
   return rc;
 }
 
-/* The new file gets the old one's owner and mode, or a plain create's. */
+/* The new file gets the old one's owner and mode. */
 static void
-set_owner_and_mode (int fd, const struct stat *old)
+keep_owner_and_mode (int fd, const struct stat *old)
 {
-  if (!old)
-    {
-      mode_t mask = umask (0);
-      umask (mask);
-      if (fchmod (fd, 0666 & ~mask) != 0)
-        { /* not fatal: the file is still correct, only its mode differs */ }
-      return;
-    }
   /* chown first: it clears set-id bits that fchmod then restores.  Only
    * root (or the owner, for a group it is in) may; otherwise the file is
    * the process's, as any new file would be. */
@@ -164,7 +172,7 @@ set_owner_and_mode (int fd, const struct stat *old)
       && fchown (fd, old->st_uid, old->st_gid) != 0)
     { /* not permitted: keep the process's ownership */ }
   if (fchmod (fd, old->st_mode & 07777) != 0)
-    { /* as above */ }
+    { /* not fatal: the file is still correct, only its mode differs */ }
 }
 
 FxsAtomicFile *
@@ -185,7 +193,9 @@ fxs_atomic_file_open (const char *path, GError **error)
   char *tmpl = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
   g_free (base);
 
-  int fd = g_mkstemp_full (tmpl, O_WRONLY, 0600);
+  /* A new destination gets a plain create's mode (0666 less the umask);
+   * a replacement starts private and then takes the old file's. */
+  int fd = g_mkstemp_full (tmpl, O_WRONLY, exists ? 0600 : 0666);
   if (fd < 0)
     {
       int err = errno;
@@ -206,7 +216,8 @@ fxs_atomic_file_open (const char *path, GError **error)
   f->tmp_path = tmpl;
   f->fd = fd;
   f->slot = track (tmpl);
-  set_owner_and_mode (fd, exists ? &old : NULL);
+  if (exists)
+    keep_owner_and_mode (fd, &old);
   cookie_io_functions_t io = { .write = stream_write, .seek = stream_seek,
                               .close = stream_close };
   f->stream = fopencookie (f, "w", io);
@@ -236,18 +247,21 @@ fxs_atomic_file_path (const FxsAtomicFile *file)
   return file->path;
 }
 
-void
-fxs_atomic_file_free (FxsAtomicFile *file)
+/* Frees @file without touching the disk. */
+static void
+free_file (FxsAtomicFile *file)
 {
-  fxs_atomic_file_untrack (file);
+  untrack (file);
   g_free (file->path);
   g_free (file->tmp_path);
   g_free (file->old_path);
   g_free (file);
 }
 
-gboolean
-fxs_atomic_file_finish_writing (FxsAtomicFile *file)
+/* Flushes, fsyncs and closes the stream; FALSE (file->err set) on a write
+ * error now or earlier. */
+static gboolean
+finish_writing (FxsAtomicFile *file)
 {
   FILE *stream = file->stream;
   file->stream = NULL;
@@ -273,5 +287,181 @@ fxs_atomic_file_abort (FxsAtomicFile *file)
       fclose (file->stream);
     }
   g_unlink (file->tmp_path);
-  fxs_atomic_file_free (file);
+  free_file (file);
+}
+
+/* ---- committing: every destination gets its new file, or every
+ * destination keeps what it held ---------------------------------------- */
+
+/* The signals a command removes its temporaries on (cli/cli-signals.c)
+ * wait while files are renamed, so that a commit is never cut half-way. */
+static void
+block_signals (sigset_t *saved)
+{
+  static const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGQUIT };
+  sigset_t set;
+  sigemptyset (&set);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    sigaddset (&set, signals[i]);
+  pthread_sigmask (SIG_BLOCK, &set, saved);
+}
+
+/* Keeps each existing destination aside under a hidden hard link, checking
+ * again that it may be replaced.  Where no link may be made (a file system
+ * without them, or another user's file under protected_hardlinks) the old
+ * file is moved there just before its replacement instead.  Returns the
+ * file that failed, @why set. */
+static FxsAtomicFile *
+keep_old_files (FxsAtomicFile **files, guint n, char **why)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      FxsAtomicFile *f = files[i];
+      char *problem = fxs_atomic_file_destination_problem (f->path);
+      if (problem)
+        {
+          *why = g_strdup_printf ("it %s", problem);
+          g_free (problem);
+          return f;
+        }
+      char *old = g_strconcat (f->tmp_path, ".old", NULL);
+      int err = link (f->path, old) == 0 ? 0 : errno;
+      if (err == 0 || err == EPERM || err == EMLINK || err == EOPNOTSUPP)
+        {
+          f->old_path = old;
+          f->move_aside = err != 0;
+          continue;
+        }
+      g_free (old);
+      if (err != ENOENT)
+        {
+          *why = g_strdup_printf ("cannot keep the old file aside: %s", g_strerror (err));
+          return f;
+        }
+    }
+  return NULL;
+}
+
+static FxsAtomicFile *
+rename_all (FxsAtomicFile **files, guint n, char **why)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      FxsAtomicFile *f = files[i];
+      if (f->move_aside && rename (f->path, f->old_path) != 0)
+        {
+          *why = g_strdup_printf ("cannot move the old file aside: %s", g_strerror (errno));
+          g_clear_pointer (&f->old_path, g_free);
+          return f;
+        }
+      if (rename (f->tmp_path, f->path) != 0)
+        {
+          *why = g_strdup_printf ("cannot move the new file into place: %s", g_strerror (errno));
+          f->renamed = f->move_aside;  /* the old file is moved back */
+          return f;
+        }
+      f->renamed = TRUE;
+      untrack (f);
+    }
+  return NULL;
+}
+
+/* Makes the renames durable, as the files' data already is.  Best effort:
+ * the commit has happened, whatever a directory's fsync says. */
+static void
+sync_directories (FxsAtomicFile **files, guint n)
+{
+  char *previous = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      char *dir = g_path_get_dirname (files[i]->path);
+      if (g_strcmp0 (dir, previous) != 0)
+        {
+          int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          if (fd >= 0)
+            {
+              (void) fsync (fd);
+              close (fd);
+            }
+        }
+      g_free (previous);
+      previous = dir;
+    }
+  g_free (previous);
+}
+
+/* Removes what is left beside the destinations.  After a failure every
+ * old file is put back (or a destination that was new removed) and the
+ * temporaries go; the hard links to old files go either way, but never the
+ * only copy of an old file: one that cannot go back stays where it was
+ * kept, and @notes says where. */
+static void
+remove_leftovers (FxsAtomicFile **files, guint n, gboolean committed, GString *notes)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      FxsAtomicFile *f = files[i];
+      if (!committed && f->renamed)
+        {
+          gboolean ok = f->old_path ? rename (f->old_path, f->path) == 0
+                                    : unlink (f->path) == 0;
+          if (!ok)
+            g_string_append_printf (notes, "; %s could not be restored (%s)%s%s", f->path,
+                                    g_strerror (errno), f->old_path ? ": its old file is " : "",
+                                    f->old_path ? f->old_path : "");
+          else
+            g_clear_pointer (&f->old_path, g_free);
+          f->renamed = !ok;  /* still renamed: old_path is the only copy of the old file */
+        }
+      if (!committed && unlink (f->tmp_path) != 0 && errno != ENOENT)
+        g_string_append_printf (notes, "; its temporary file %s could not be removed (%s)",
+                                f->tmp_path, g_strerror (errno));
+      gboolean only_copy = !committed && f->renamed;
+      if (f->old_path && !only_copy && unlink (f->old_path) != 0 && errno != ENOENT)
+        g_string_append_printf (notes, "; the old file kept as %s could not be removed (%s)",
+                                f->old_path, g_strerror (errno));
+    }
+}
+
+gboolean
+fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
+{
+  FxsAtomicFile *failed = NULL;
+  char *why = NULL;
+  /* Everything is written and on disk before anything appears. */
+  for (guint i = 0; i < n; i++)
+    if (!finish_writing (files[i]) && !failed)
+      {
+        failed = files[i];
+        why = g_strdup (g_strerror (failed->err));
+      }
+  sigset_t saved;
+  block_signals (&saved);
+  set_committing (TRUE);
+  /* One file is replaced by one rename, which cannot half-fail. */
+  if (!failed && n > 1)
+    failed = keep_old_files (files, n, &why);
+  if (!failed)
+    failed = rename_all (files, n, &why);
+  GString *notes = g_string_new (NULL);
+  if (!failed)
+    sync_directories (files, n);
+  remove_leftovers (files, n, failed == NULL, notes);
+  set_committing (FALSE);
+  pthread_sigmask (SIG_SETMASK, &saved, NULL);
+  if (failed)
+    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s%s", failed->path, why,
+                 notes->str);
+  g_string_free (notes, TRUE);
+  g_free (why);
+  for (guint i = 0; i < n; i++)
+    free_file (files[i]);
+  return failed == NULL;
+}
+
+gboolean
+fxs_atomic_file_commit (FxsAtomicFile *file, GError **error)
+{
+  g_return_val_if_fail (file != NULL, FALSE);
+  return fxs_atomic_file_commit_all (&file, 1, error);
 }

@@ -11,14 +11,12 @@
 static gboolean
 is_hidden (gunichar c)
 {
-  if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
-    return TRUE;
   switch (g_unichar_type (c))
     {
     case G_UNICODE_FORMAT:             /* bidi overrides, zero-width characters */
     case G_UNICODE_LINE_SEPARATOR:
     case G_UNICODE_PARAGRAPH_SEPARATOR:
-    case G_UNICODE_CONTROL:
+    case G_UNICODE_CONTROL:            /* C0 and C1 controls, DEL */
     case G_UNICODE_UNASSIGNED:
     case G_UNICODE_SURROGATE:
       return TRUE;
@@ -43,21 +41,16 @@ append_escape (GString *out, gunichar c)
     }
 }
 
-char *
-fxs_text_escape (const char *text, gsize max_bytes)
+const char *
+fxs_text_append_escaped (GString *out, const char *p, const char *end, const char *also,
+                         gsize max_bytes)
 {
-  if (text == NULL)
-    return g_strdup ("(no text)");
-  GString *out = g_string_sized_new (64);
-  const char *p = text;
-  while (*p)
+  while (p < end && !(max_bytes && out->len >= max_bytes))
     {
-      if (max_bytes && out->len >= max_bytes)
-        break;
-      gunichar c = g_utf8_get_char_validated (p, -1);
+      gunichar c = g_utf8_get_char_validated (p, end - p);
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
-          /* not UTF-8: the byte itself */
+          /* not UTF-8 (or a NUL): the byte itself */
           g_string_append_printf (out, "\\x%02x", (guchar) *p);
           p++;
           continue;
@@ -65,12 +58,25 @@ fxs_text_escape (const char *text, gsize max_bytes)
       const char *next = g_utf8_next_char (p);
       if (is_hidden (c))
         append_escape (out, c);
+      else if (c < 0x80 && strchr (also, (int) c))
+        g_string_append_printf (out, "\\%c", (char) c);
       else
         g_string_append_len (out, p, next - p);
       p = next;
     }
-  if (*p)
-    g_string_append_printf (out, " ... (%" G_GSIZE_FORMAT " bytes cut)", strlen (p));
+  return p;
+}
+
+char *
+fxs_text_escape (const char *text, gsize max_bytes)
+{
+  if (text == NULL)
+    return g_strdup ("(no text)");
+  GString *out = g_string_sized_new (64);
+  const char *end = text + strlen (text);
+  const char *cut = fxs_text_append_escaped (out, text, end, "", max_bytes);
+  if (cut < end)
+    g_string_append_printf (out, " ... (%" G_GSIZE_FORMAT " bytes cut)", (gsize) (end - cut));
   return g_string_free (out, FALSE);
 }
 

@@ -38,8 +38,10 @@ FXS_API gboolean fxs_text_file_read (const char *path, const char *what, gsize l
 
 /* @text (@length bytes, or up to its NUL when @length is -1) as a quoted
  * excerpt for a one-line message: its first FXS_TEXT_EXCERPT_MAX bytes at
- * most, control characters, quotes, backslashes and bytes that are not
- * UTF-8 escaped (\n, \x1b), and "..." after the quote when it was cut.
+ * most, quotes, backslashes, bytes that are not UTF-8 and characters that
+ * would not show as themselves (control characters, bidi overrides) escaped
+ * as fxs_text_escape() does (\n, \x1b, \u202e), and "..." after the quote
+ * when it was cut.
  * Free with g_free. */
 FXS_API char *fxs_text_excerpt (const char *text, gssize length);
 

@@ -518,7 +518,8 @@ test_text_files (void)
     { "plain", -1, "'plain'" },
     { "a'b\\c\n\t\x1b[0m\x7f", -1, "'a\\'b\\\\c\\n\\t\\x1b[0m\\x7f'" },
     { "caf\xc3\xa9 \xff\xc3", -1, "'caf\xc3\xa9 \\xff\\xc3'" },
-    { "\xc2\x85", -1, "'\\xc2\\x85'" },                  /* a C1 control */
+    { "\xc2\x85", -1, "'\\u0085'" },                     /* a C1 control */
+    { "a\xe2\x80\xae" "b", -1, "'a\\u202eb'" },          /* a bidi override */
     { "0123456789012345678901234567890123456789X", -1,
       "'0123456789012345678901234567890123456789'..." },
     { "ab\0cd", 5, "'ab\\x00cd'" },

@@ -5,13 +5,19 @@
 
 #include <string.h>
 
-/* Meta members with a meaning of their own; the rest is free-form. */
-static gboolean
-is_reserved_meta_key (const FxsJson *key)
-{
-  return is_key (key, "tensor") || is_key (key, "tensors") || is_key (key, "free_symbols")
-         || is_key (key, "symbol");
-}
+enum { TENSOR, TENSORS, FREE_SYMBOLS, SYMBOL, EXTRA, N_META_MEMBERS };
+
+/* Meta members with a meaning of their own; the rest (EXTRA) is free-form. */
+static const FxsMember meta_members[N_META_MEMBERS] = {
+  [TENSOR] = FXS_MEMBER ("tensor", FXS_MEMBER_ANY),
+  [TENSORS] = FXS_MEMBER ("tensors", FXS_MEMBER_ARRAY,
+                          .what = "\"tensors\" must be an array of tensor metadata"),
+  [FREE_SYMBOLS] = FXS_MEMBER ("free_symbols", FXS_MEMBER_ARRAY,
+                               .what = "\"free_symbols\" must be an array of strings"),
+  [SYMBOL] = FXS_MEMBER ("symbol", FXS_MEMBER_TEXT),
+  [EXTRA] = FXS_MEMBER ("", FXS_MEMBER_OTHERS),
+};
+#define is_reserved_meta_key(key) (fxs_load_member_index ((key), meta_members, EXTRA) < EXTRA)
 
 /* Members of node metadata converted into the caller's room (the graph
  * keeps a copy only of the first of equal metas): more go to the graph. */
@@ -20,16 +26,16 @@ is_reserved_meta_key (const FxsJson *key)
 /* Memory for @n items of @size: @room (@room_n items, the caller's
  * temporary) when they fit, else the graph's. */
 static inline gpointer
-temporary (FxsLoadConv *c, gpointer room, guint room_n, guint n, gsize size)
+temporary (FxsLoader *l, gpointer room, guint room_n, guint n, gsize size)
 {
-  return n <= room_n ? room : fxs_arena_alloc (&c->graph->arena, n * size);
+  return n <= room_n ? room : fxs_arena_alloc (&l->graph->arena, n * size);
 }
 
 /* A JSON object as a dict with string keys (kwargs, free-form meta); its
  * items in @room (2 * META_ROOM values) when they fit, unless it is NULL. */
 static gboolean
-convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
-                        FxsValue *room, const FxsJsonPath *path)
+convert_object_as_dict (FxsLoader *l, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
+                        FxsValue *room)
 {
   guint n = 0;
   for (guint i = 0; i < obj->n; i++)
@@ -40,20 +46,19 @@ convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserv
      * the graph compares and hashes whole values */
     items = memset (room, 0, 2 * n * sizeof *items);
   else
-    items = n ? fxs_arena_alloc (&c->graph->arena, 2 * n * sizeof *items) : NULL;
+    items = n ? fxs_arena_alloc (&l->graph->arena, 2 * n * sizeof *items) : NULL;
   guint k = 0;
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i];
       if (skip_reserved && is_reserved_meta_key (key))
         continue;
-      FxsJsonPath p = { path, key->u.s, key->n, 0 };
       items[2 * k].kind = FXS_VALUE_STRING;
       items[2 * k].n = key->n;
       /* keys repeat from node to node: share them unless they hold a NUL */
-      items[2 * k].u.s = is_text (key) ? fxs_load_share (c, key)
-                                        : fxs_load_copy_text (c->graph, key);
-      if (!fxs_load_value (c, key + 1, &items[2 * k + 1], &p))
+      items[2 * k].u.s = is_text (key) ? fxs_load_share (l, key)
+                                        : fxs_load_copy_text (l->graph, key);
+      if (!fxs_load_value (l, key + 1, &items[2 * k + 1]))
         return FALSE;
       k++;
     }
@@ -68,248 +73,150 @@ convert_object_as_dict (FxsLoadConv *c, const FxsJson *obj, gboolean skip_reserv
 /* Tensors of a higher rank are rare: not shared (fxs_meta_share_tensor). */
 #define SMALL_RANK 16
 
-/* A shape: sizes (ints >= 0), symbolic sizes (strings) or unknown (null),
- * into @dims and @symbols (shape->n entries each). */
+#define SHAPE_MUST_BE "a shape must be an array"
+
+/* Tensor metadata from a "shape" array (checked by fxs_load_members()) of
+ * sizes (ints >= 0), symbolic sizes (strings) or unknown (null), and an
+ * optional "dtype" (a text or null). */
 static gboolean
-convert_shape (FxsLoadConv *c, const FxsJson *shape, gint64 *dims, const char **symbols,
-               gboolean *symbolic, const FxsJsonPath *path)
+convert_shape_and_dtype (FxsLoader *l, const FxsJson *shape, const FxsJson *dtype,
+                         const FxsTensorMeta **out)
 {
+  gint64 small_dims[SMALL_RANK];
+  const char *small_symbols[SMALL_RANK];
+  gboolean small = shape->n <= SMALL_RANK;
+  gint64 *dims = temporary (l, small_dims, SMALL_RANK, shape->n, sizeof *dims);
+  const char **symbols = temporary (l, small_symbols, SMALL_RANK, shape->n, sizeof *symbols);
+  gboolean symbolic = FALSE;
+  FxsTensorMeta t = { .rank = shape->n, .dims = dims };
   for (guint d = 0; d < shape->n; d++)
     {
       const FxsJson *size = &shape->u.items[d];
-      FxsJsonPath p = { path, NULL, 0, d };
       symbols[d] = NULL;
       if (size->type == FXS_JSON_NUMBER && fxs_load_is_integer (size))
         {
-          if (!fxs_load_integer (c, size, &p, &dims[d]))
+          if (!fxs_load_integer (l, size, &dims[d]))
             return FALSE;
           if (dims[d] < 0)
-            return fxs_load_fail (c, FXS_ERROR_FORMAT, size, &p, "a size cannot be negative");
+            return fxs_load_fail (l, FXS_ERROR_FORMAT, size, "a size cannot be negative");
           continue;
         }
       dims[d] = -1;
       if (size->type == FXS_JSON_NULL)
         continue;
       if (size->type != FXS_JSON_STRING)
-        return fxs_load_fail (c, FXS_ERROR_FORMAT, size, &p,
+        return fxs_load_fail (l, FXS_ERROR_FORMAT, size,
                               "a size must be an int, a symbolic expression (a string) or "
                               "null, not %s",
                               fxs_load_type_name (size->type));
-      if (!fxs_load_check_text (c, size, &p, "a symbolic size"))
+      if (!fxs_load_check_text (l, size, "a symbolic size"))
         return FALSE;
-      symbols[d] = fxs_load_intern (c, size);
-      *symbolic = TRUE;
+      symbols[d] = fxs_load_intern (l, size);
+      symbolic = TRUE;
     }
-  return TRUE;
-}
-
-static gboolean
-convert_dtype (FxsLoadConv *c, const FxsJson *dtype, const char **out, const FxsJsonPath *path)
-{
-  if (dtype->type == FXS_JSON_NULL)
+  if (dtype && dtype->type != FXS_JSON_NULL)
     {
-      *out = NULL;
-      return TRUE;
+      if (!fxs_load_check_text (l, dtype, "a dtype"))
+        return FALSE;
+      t.dtype = fxs_load_intern (l, dtype);
     }
-  if (!fxs_load_check_text (c, dtype, path, "a dtype"))
-    return FALSE;
-  *out = fxs_load_intern (c, dtype);
-  return TRUE;
-}
-
-#define check_shape(c, shape, path) \
-  fxs_load_expect ((c), (shape), FXS_JSON_ARRAY, (path), "a shape must be an array")
-
-/* Tensor metadata from a "shape" array (check_shape) and an optional
- * "dtype". */
-static gboolean
-convert_shape_and_dtype (FxsLoadConv *c, const FxsJson *shape, const FxsJson *dtype,
-                         const FxsJsonPath *pshape, const FxsJsonPath *pdtype,
-                         const FxsTensorMeta **out)
-{
-  gint64 small_dims[SMALL_RANK];
-  const char *small_symbols[SMALL_RANK];
-  gboolean small = shape->n <= SMALL_RANK;
-  gint64 *dims = temporary (c, small_dims, SMALL_RANK, shape->n, sizeof *dims);
-  const char **symbols = temporary (c, small_symbols, SMALL_RANK, shape->n, sizeof *symbols);
-  gboolean symbolic = FALSE;
-  FxsTensorMeta t = { .rank = shape->n, .dims = dims };
-  if (!convert_shape (c, shape, dims, symbols, &symbolic, pshape)
-      || (dtype && !convert_dtype (c, dtype, &t.dtype, pdtype)))
-    return FALSE;
   t.symbols = symbolic ? symbols : NULL;
-  *out = small ? fxs_meta_share_tensor (c->loader->share, c->graph, &t)
-               : fxs_arena_memdup (&c->graph->arena, &t, sizeof t);
+  *out = small ? fxs_meta_share_tensor (l->share, l->graph, &t)
+               : fxs_arena_memdup (&l->graph->arena, &t, sizeof t);
   return TRUE;
 }
 
 /* {"shape": [...], "dtype": "..."} */
 static gboolean
-convert_tensor (FxsLoadConv *c, const FxsJson *obj, const FxsTensorMeta **out,
-                const FxsJsonPath *path)
+convert_tensor (FxsLoader *l, const FxsJson *obj, const FxsTensorMeta **out)
 {
-  if (!fxs_load_expect (c, obj, FXS_JSON_OBJECT, path,
+  if (!fxs_load_expect (l, obj, FXS_JSON_OBJECT,
                         "tensor metadata must be an object {\"shape\": [...], \"dtype\": ...}"))
     return FALSE;
-  const FxsJson *shape = NULL, *dtype = NULL;
-  for (guint i = 0; i < obj->n; i++)
-    {
-      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      if (is_key (key, "shape"))
-        shape = v;
-      else if (is_key (key, "dtype"))
-        dtype = v;
-      else
-        return fxs_load_unknown_member (c, key, path, "\"shape\", \"dtype\"");
-    }
-  if (!shape)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, path, "tensor metadata without a \"shape\"");
-  FxsJsonPath ps = { path, "shape", 5, 0 }, pd = { path, "dtype", 5, 0 };
-  return check_shape (c, shape, &ps) && convert_shape_and_dtype (c, shape, dtype, &ps, &pd, out);
-}
-
-static gboolean
-convert_tensor_list (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m,
-                     const FxsTensorMeta **room, const FxsJsonPath *path)
-{
-  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
-                        "\"tensors\" must be an array of tensor metadata"))
-    return FALSE;
-  const FxsTensorMeta **tensors = temporary (c, room, META_ROOM, list->n, sizeof *tensors);
-  for (guint i = 0; i < list->n; i++)
-    {
-      FxsJsonPath p = { path, NULL, 0, i };
-      if (!convert_tensor (c, &list->u.items[i], &tensors[i], &p))
-        return FALSE;
-    }
-  m->tensors = tensors;
-  m->n_tensors = list->n;
-  m->is_tuple = TRUE;
-  return TRUE;
-}
-
-static gboolean
-convert_symbols (FxsLoadConv *c, const FxsJson *list, FxsNodeMeta *m, const char **room,
-                 const FxsJsonPath *path)
-{
-  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path,
-                        "\"free_symbols\" must be an array of strings"))
-    return FALSE;
-  const char **symbols = temporary (c, room, META_ROOM, list->n, sizeof *symbols);
-  for (guint i = 0; i < list->n; i++)
-    {
-      FxsJsonPath p = { path, NULL, 0, i };
-      if (!fxs_load_check_text (c, &list->u.items[i], &p, "a free symbol"))
-        return FALSE;
-      symbols[i] = fxs_load_intern (c, &list->u.items[i]);
-    }
-  m->free_symbols = symbols;
-  m->n_free_symbols = list->n;
-  return TRUE;
+  static const FxsMember members[] = {
+    FXS_MEMBER ("shape", FXS_MEMBER_ARRAY, .missing = "tensor metadata without a \"shape\"",
+                .what = SHAPE_MUST_BE),
+    FXS_MEMBER ("dtype", FXS_MEMBER_ANY),
+  };
+  const FxsJson *m[G_N_ELEMENTS (members)];
+  return fxs_load_members (l, obj, members, G_N_ELEMENTS (members), m)
+         && convert_shape_and_dtype (l, m[0], m[1], out);
 }
 
 /* Converted on the stack, stored once per distinct value. */
 static gboolean
-convert_meta (FxsLoadConv *c, const FxsJson *obj, const FxsNodeMeta **out, const FxsJsonPath *path)
+convert_meta (FxsLoader *l, const FxsJson *obj, const FxsNodeMeta **out)
 {
-  if (!fxs_load_expect (c, obj, FXS_JSON_OBJECT, path, "\"meta\" must be an object"))
+  if (!fxs_load_expect (l, obj, FXS_JSON_OBJECT, "\"meta\" must be an object"))
     return FALSE;
   *out = NULL;
   FxsNodeMeta m = { 0 };
-  const FxsTensorMeta *tensors[META_ROOM];
-  const char *symbols[META_ROOM];
+  const FxsTensorMeta *room[META_ROOM];
+  const char *symbols_room[META_ROOM];
   FxsValue dict, items[2 * META_ROOM];
-  gboolean have_extra = FALSE;
-  const FxsJson *tensor_key = NULL;
-  for (guint i = 0; i < obj->n; i++)
+  const FxsJson *f[N_META_MEMBERS];
+  if (!fxs_load_members (l, obj, meta_members, N_META_MEMBERS, f))
+    return FALSE;
+  if (f[TENSOR] && f[TENSORS])
+    /* at the later key */
+    return fxs_load_fail (l, FXS_ERROR_FORMAT, MAX (f[TENSOR], f[TENSORS]) - 1,
+                          "\"tensor\" and \"tensors\" together: a node produces one or a tuple");
+  if (f[TENSOR] || f[TENSORS])
     {
-      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      FxsJsonPath p = { path, key->u.s, key->n, 0 };
-      gboolean ok = TRUE;
-      if (is_key (key, "tensor") || is_key (key, "tensors"))
-        {
-          if (tensor_key)
-            return fxs_load_fail (c, FXS_ERROR_FORMAT, key, path,
-                                  "\"tensor\" and \"tensors\" together: a node produces "
-                                  "one or a tuple");
-          tensor_key = key;
-          if (key->n == 6)
-            {
-              ok = convert_tensor (c, v, &tensors[0], &p);
-              m.tensors = tensors;
-              m.n_tensors = 1;
-            }
-          else
-            ok = convert_tensor_list (c, v, &m, tensors, &p);
-        }
-      else if (is_key (key, "free_symbols"))
-        ok = convert_symbols (c, v, &m, symbols, &p);
-      else if (is_key (key, "symbol"))
-        {
-          ok = fxs_load_check_text (c, v, &p, "\"symbol\"");
-          if (ok)
-            m.symbol = fxs_load_intern (c, v);
-        }
-      else
-        have_extra = TRUE;
-      if (!ok)
-        return FALSE;
+      /* one tensor, or the tuple's */
+      m.is_tuple = f[TENSORS] != NULL;
+      m.n_tensors = m.is_tuple ? f[TENSORS]->n : 1;
+      const FxsTensorMeta **tensors = temporary (l, room, META_ROOM, m.n_tensors, sizeof *room);
+      for (guint i = 0; i < m.n_tensors; i++)
+        if (!convert_tensor (l, m.is_tuple ? &f[TENSORS]->u.items[i] : f[TENSOR], &tensors[i]))
+          return FALSE;
+      m.tensors = tensors;
     }
-  if (have_extra)
+  const FxsJson *free_symbols = f[FREE_SYMBOLS];
+  if (free_symbols)
     {
-      if (!convert_object_as_dict (c, obj, TRUE, &dict, items, path))
+      const char **symbols = temporary (l, symbols_room, META_ROOM, free_symbols->n,
+                                        sizeof *symbols);
+      for (guint i = 0; i < free_symbols->n; i++)
+        {
+          if (!fxs_load_check_text (l, &free_symbols->u.items[i], "a free symbol"))
+            return FALSE;
+          symbols[i] = fxs_load_intern (l, &free_symbols->u.items[i]);
+        }
+      m.free_symbols = symbols;
+      m.n_free_symbols = free_symbols->n;
+    }
+  if (f[SYMBOL])
+    m.symbol = fxs_load_intern (l, f[SYMBOL]);
+  if (f[EXTRA])
+    {
+      if (!convert_object_as_dict (l, obj, TRUE, &dict, items))
         return FALSE;
       m.extra = &dict;
     }
   if (obj->n > 0)
-    *out = fxs_meta_share_node (c->loader->share, c->graph, &m);
+    *out = fxs_meta_share_node (l->share, l->graph, &m);
   return TRUE;
 }
 
 /* ---- nodes --------------------------------------------------------------------- */
 
-typedef struct {
-  const FxsJson *name, *op, *target, *args, *kwargs, *type, *meta;
-} NodeFields;
+enum { NAME, OP, TARGET, ARGS, KWARGS, TYPE, META, N_NODE_MEMBERS };
 
-static const char node_members[] =
-  "\"name\", \"op\", \"target\", \"args\", \"kwargs\", \"type\", \"meta\"";
+/* What is checked of every node, built or only checked for shape; the rest
+ * is checked as it is converted. */
+static const FxsMember node_members[N_NODE_MEMBERS] = {
+  [NAME] = FXS_MEMBER ("name", FXS_MEMBER_NODE_NAME, .missing = "a node without \"name\""),
+  [OP] = FXS_MEMBER ("op", FXS_MEMBER_TEXT, .missing = "no \"op\""),
+  [TARGET] = FXS_MEMBER ("target", FXS_MEMBER_TEXT, .missing = "no \"target\""),
+  [ARGS] = FXS_MEMBER ("args", FXS_MEMBER_ANY),
+  [KWARGS] = FXS_MEMBER ("kwargs", FXS_MEMBER_ANY),
+  [TYPE] = FXS_MEMBER ("type", FXS_MEMBER_ANY),
+  [META] = FXS_MEMBER ("meta", FXS_MEMBER_ANY),
+};
 
-static gboolean
-split_node_fields (FxsLoadConv *c, const FxsJson *obj, NodeFields *f)
-{
-  memset (f, 0, sizeof *f);
-  for (guint i = 0; i < obj->n; i++)
-    {
-      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      const FxsJson **slot = NULL;
-      switch (key->n)
-        {
-        case 2: slot = is_key (key, "op") ? &f->op : NULL; break;
-        case 4: slot = is_key (key, "name") ? &f->name : is_key (key, "args") ? &f->args
-                       : is_key (key, "type") ? &f->type : is_key (key, "meta") ? &f->meta : NULL;
-          break;
-        case 6: slot = is_key (key, "target") ? &f->target : is_key (key, "kwargs") ? &f->kwargs
-                       : NULL;
-          break;
-        default: break;
-        }
-      if (!slot)
-        {
-          /* name the node if it has a usable name */
-          const FxsJson *name = fxs_json_member (obj, "name");
-          if (name && is_text (name))
-            c->node_name = name;
-          return fxs_load_unknown_member (c, key, NULL, node_members);
-        }
-      *slot = v;
-    }
-  if (!f->name)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a node without \"name\"");
-  return fxs_load_check_text (c, f->name, &(FxsJsonPath) { NULL, "name", 4, 0 }, "\"name\"");
-}
-
-/* fxs_op_from_string() by length first: one comparison per node. */
+/* fxs_op_from_string() by length first: one comparison per node (strcmp()
+ * was 0.6% of `fxsplit split` at 10^5 nodes). */
 static gboolean
 op_from_json (const FxsJson *j, FxsOp *op)
 {
@@ -327,93 +234,65 @@ op_from_json (const FxsJson *j, FxsOp *op)
   return FALSE;
 }
 
-/* The parts every node needs, checked for nodes that are built and nodes
- * that are only checked for shape alike. */
-static gboolean
-check_node_head (FxsLoadConv *c, const FxsJson *obj, const NodeFields *f, FxsOp *op)
-{
-  c->node_name = f->name;
-  if (!f->op)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"op\"");
-  if (!f->target)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "no \"target\"");
-  FxsJsonPath pop = { NULL, "op", 2, 0 }, pt = { NULL, "target", 6, 0 };
-  if (!fxs_load_check_text (c, f->op, &pop, "\"op\""))
-    return FALSE;
-  if (!op_from_json (f->op, op))
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->op, &pop,
-                          "unknown op %s (expected placeholder, get_attr, call_function, "
-                          "call_method, call_module or output)",
-                          fxs_load_quoted (c, f->op->u.s, f->op->n));
-  return fxs_load_check_text (c, f->target, &pt, "\"target\"");
-}
-
 /* A node's name is looked up once its values are converted: by then the
  * slot of the name index that was prefetched when the name was known is in
  * the cache (a miss per node was 9% of `fxsplit split` at 10^5 nodes). */
 static gboolean
-check_unique_name (FxsLoadConv *c, guint32 name_hash)
+check_unique_name (FxsLoader *l, guint32 name_hash)
 {
-  const FxsJson *name = c->node_name;
-  guint32 same = fxs_graph_name_position (c->graph, TRUE, name->u.s, name->n, name_hash);
-  FxsJsonPath pn = { NULL, "name", 4, 0 };
+  const FxsJson *name = l->node_name;
+  guint32 same = fxs_graph_name_position (l->graph, TRUE, name->u.s, name->n, name_hash);
   if (same != G_MAXUINT32)
-    return fxs_load_fail (c, FXS_ERROR_GRAPH, name, &pn,
+    return fxs_load_fail (l, FXS_ERROR_GRAPH, name,
                           "duplicate node name (the first is nodes[%u])", (guint) same);
   return TRUE;
 }
 
 static gboolean
-check_node_rules (FxsLoadConv *c, const FxsJson *obj, FxsOp op)
+check_node_rules (FxsLoader *l, const FxsJson *obj, FxsOp op)
 {
-  FxsGraph *g = c->graph;
+  FxsGraph *g = l->graph;
   if (!g->output)
     return TRUE;
-  const char *q = fxs_load_quoted (c, g->output->name, strlen (g->output->name));
+  const char *q = fxs_load_quoted (l, g->output->name, strlen (g->output->name));
   if (op == FXS_OP_OUTPUT)
-    return fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL, "a second output node (the first is %s)",
+    return fxs_load_fail (l, FXS_ERROR_GRAPH, obj, "a second output node (the first is %s)",
                           q);
-  return fxs_load_fail (c, FXS_ERROR_GRAPH, obj, NULL,
+  return fxs_load_fail (l, FXS_ERROR_GRAPH, obj,
                         "comes after the output node %s, which must be the last node", q);
 }
 
 static gboolean
-convert_args (FxsLoadConv *c, const NodeFields *f, FxsOp op, FxsValue *args)
+convert_args (FxsLoader *l, const FxsJson *list, FxsOp op, FxsValue *args)
 {
   args->kind = FXS_VALUE_TUPLE;
-  if (!f->args)
+  if (!list)
     return TRUE;
-  FxsJsonPath p = { NULL, "args", 4, 0 };
-  if (!fxs_load_expect (c, f->args, FXS_JSON_ARRAY, &p, "\"args\" must be an array"))
+  if (!fxs_load_expect (l, list, FXS_JSON_ARRAY, "\"args\" must be an array"))
     return FALSE;
-  if (op == FXS_OP_PLACEHOLDER && f->args->n > 1)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, f->args, &p,
+  if (op == FXS_OP_PLACEHOLDER && list->n > 1)
+    return fxs_load_fail (l, FXS_ERROR_FORMAT, list,
                           "a placeholder has at most one arg (its default value), not %u",
-                          f->args->n);
-  return fxs_load_items (c, f->args, FXS_VALUE_TUPLE, args, &p);
+                          list->n);
+  return fxs_load_items (l, list, FXS_VALUE_TUPLE, args);
 }
 
 static gboolean
-convert_kwargs (FxsLoadConv *c, const NodeFields *f, FxsValue *kwargs)
+convert_kwargs (FxsLoader *l, const FxsJson *obj, FxsValue *kwargs)
 {
   kwargs->kind = FXS_VALUE_DICT;
-  if (!f->kwargs)
+  if (!obj)
     return TRUE;
-  FxsJsonPath p = { NULL, "kwargs", 6, 0 };
-  return fxs_load_expect (c, f->kwargs, FXS_JSON_OBJECT, &p, "\"kwargs\" must be an object")
-         && convert_object_as_dict (c, f->kwargs, FALSE, kwargs, NULL, &p);
+  return fxs_load_expect (l, obj, FXS_JSON_OBJECT, "\"kwargs\" must be an object")
+         && convert_object_as_dict (l, obj, FALSE, kwargs, NULL);
 }
 
 gboolean
-fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *obj,
-               gboolean build)
+fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboolean build)
 {
-  FxsLoadConv c = { l, reader, build ? l->graph : NULL, NULL };
-  NodeFields f;
+  const FxsJson *f[N_NODE_MEMBERS];
   FxsOp op;
-  if (!build)
-    return split_node_fields (&c, obj, &f) && check_node_head (&c, obj, &f, &op);
-  if (l->forward.active)
+  if (build && l->forward.active)
     {
       /* after a dangling reference, only look for the node it names */
       const FxsJson *name = fxs_json_member (obj, "name");
@@ -422,37 +301,43 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
       g_string_append_printf (l->forward.message,
                               ", which comes later (nodes[%" G_GUINT64_FORMAT "]); "
                               "nodes may only refer to earlier nodes", item->index);
-      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos,
+      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
                                     l->forward.message->str);
       return FALSE;
     }
-  if (!split_node_fields (&c, obj, &f))
+  if (!fxs_load_members (l, obj, node_members, N_NODE_MEMBERS, f))
     return FALSE;
-  guint32 name_hash = fxs_name_hash (f.name->u.s, f.name->n);
+  if (!op_from_json (f[OP], &op))
+    return fxs_load_fail (l, FXS_ERROR_FORMAT, f[OP],
+                          "unknown op %s (expected placeholder, get_attr, call_function, "
+                          "call_method, call_module or output)",
+                          fxs_load_quoted (l, f[OP]->u.s, f[OP]->n));
+  if (!build)
+    return TRUE;
+  guint32 name_hash = fxs_name_hash (f[NAME]->u.s, f[NAME]->n);
   fxs_graph_name_prefetch (l->graph, TRUE, name_hash);
-  if (!check_node_head (&c, obj, &f, &op) || !check_node_rules (&c, obj, op))
+  if (!check_node_rules (l, obj, op))
     return FALSE;
-  guint32 target_hash = fxs_name_hash (f.target->u.s, f.target->n);
+  guint32 target_hash = fxs_name_hash (f[TARGET]->u.s, f[TARGET]->n);
   FxsValue args = { 0 }, kwargs = { 0 };
   const FxsNodeMeta *meta = NULL;
-  FxsJsonPath ptype = { NULL, "type", 4, 0 }, pmeta = { NULL, "meta", 4, 0 };
   /* a reference to a later node is reported later, a duplicate name now */
-  if (!convert_args (&c, &f, op, &args) || !convert_kwargs (&c, &f, &kwargs))
-    return l->forward.active && check_unique_name (&c, name_hash);
-  if (f.type && f.type->type != FXS_JSON_NULL
-      && !fxs_load_check_text (&c, f.type, &ptype, "\"type\""))
+  if (!convert_args (l, f[ARGS], op, &args) || !convert_kwargs (l, f[KWARGS], &kwargs))
+    return l->forward.active && check_unique_name (l, name_hash);
+  if (f[TYPE] && f[TYPE]->type != FXS_JSON_NULL
+      && !fxs_load_check_text (l, f[TYPE], "\"type\""))
     return FALSE;
-  if (f.meta && !convert_meta (&c, f.meta, &meta, &pmeta))
-    return l->forward.active && check_unique_name (&c, name_hash);
-  if (!check_unique_name (&c, name_hash))
+  if (f[META] && !convert_meta (l, f[META], &meta))
+    return l->forward.active && check_unique_name (l, name_hash);
+  if (!check_unique_name (l, name_hash))
     return FALSE;
-  const char *name = fxs_arena_strndup (&l->graph->arena, f.name->u.s, f.name->n);
+  const char *name = fxs_arena_strndup (&l->graph->arena, f[NAME]->u.s, f[NAME]->n);
   FxsNode *node = fxs_graph_append_node_at (l->graph, NULL, op, name,
-                                            fxs_load_share_hashed (&c, f.target, target_hash,
+                                            fxs_load_share_hashed (l, f[TARGET], target_hash,
                                                                    FALSE),
                                             &args, &kwargs);
-  if (f.type && f.type->type == FXS_JSON_STRING)
-    node->type_expr = fxs_load_share (&c, f.type);
+  if (f[TYPE] && f[TYPE]->type == FXS_JSON_STRING)
+    node->type_expr = fxs_load_share (l, f[TYPE]);
   node->meta = meta;
   fxs_graph_name_added (l->graph, TRUE, name_hash);
   l->recent[name_hash % G_N_ELEMENTS (l->recent)] = node;
@@ -460,20 +345,20 @@ fxs_load_node (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, con
 }
 
 gboolean
-fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader, gboolean build, gint64 pos)
+fxs_load_end_nodes (FxsLoader *l, gboolean build, gint64 pos)
 {
   if (!build)
     return TRUE;
   if (l->forward.active)
     {
       g_string_append (l->forward.message, ", which is not a node of this graph");
-      fxs_json_reader_fail_message (reader, FXS_ERROR_GRAPH, l->forward.pos,
+      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
                                     l->forward.message->str);
       return FALSE;
     }
   if (!l->graph->output)
     {
-      fxs_json_reader_fail (reader, FXS_ERROR_GRAPH, pos, NULL,
+      fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos,
                             "the graph has no output node (it must end with one)");
       return FALSE;
     }
@@ -483,58 +368,44 @@ fxs_load_end_nodes (FxsLoader *l, FxsJsonReader *reader, gboolean build, gint64 
 /* ---- attributes ------------------------------------------------------------------ */
 
 gboolean
-fxs_load_attr (FxsLoadConv *c, const FxsJsonItem *item, const FxsJson *obj, gboolean build)
+fxs_load_attr (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboolean build)
 {
-  const FxsJson *kind = NULL, *cls = NULL, *shape = NULL, *dtype = NULL;
+  static const FxsMember members[] = {
+    FXS_MEMBER ("kind", FXS_MEMBER_TEXT, .missing = "an attribute without \"kind\""),
+    FXS_MEMBER ("class", FXS_MEMBER_TEXT),
+    FXS_MEMBER ("shape", FXS_MEMBER_ARRAY, .what = SHAPE_MUST_BE),
+    FXS_MEMBER ("dtype", FXS_MEMBER_ANY),
+  };
+  const FxsJson *m[G_N_ELEMENTS (members)];
   if (item->key_len == 0 || strlen (item->key) != item->key_len)
-    return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+    return fxs_load_fail_at (l, FXS_ERROR_FORMAT, item->key_pos, NULL,
                              "an attribute name must be non-empty and without NUL");
   /* the reader leaves duplicate keys of a built table to the table itself */
-  guint32 name_hash = build ? c->loader->attr_hash : 0;
-  if (build && fxs_graph_name_position (c->graph, FALSE, item->key, item->key_len, name_hash)
+  guint32 name_hash = build ? l->attr_hash : 0;
+  if (build && fxs_graph_name_position (l->graph, FALSE, item->key, item->key_len, name_hash)
                  != G_MAXUINT32)
-    return fxs_load_fail_at (c, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
-  for (guint i = 0; i < obj->n; i++)
-    {
-      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      if (is_key (key, "kind"))
-        kind = v;
-      else if (is_key (key, "class"))
-        cls = v;
-      else if (is_key (key, "shape"))
-        shape = v;
-      else if (is_key (key, "dtype"))
-        dtype = v;
-      else
-        return fxs_load_unknown_member (c, key, NULL, "\"kind\", \"class\", \"shape\", \"dtype\"");
-    }
-  FxsJsonPath pk = { NULL, "kind", 4, 0 }, pc = { NULL, "class", 5, 0 };
-  FxsJsonPath ps = { NULL, "shape", 5, 0 }, pd = { NULL, "dtype", 5, 0 };
+    return fxs_load_fail_at (l, FXS_ERROR_FORMAT, item->key_pos, NULL, "duplicate key");
+  if (!fxs_load_members (l, obj, members, G_N_ELEMENTS (members), m))
+    return FALSE;
+  const FxsJson *kind = m[0], *cls = m[1], *shape = m[2], *dtype = m[3];
   FxsAttrKind k;
-  if (!kind)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "an attribute without \"kind\"");
-  if (!fxs_load_check_text (c, kind, &pk, "\"kind\""))
-    return FALSE;
   if (!fxs_attr_kind_from_string (kind->u.s, &k))
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, kind, &pk,
+    return fxs_load_fail (l, FXS_ERROR_FORMAT, kind,
                           "unknown attribute kind %s (expected parameter, buffer, constant, "
-                          "module or object)", fxs_load_quoted (c, kind->u.s, kind->n));
-  if (cls && !fxs_load_check_text (c, cls, &pc, "\"class\""))
-    return FALSE;
+                          "module or object)", fxs_load_quoted (l, kind->u.s, kind->n));
   if (dtype && !shape)
     /* at its key: object items are key, value, key, value... */
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, dtype - 1, &pd, "\"dtype\" without \"shape\"");
-  if (shape && !check_shape (c, shape, &ps))
-    return FALSE;
+    return fxs_load_fail_at (l, FXS_ERROR_FORMAT, dtype[-1].pos, dtype,
+                             "\"dtype\" without \"shape\"");
   if (!build)
     return TRUE;
   const FxsTensorMeta *t = NULL;
-  if (shape && !convert_shape_and_dtype (c, shape, dtype, &ps, &pd, &t))
+  if (shape && !convert_shape_and_dtype (l, shape, dtype, &t))
     return FALSE;
   /* unique: checked above */
-  const char *class_name = cls ? fxs_load_share (c, cls) : NULL;
-  const char *name = fxs_arena_strndup (&c->graph->arena, item->key, item->key_len);
-  fxs_graph_append_attr_at (c->graph, NULL, name, k, class_name, t);
-  fxs_graph_name_added (c->graph, FALSE, name_hash);
+  const char *class_name = cls ? fxs_load_share (l, cls) : NULL;
+  const char *name = fxs_arena_strndup (&l->graph->arena, item->key, item->key_len);
+  fxs_graph_append_attr_at (l->graph, NULL, name, k, class_name, t);
+  fxs_graph_name_added (l->graph, FALSE, name_hash);
   return TRUE;
 }

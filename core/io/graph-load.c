@@ -30,20 +30,6 @@ enum {
 
 /* ---- partitions and the qualname map (shape only) -------------------------------- */
 
-static gboolean
-check_name_list (FxsLoadConv *c, const FxsJson *list, const FxsJsonPath *path)
-{
-  if (!fxs_load_expect (c, list, FXS_JSON_ARRAY, path, "must be an array of names"))
-    return FALSE;
-  for (guint i = 0; i < list->n; i++)
-    {
-      FxsJsonPath p = { path, NULL, 0, i };
-      if (!fxs_load_check_text (c, &list->u.items[i], &p, "a name"))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 void
 fxs_load_partition_free (gpointer data)
 {
@@ -55,7 +41,7 @@ fxs_load_partition_free (gpointer data)
   g_free (p);
 }
 
-/* The names of a list that check_name_list() accepted. */
+/* The names of a list that fxs_load_members() accepted. */
 static GPtrArray *
 name_list (const FxsJson *list)
 {
@@ -65,80 +51,50 @@ name_list (const FxsJson *list)
   return names;
 }
 
-/* Keeps the entry @obj (checked) for fxs_split_file_verify(). */
-static void
-keep_partition (FxsLoadConv *c, const FxsJson *obj)
-{
-  FxsLoadPartition *p = g_new0 (FxsLoadPartition, 1);
-  const FxsJson *name = fxs_json_member (obj, "name");
-  const FxsJson *submodule = fxs_json_member (obj, "submodule");
-  p->name = g_strndup (name->u.s, name->n);
-  p->submodule = g_strndup (submodule->u.s, submodule->n);
-  fxs_load_parse_integer (fxs_json_member (obj, "id")->u.s, &p->id);
-  p->dependencies = name_list (fxs_json_member (obj, "dependencies"));
-  p->dependents = name_list (fxs_json_member (obj, "dependents"));
-  p->pos = obj->pos;
-  g_ptr_array_add (c->loader->all->partitions, p);
-}
+enum { NAME, ID, SUBMODULE, LABEL, NODES, INPUTS, OUTPUTS, DEPENDENCIES, DEPENDENTS, N_PARTITION };
 
+/* A partition entry, kept for fxs_split_file_verify() when loading a whole
+ * split result. */
 static gboolean
-check_partition (FxsLoadConv *c, const FxsJson *obj)
+check_partition (FxsLoader *l, const FxsJson *obj)
 {
-  static const char *const lists[] = { "nodes", "inputs", "outputs", "dependencies", "dependents" };
-  static const char valid[] = "\"name\", \"id\", \"submodule\", \"label\", \"nodes\", "
-    "\"inputs\", \"outputs\", \"dependencies\", \"dependents\"";
-  gboolean have_name = FALSE, have_id = FALSE, have_submodule = FALSE;
-  for (guint i = 0; i < obj->n; i++)
-    {
-      const FxsJson *key = &obj->u.items[2 * i], *v = key + 1;
-      FxsJsonPath p = { NULL, key->u.s, key->n, 0 };
-      gboolean list = FALSE;
-      for (guint k = 0; k < G_N_ELEMENTS (lists); k++)
-        list |= is_key (key, lists[k]);
-      if (list)
-        {
-          if (!check_name_list (c, v, &p))
-            return FALSE;
-        }
-      else if (is_key (key, "name") || is_key (key, "submodule") || is_key (key, "label"))
-        {
-          if (!fxs_load_check_text (c, v, &p, key->n == 4   ? "\"name\""
-                                              : key->n == 5 ? "\"label\""
-                                                            : "\"submodule\""))
-            return FALSE;
-          have_name |= key->n == 4;
-          have_submodule |= key->n == 9;
-        }
-      else if (is_key (key, "id"))
-        {
-          gint64 id;
-          if (v->type != FXS_JSON_NUMBER || !fxs_load_is_integer (v))
-            return fxs_load_fail (c, FXS_ERROR_FORMAT, v, &p, "\"id\" must be an integer, not %s",
-                                  fxs_load_type_name (v->type));
-          if (!fxs_load_integer (c, v, &p, &id))
-            return FALSE;
-          have_id = TRUE;
-        }
-      else
-        return fxs_load_unknown_member (c, key, NULL, valid);
-    }
-  if (!have_name || !have_id || !have_submodule)
-    return fxs_load_fail (c, FXS_ERROR_FORMAT, obj, NULL, "a partition without \"%s\"",
-                          !have_name ? "name" : !have_id ? "id" : "submodule");
-  if (c->loader->all)
-    keep_partition (c, obj);
+  static const FxsMember members[N_PARTITION] = {
+    [NAME] = FXS_MEMBER ("name", FXS_MEMBER_TEXT, .missing = "a partition without \"name\""),
+    [ID] = FXS_MEMBER ("id", FXS_MEMBER_INTEGER, .missing = "a partition without \"id\""),
+    [SUBMODULE] = FXS_MEMBER ("submodule", FXS_MEMBER_TEXT,
+                              .missing = "a partition without \"submodule\""),
+    [LABEL] = FXS_MEMBER ("label", FXS_MEMBER_TEXT),
+    [NODES] = FXS_MEMBER ("nodes", FXS_MEMBER_NAMES),
+    [INPUTS] = FXS_MEMBER ("inputs", FXS_MEMBER_NAMES),
+    [OUTPUTS] = FXS_MEMBER ("outputs", FXS_MEMBER_NAMES),
+    [DEPENDENCIES] = FXS_MEMBER ("dependencies", FXS_MEMBER_NAMES),
+    [DEPENDENTS] = FXS_MEMBER ("dependents", FXS_MEMBER_NAMES),
+  };
+  const FxsJson *m[N_PARTITION];
+  if (!fxs_load_members (l, obj, members, N_PARTITION, m))
+    return FALSE;
+  if (!l->all)
+    return TRUE;
+  FxsLoadPartition *p = g_new0 (FxsLoadPartition, 1);
+  p->name = g_strndup (m[NAME]->u.s, m[NAME]->n);
+  p->submodule = g_strndup (m[SUBMODULE]->u.s, m[SUBMODULE]->n);
+  fxs_load_parse_integer (m[ID]->u.s, &p->id);
+  p->dependencies = name_list (m[DEPENDENCIES]);
+  p->dependents = name_list (m[DEPENDENTS]);
+  p->pos = obj->pos;
+  g_ptr_array_add (l->all->partitions, p);
   return TRUE;
 }
 
 /* ---- the file's structure ------------------------------------------------------- */
 
 static FxsJsonAction
-expect_type (FxsJsonReader *reader, const FxsJsonItem *item, FxsJsonType type,
-             const char *what, FxsJsonAction action)
+expect_type (FxsLoader *l, const FxsJsonItem *item, FxsJsonType type, const char *what,
+             FxsJsonAction action)
 {
   if (item->type == type)
     return action;
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL, "%s must be %s, not %s",
+  fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, item->pos, "%s must be %s, not %s",
                         what, fxs_load_type_name (type), fxs_load_type_name (item->type));
   return FXS_JSON_FAIL;
 }
@@ -157,68 +113,55 @@ static const struct {
   { "qualname_map", "\"qualname_map\"", FXS_JSON_OBJECT, TAG_QUALNAME_MAP },
 };
 
-/* Member @item (a key other than the head's) of the top level (@top) or
- * a submodule: streamed when it is one of streamed[], an x-... extension
- * read and ignored at the top, else an error. */
+/* Member @item of the top level (@top) or of a submodule: its head
+ * ("format" and "version", or "name") collected, then the members of
+ * streamed[] streamed, an x-... extension read and ignored at the top, else
+ * an error. */
 static FxsJsonAction
-begin_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, gboolean top,
-              int build, int *tag)
+begin_member (FxsLoader *l, const FxsJsonItem *item, gboolean top, int *tag)
 {
-  FxsLoadConv c = { l, reader, NULL, NULL };
+  if (top ? item_is (item, "format") || item_is (item, "version") : item_is (item, "name"))
+    return FXS_JSON_COLLECT;
+  if (top && !(l->have_format && l->have_version))
+    {
+      fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, item->key_pos,
+                            "found %s before \"format\" and \"version\": a graph file starts "
+                            "with \"format\": \"" FORMAT_NAME "\", \"version\": %d",
+                            fxs_load_quoted (l, item->key, item->key_len),
+                            FXS_GRAPH_FORMAT_VERSION);
+      return FXS_JSON_FAIL;
+    }
+  if (!top && !l->entry_named)
+    {
+      fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, item->key_pos,
+                            "\"name\" must be the first member of a submodule");
+      return FXS_JSON_FAIL;
+    }
+  gboolean build = top ? !l->want : l->entry_build;
   for (guint i = 0; i < (top ? G_N_ELEMENTS (streamed) : 2); i++)
     if (item_is (item, streamed[i].key))
       {
-        *tag = streamed[i].tag | (i < 2 ? build : 0);
+        *tag = streamed[i].tag | (i < 2 && build ? TAG_BUILD : 0);
         if (streamed[i].tag == TAG_NODES)
           *(top ? &l->have_nodes : &l->entry_has_nodes) = TRUE;
         if (streamed[i].tag == TAG_PARTITIONS && l->all)
           l->all->has_partitions = TRUE;
-        return expect_type (reader, item, streamed[i].type, streamed[i].quoted,
+        return expect_type (l, item, streamed[i].type, streamed[i].quoted,
                             i == 0 && build ? FXS_JSON_STREAM_OWN_KEYS : FXS_JSON_STREAM);
       }
   if (top && g_str_has_prefix (item->key, "x-"))
     return FXS_JSON_COLLECT;
-  fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL, "unknown member %s (expected %s)",
-                    fxs_load_quoted (&c, item->key, item->key_len),
-                    top ? "\"format\", \"version\", \"attributes\", \"nodes\", \"submodules\", "
-                          "\"partitions\", \"qualname_map\" or \"x-...\""
-                        : "\"name\", \"attributes\", \"nodes\"");
+  fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, item->key_pos,
+                        "unknown member %s (expected %s)",
+                        fxs_load_quoted (l, item->key, item->key_len),
+                        top ? "\"format\", \"version\", \"attributes\", \"nodes\", "
+                              "\"submodules\", \"partitions\", \"qualname_map\" or \"x-...\""
+                            : "\"name\", \"attributes\", \"nodes\"");
   return FXS_JSON_FAIL;
 }
 
 static FxsJsonAction
-begin_top_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
-{
-  FxsLoadConv c = { l, reader, NULL, NULL };
-  if (item_is (item, "format") || item_is (item, "version"))
-    return FXS_JSON_COLLECT;
-  if (!(l->have_format && l->have_version))
-    {
-      fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL,
-                        "found %s before \"format\" and \"version\": a graph file starts "
-                        "with \"format\": \"" FORMAT_NAME "\", \"version\": %d",
-                        fxs_load_quoted (&c, item->key, item->key_len), FXS_GRAPH_FORMAT_VERSION);
-      return FXS_JSON_FAIL;
-    }
-  return begin_member (l, reader, item, TRUE, l->want ? 0 : TAG_BUILD, tag);
-}
-
-static FxsJsonAction
-begin_submodule_member (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, int *tag)
-{
-  if (item_is (item, "name"))
-    return FXS_JSON_COLLECT;
-  if (!l->entry_named)
-    {
-      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->key_pos, NULL,
-                            "\"name\" must be the first member of a submodule");
-      return FXS_JSON_FAIL;
-    }
-  return begin_member (l, reader, item, FALSE, l->entry_build ? TAG_BUILD : 0, tag);
-}
-
-static FxsJsonAction
-on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *tag)
+on_begin (gpointer data, const FxsJsonItem *item, int *tag)
 {
   FxsLoader *l = data;
   switch (item->parent_tag & TAG_KIND_MASK)
@@ -227,12 +170,12 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
       *tag = TAG_TOP;
       if (item->type == FXS_JSON_OBJECT)
         return FXS_JSON_STREAM;
-      fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, item->pos, NULL,
+      fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, item->pos,
                             "a graph file is a JSON object, not %s",
                             fxs_load_type_name (item->type));
       return FXS_JSON_FAIL;
     case TAG_TOP:
-      return begin_top_member (l, reader, item, tag);
+      return begin_member (l, item, TRUE, tag);
     case TAG_ATTRS:
       if (item->parent_tag & TAG_BUILD)
         {
@@ -240,32 +183,31 @@ on_begin (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, int *ta
           l->attr_hash = fxs_name_hash (item->key, item->key_len);
           fxs_graph_name_prefetch (l->graph, FALSE, l->attr_hash);
         }
-      return expect_type (reader, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
+      return expect_type (l, item, FXS_JSON_OBJECT, "an attribute", FXS_JSON_COLLECT);
     case TAG_NODES:
-      return expect_type (reader, item, FXS_JSON_OBJECT, "a node", FXS_JSON_COLLECT);
+      return expect_type (l, item, FXS_JSON_OBJECT, "a node", FXS_JSON_COLLECT);
     case TAG_SUBMODULES:
       l->entry_named = l->entry_build = l->entry_has_nodes = FALSE;
       *tag = TAG_SUBMODULE;
-      return expect_type (reader, item, FXS_JSON_OBJECT, "a submodule", FXS_JSON_STREAM);
+      return expect_type (l, item, FXS_JSON_OBJECT, "a submodule", FXS_JSON_STREAM);
     case TAG_SUBMODULE:
-      return begin_submodule_member (l, reader, item, tag);
+      return begin_member (l, item, FALSE, tag);
     case TAG_PARTITIONS:
-      return expect_type (reader, item, FXS_JSON_OBJECT, "a partition", FXS_JSON_COLLECT);
+      return expect_type (l, item, FXS_JSON_OBJECT, "a partition", FXS_JSON_COLLECT);
     case TAG_QUALNAME_MAP:
-      return expect_type (reader, item, FXS_JSON_STRING, "a qualname map entry", FXS_JSON_COLLECT);
+      return expect_type (l, item, FXS_JSON_STRING, "a qualname map entry", FXS_JSON_COLLECT);
     default:
       g_return_val_if_reached (FXS_JSON_FAIL);
     }
 }
 
 static gboolean
-top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *v)
+top_value (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
 {
-  FxsLoadConv c = { l, reader, NULL, NULL };
   if (item_is (item, "format"))
     {
       if (v->type != FXS_JSON_STRING || !is_key (v, FORMAT_NAME))
-        return fxs_load_fail (&c, FXS_ERROR_FORMAT, v, NULL,
+        return fxs_load_fail (l, FXS_ERROR_FORMAT, v,
                               "not an fxsplit graph file: \"format\" must be \"" FORMAT_NAME "\"");
       l->have_format = TRUE;
     }
@@ -273,12 +215,12 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
     {
       gint64 version;
       if (v->type != FXS_JSON_NUMBER || !fxs_load_is_integer (v))
-        return fxs_load_fail (&c, FXS_ERROR_FORMAT, v, NULL,
+        return fxs_load_fail (l, FXS_ERROR_FORMAT, v,
                               "\"version\" must be an integer, not %s",
                               fxs_load_type_name (v->type));
       char buf[64];
       if (!fxs_load_parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
-        return fxs_load_fail (&c, FXS_ERROR_VERSION, v, NULL,
+        return fxs_load_fail (l, FXS_ERROR_VERSION, v,
                               "unsupported format version %s (this build reads version %d)",
                               fxs_load_shown (v, buf), FXS_GRAPH_FORMAT_VERSION);
       l->have_version = TRUE;
@@ -288,16 +230,14 @@ top_value (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const F
 
 /* A qualname map entry, kept when loading a whole split result. */
 static gboolean
-qualname_entry (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, const FxsJson *v)
+qualname_entry (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
 {
-  FxsLoadConv c = { l, reader, NULL, NULL };
   if (!l->all)
     return TRUE;
   if (item->key_len == 0 || strlen (item->key) != item->key_len)
-    return fxs_load_fail_at (&c, FXS_ERROR_FORMAT, item->key_pos, NULL,
+    return fxs_load_fail_at (l, FXS_ERROR_FORMAT, item->key_pos, NULL,
                              "a qualname map key must be non-empty and without NUL");
-  FxsJsonPath p = { NULL, item->key, item->key_len, 0 };
-  if (!fxs_load_check_text (&c, v, &p, "a qualname map value"))
+  if (!fxs_load_check_text (l, v, "a qualname map value"))
     return FALSE;
   g_ptr_array_add (l->all->qualnames, g_strdup (item->key));
   g_ptr_array_add (l->all->qualnames, g_strdup (v->u.s));
@@ -305,14 +245,13 @@ qualname_entry (FxsLoader *l, FxsJsonReader *reader, const FxsJsonItem *item, co
 }
 
 static gboolean
-submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
+submodule_name (FxsLoader *l, const FxsJson *v)
 {
-  FxsLoadConv c = { l, reader, NULL, NULL };
-  if (!fxs_load_check_text (&c, v, NULL, "a submodule's \"name\""))
+  if (!fxs_load_check_text (l, v, "a submodule's \"name\""))
     return FALSE;
   if (g_hash_table_contains (l->submodule_names, v->u.s))
-    return fxs_load_fail (&c, FXS_ERROR_GRAPH, v, NULL, "duplicate submodule name %s",
-                          fxs_load_quoted (&c, v->u.s, v->n));
+    return fxs_load_fail (l, FXS_ERROR_GRAPH, v, "duplicate submodule name %s",
+                          fxs_load_quoted (l, v->u.s, v->n));
   char *name = g_strdup (v->u.s);
   g_hash_table_add (l->submodule_names, name);
   g_ptr_array_add (l->submodule_list, name);
@@ -335,46 +274,47 @@ submodule_name (FxsLoader *l, FxsJsonReader *reader, const FxsJson *v)
 }
 
 static gboolean
-on_value (FxsJsonReader *reader, gpointer data, const FxsJsonItem *item, const FxsJson *v)
+on_value (gpointer data, const FxsJsonItem *item, const FxsJson *v)
 {
   FxsLoader *l = data;
   gboolean build = (item->parent_tag & TAG_BUILD) != 0;
-  FxsLoadConv c = { l, reader, l->graph, NULL };
+  l->root = v;
+  l->node_name = NULL;
   switch (item->parent_tag & TAG_KIND_MASK)
     {
     case TAG_TOP:
-      return top_value (l, reader, item, v);
+      return top_value (l, item, v);
     case TAG_ATTRS:
-      return fxs_load_attr (&c, item, v, build);
+      return fxs_load_attr (l, item, v, build);
     case TAG_NODES:
-      return fxs_load_node (l, reader, item, v, build);
+      return fxs_load_node (l, item, v, build);
     case TAG_SUBMODULE:
-      return submodule_name (l, reader, v);
+      return submodule_name (l, v);
     case TAG_PARTITIONS:
-      return check_partition (&c, v);
+      return check_partition (l, v);
     case TAG_QUALNAME_MAP:
-      return qualname_entry (l, reader, item, v);
+      return qualname_entry (l, item, v);
     default:
       g_return_val_if_reached (FALSE);
     }
 }
 
 static gboolean
-missing (FxsJsonReader *reader, gint64 pos, const char *what)
+missing (FxsLoader *l, gint64 pos, const char *what)
 {
-  fxs_json_reader_fail (reader, FXS_ERROR_FORMAT, pos, NULL, "no %s", what);
+  fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, pos, "no %s", what);
   return FALSE;
 }
 
 static gboolean
-end_top (FxsLoader *l, FxsJsonReader *reader, gint64 pos)
+end_top (FxsLoader *l, gint64 pos)
 {
   if (!l->have_format)
-    return missing (reader, pos, "\"format\": not an fxsplit graph file");
+    return missing (l, pos, "\"format\": not an fxsplit graph file");
   if (!l->have_version)
-    return missing (reader, pos, "\"version\"");
+    return missing (l, pos, "\"version\"");
   if (!l->have_nodes)
-    return missing (reader, pos, "\"nodes\"");
+    return missing (l, pos, "\"nodes\"");
   if (!l->want || l->found)
     return TRUE;
   GString *names = g_string_new (NULL);
@@ -386,9 +326,8 @@ end_top (FxsLoader *l, FxsJsonReader *reader, gint64 pos)
     }
   if (l->submodule_list->len > 20)
     g_string_append_printf (names, " and %u more", l->submodule_list->len - 20);
-  FxsLoadConv c = { l, reader, NULL, NULL };
-  fxs_load_fail_at (&c, FXS_ERROR_GRAPH, pos, NULL, "no submodule %s (%s%s)",
-                    fxs_load_quoted (&c, l->want, strlen (l->want)),
+  fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos, "no submodule %s (%s%s)",
+                    fxs_load_quoted (l, l->want, strlen (l->want)),
                     l->submodule_list->len ? "the file has " : "the file has no submodules",
                     names->str);
   g_string_free (names, TRUE);
@@ -396,21 +335,20 @@ end_top (FxsLoader *l, FxsJsonReader *reader, gint64 pos)
 }
 
 static gboolean
-on_end (FxsJsonReader *reader, gpointer data, int tag, guint64 n_members, gint64 pos)
+on_end (gpointer data, int tag, gint64 pos)
 {
   FxsLoader *l = data;
-  (void) n_members;
   switch (tag & TAG_KIND_MASK)
     {
     case TAG_TOP:
-      return end_top (l, reader, pos);
+      return end_top (l, pos);
     case TAG_NODES:
-      return fxs_load_end_nodes (l, reader, (tag & TAG_BUILD) != 0, pos);
+      return fxs_load_end_nodes (l, (tag & TAG_BUILD) != 0, pos);
     case TAG_SUBMODULE:
       if (!l->entry_named)
-        return missing (reader, pos, "\"name\" in a submodule");
+        return missing (l, pos, "\"name\" in a submodule");
       if (!l->entry_has_nodes)
-        return missing (reader, pos, "\"nodes\" in a submodule");
+        return missing (l, pos, "\"nodes\" in a submodule");
       if (l->all)
         {
           l->graph = l->all->top;
@@ -457,11 +395,10 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->submodule_list = g_ptr_array_new_with_free_func (g_free);
   l->share = fxs_meta_share_new ();
   l->quoted = g_string_new (NULL);
-  FxsJsonReader *reader = fxs_json_reader_new (path ? path : display_name ? display_name : "<data>",
-                                               &handler, l);
-  gboolean ok = path ? fxs_json_reader_parse_file (reader, path, error)
-                     : fxs_json_reader_parse_data (reader, data ? data : "", length, error);
-  fxs_json_reader_free (reader);
+  l->reader = fxs_json_reader_new (path ? path : display_name, &handler, l);
+  gboolean ok = path ? fxs_json_reader_parse_file (l->reader, path, error)
+                     : fxs_json_reader_parse_data (l->reader, data ? data : "", length, error);
+  fxs_json_reader_free (l->reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
   fxs_meta_share_free (l->share);

@@ -22,7 +22,7 @@ is_identifier (const char *s, gsize len)
 }
 
 static void
-append_segment (GString *out, const FxsJsonPath *seg)
+append_segment (GString *out, const FxsJsonSegment *seg)
 {
   if (!seg->key)
     g_string_append_printf (out, "[%" G_GUINT64_FORMAT "]", seg->index);
@@ -40,24 +40,46 @@ append_segment (GString *out, const FxsJsonPath *seg)
     }
 }
 
-static void
-append_inner (GString *out, const FxsJsonPath *p)
+/* Appends the path from @root down to @where (for a key: to its object):
+ * FALSE, nothing appended, when @where is not in @root. */
+static gboolean
+append_path_to (GString *out, const FxsJson *root, const FxsJson *where)
 {
-  if (!p)
-    return;
-  append_inner (out, p->parent);
-  append_segment (out, p);
+  gboolean object = root->type == FXS_JSON_OBJECT;
+  if (root == where)
+    return TRUE;
+  if (!object && root->type != FXS_JSON_ARRAY)
+    return FALSE;
+  for (guint i = 0; i < (object ? 2 * root->n : root->n); i++)
+    {
+      const FxsJson *child = &root->u.items[i];
+      if (object && i % 2 == 0)
+        {
+          if (child == where)
+            return TRUE;
+          continue;
+        }
+      gsize len = out->len;
+      FxsJsonSegment seg = { object ? child[-1].u.s : NULL, object ? child[-1].n : 0, i };
+      append_segment (out, &seg);
+      if (append_path_to (out, child, where))
+        return TRUE;
+      g_string_truncate (out, len);
+    }
+  return FALSE;
 }
 
 void
-fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJsonPath *inner)
+fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJson *root,
+                             const FxsJson *where)
 {
-  FxsJsonPath child;
+  FxsJsonSegment child;
   for (guint i = 1; i < r->depth; i++)
     append_segment (out, &r->frames[i].seg);
   if (r->in_item && r->depth > 0 && fxs_json_reader_child (r, &child))
     append_segment (out, &child);
-  append_inner (out, inner);
+  if (root && where)
+    append_path_to (out, root, where);
 }
 
 /* Records the first error only: FALSE when one is recorded already. */
@@ -74,25 +96,25 @@ start_error (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact)
 }
 
 static void
-fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact,
-         const FxsJsonPath *inner, const char *format, va_list args)
+fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact, const char *format,
+         va_list args)
 {
   if (!start_error (r, code, pos, exact))
     return;
   r->error_message = g_string_new (NULL);
-  fxs_json_reader_append_path (r, r->error_message, inner);
+  fxs_json_reader_append_path (r, r->error_message, NULL, NULL);
   if (r->error_message->len > 0)
     g_string_append (r->error_message, ": ");
   g_string_append_vprintf (r->error_message, format, args);
 }
 
 void
-fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                      const FxsJsonPath *inner, const char *format, ...)
+fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos, const char *format,
+                      ...)
 {
   va_list args;
   va_start (args, format);
-  fail_at (reader, code, pos, FALSE, inner, format, args);
+  fail_at (reader, code, pos, FALSE, format, args);
   va_end (args);
 }
 
@@ -109,7 +131,7 @@ fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ..
 {
   va_list args;
   va_start (args, format);
-  fail_at (r, FXS_ERROR_PARSE, pos, TRUE, NULL, format, args);
+  fail_at (r, FXS_ERROR_PARSE, pos, TRUE, format, args);
   va_end (args);
 }
 

@@ -150,7 +150,7 @@ feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
    * string's decoded length is checked exactly when it ends.) */
   if (f->run_from < 0 && f->total - f->token_from > (gint64) r->max_string + 2)
     {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end, NULL,
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end,
                             "a string or number longer than the limit of %" G_GSIZE_FORMAT
                             " bytes", r->max_string);
       return FALSE;

@@ -68,6 +68,14 @@ gboolean fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, i
 
 /* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 
+/* A value's place in its container, for paths: @key (a member) or @index
+ * (an item). */
+typedef struct {
+  const char *key;
+  gsize key_len;
+  guint64 index;
+} FxsJsonSegment;
+
 typedef struct {
   guint8 type;              /* FXS_JSON_OBJECT or FXS_JSON_ARRAY */
   gboolean streamed;
@@ -75,7 +83,7 @@ typedef struct {
   gint64 pos;
   guint64 count;            /* streamed: members or items so far */
   gsize start;              /* collected: its first child in the pending stack */
-  FxsJsonPath seg;          /* its own place in its parent, for paths */
+  FxsJsonSegment seg;       /* its own place in its parent, for paths */
   /* streamed objects: the current key and every key so far */
   GString *key;
   gint64 key_pos;
@@ -116,11 +124,11 @@ struct FxsJsonReader {
 /* The place of the child being read in the top frame (key or index, no
  * parent): FALSE between two members of a collected object. */
 static inline gboolean
-fxs_json_reader_child (const FxsJsonReader *r, FxsJsonPath *seg)
+fxs_json_reader_child (const FxsJsonReader *r, FxsJsonSegment *seg)
 {
   const FxsJsonFrame *f = &r->frames[r->depth - 1];
   gsize n = r->n_pending - f->start;
-  *seg = (FxsJsonPath) { NULL, NULL, 0, 0 };
+  *seg = (FxsJsonSegment) { NULL, 0, 0 };
   if (f->streamed && f->type == FXS_JSON_OBJECT)
     {
       seg->key = f->key->str;

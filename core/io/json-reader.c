@@ -132,7 +132,7 @@ current_item (FxsJsonReader *r, FxsJsonItem *item, FxsJsonType type, gint64 pos)
   item->pos = pos;
   if (r->depth == 0)
     return;
-  FxsJsonPath seg;
+  FxsJsonSegment seg;
   fxs_json_reader_child (r, &seg);
   item->parent_tag = r->frames[r->depth - 1].tag;
   item->key = seg.key;
@@ -145,7 +145,7 @@ static FxsJsonAction
 call_begin (FxsJsonReader *r, const FxsJsonItem *item, int *tag)
 {
   r->in_item = TRUE;
-  FxsJsonAction action = r->handler.begin (r, r->user_data, item, tag);
+  FxsJsonAction action = r->handler.begin (r->user_data, item, tag);
   r->in_item = FALSE;
   return action;
 }
@@ -154,7 +154,7 @@ static gboolean
 call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
 {
   r->in_item = TRUE;
-  gboolean ok = r->handler.value (r, r->user_data, item, value);
+  gboolean ok = r->handler.value (r->user_data, item, value);
   r->in_item = FALSE;
   return ok;
 }
@@ -238,63 +238,60 @@ copy_text (FxsJsonReader *r, const char *s, gsize len, gboolean *high, guint8 *f
   return (char *) copy;
 }
 
-/* yajl's UTF-8 check lets overlong forms, surrogates and code points past
- * U+10FFFF through (found by tests/hostile); GLib's, as the writer's, does
- * not.  NUL is fine (a string may hold \u0000).  For a bad @key the path is
- * its object's: the frame still holds the previous member's key. */
-static gboolean
-check_utf8 (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean key)
-{
-  guint64 any = 0, w;
-  gsize i = 0;
-  for (; i + 8 <= len; i += 8)
-    memcpy (&w, s + i, 8), any |= w;
-  for (; i < len; i++)
-    any |= (guchar) s[i];
-  if (!(any & 0x8080808080808080u))
-    return TRUE;
-  const char *end = s + len, *stop;
-  while (!g_utf8_validate_len (s, (gsize) (end - s), &stop))
-    {
-      if (*stop != '\0')
-        {
-          r->in_item = !key;
-          fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
-                                "a string that is not valid UTF-8 (an overlong form, a "
-                                "surrogate or a code point past U+10FFFF)");
-          return FALSE;
-        }
-      s = stop + 1;
-    }
-  return TRUE;
-}
-
-static int
-fail_bad_escape (FxsJsonReader *r, gint64 pos, gboolean key)
+/* checked_text() failed, with @message or else that of a text longer than
+ * the limit: NULL.  For a bad key the path is its object's: the frame
+ * still holds the previous member's key. */
+static char *
+fail_text (FxsJsonReader *r, gint64 pos, gboolean key, gsize len, const char *message)
 {
   r->in_item = !key;
-  fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
-                        "a string that is not valid text: a UTF-16 surrogate escape that is not "
-                        "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
-  return 0;
+  if (message)
+    fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, "%s", message);
+  else
+    fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
+                          "a %s of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
+                          G_GSIZE_FORMAT, key ? "key" : "string", len, r->max_string);
+  r->in_item = FALSE;
+  return NULL;
+}
+
+/* The text of a string, @number or @key copied by copy_text(), once
+ * checked: NULL, failed, for an unpaired surrogate escape in it, when it is
+ * longer than the limit, or when it is not valid UTF-8 (yajl's check lets
+ * overlong forms, surrogates and code points past U+10FFFF through, found
+ * by tests/hostile; GLib's, as the writer's, does not; NUL is fine, a
+ * string may hold \u0000). */
+static inline char *
+checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean key,
+              gboolean number, guint8 *flags)
+{
+  /* a number has no escapes */
+  if (G_UNLIKELY (!number && fxs_json_feeder_bad_escape (&r->feed)))
+    return fail_text (r, pos, key, len,
+                      "a string that is not valid text: a UTF-16 surrogate escape that is not "
+                      "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
+  if (G_UNLIKELY (len > r->max_string))
+    return fail_text (r, pos, key, len, NULL);
+  gboolean high;
+  char *copy = copy_text (r, s, len, &high, flags);
+  const char *at = copy, *stop;
+  while (G_UNLIKELY (high) && !g_utf8_validate_len (at, (gsize) (copy + len - at), &stop))
+    {
+      if (*stop != '\0')
+        return fail_text (r, pos, key, len,
+                          "a string that is not valid UTF-8 (an overlong form, a surrogate or "
+                          "a code point past U+10FFFF)");
+      at = stop + 1;
+    }
+  return copy;
 }
 
 static int
-scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s,
-                              gsize len)
+scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s, gsize len)
 {
-  if (len > r->max_string)
-    {
-      r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
-                            "a string of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
-                            G_GSIZE_FORMAT, len, r->max_string);
-      return 0;
-    }
-  gboolean high;
   guint8 flags;
-  char *copy = copy_text (r, s, len, &high, &flags);
-  if (type == FXS_JSON_STRING && high && !check_utf8 (r, copy, len, pos, FALSE))
+  char *copy = checked_text (r, s, len, pos, FALSE, type == FXS_JSON_NUMBER, &flags);
+  if (!copy)
     return 0;
   if (type == FXS_JSON_NUMBER)
     {
@@ -343,10 +340,8 @@ static int
 cb_string (void *ctx, const unsigned char *s, size_t len)
 {
   FxsJsonReader *r = ctx;
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
-  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fail_bad_escape (r, pos, FALSE);
-  return scalar_text (r, pos, FXS_JSON_STRING, (const char *) s, len);
+  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_STRING,
+                      (const char *) s, len);
 }
 
 static FxsJsonFrame *
@@ -371,7 +366,7 @@ start_container (FxsJsonReader *r, FxsJsonType type)
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
                             "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
       return 0;
     }
@@ -418,41 +413,28 @@ static int
 cb_map_key (void *ctx, const unsigned char *key, size_t len)
 {
   FxsJsonReader *r = ctx;
-  const char *s = (const char *) key;
   gint64 pos = fxs_json_feeder_next_token (&r->feed);
-  if (G_UNLIKELY (fxs_json_feeder_bad_escape (&r->feed)))
-    return fail_bad_escape (r, pos, TRUE);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
-  if (len > r->max_string)
-    {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos, NULL,
-                            "a key of %" G_GSIZE_FORMAT " bytes, longer than the limit of %"
-                            G_GSIZE_FORMAT, (gsize) len, r->max_string);
-      return 0;
-    }
+  guint8 flags;
+  char *copy = checked_text (r, (const char *) key, len, pos, TRUE, FALSE, &flags);
+  if (!copy)
+    return 0;
   if (!f->streamed)
     {
-      gboolean high;
-      guint8 flags;
-      char *copy = copy_text (r, s, len, &high, &flags);
-      if (high && !check_utf8 (r, copy, len, pos, TRUE))
-        return 0;
-      FxsJson *key = new_pending (r);
-      set_json (key, FXS_JSON_STRING, flags, (guint32) len, pos);
-      key->u.s = copy;
+      FxsJson *k = new_pending (r);
+      set_json (k, FXS_JSON_STRING, flags, (guint32) len, pos);
+      k->u.s = copy;
       return 1;
     }
-  if (!check_utf8 (r, s, len, pos, TRUE))
-    return 0;
   g_string_truncate (f->key, 0);
-  g_string_append_len (f->key, (const char *) s, len);
+  g_string_append_len (f->key, copy, len);
   f->key_pos = pos;
   if (f->own_keys)
     return 1;
-  if (!key_set_add (&f->keys, s, len, TRUE))
+  if (!key_set_add (&f->keys, copy, len, TRUE))
     {
       r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, NULL, "duplicate key");
+      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
       return 0;
     }
   return 1;
@@ -501,7 +483,7 @@ end_collected (FxsJsonReader *r)
   const FxsJson *children = n ? &r->pending[f->start] : NULL;
   if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
     {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, NULL, "more than %u items", G_MAXUINT32);
+      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, "more than %u items", G_MAXUINT32);
       return 0;
     }
   if (f->type == FXS_JSON_OBJECT)
@@ -509,8 +491,12 @@ end_collected (FxsJsonReader *r)
       const FxsJson *dup = find_duplicate_key (children, n / 2);
       if (dup)
         {
-          FxsJsonPath inner = { NULL, dup->u.s, dup->n, 0 };
-          fxs_json_reader_fail (r, FXS_ERROR_FORMAT, dup->pos, &inner, "duplicate key");
+          FxsJson obj = { .type = FXS_JSON_OBJECT, .n = (guint32) (n / 2), .u.items = children };
+          GString *msg = g_string_new (NULL);
+          fxs_json_reader_append_path (r, msg, &obj, dup + 1);
+          g_string_append (msg, ": duplicate key");
+          fxs_json_reader_fail_message (r, FXS_ERROR_FORMAT, dup->pos, msg->str);
+          g_string_free (msg, TRUE);
           return 0;
         }
     }
@@ -543,7 +529,7 @@ cb_end (void *ctx)
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);
-  if (r->handler.end && !r->handler.end (r, r->user_data, f->tag, f->count, pos))
+  if (r->handler.end && !r->handler.end (r->user_data, f->tag, pos))
     return 0;
   if (f->keys)
     g_hash_table_remove_all (f->keys);

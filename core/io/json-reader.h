@@ -80,31 +80,17 @@ typedef enum {
 
 typedef struct FxsJsonReader FxsJsonReader;
 
-/* The consumer.  Every callback returns FALSE (or FXS_JSON_FAIL) only after
- * calling fxs_json_reader_fail(). */
+/* The consumer (its user_data is the reader's).  Every callback returns
+ * FALSE (or FXS_JSON_FAIL) only after calling fxs_json_reader_fail(). */
 typedef struct {
   /* A value starts in a streamed container (or at the top).  For
    * FXS_JSON_STREAM, *@tag is what its members' parent_tag will be. */
-  FxsJsonAction (*begin) (FxsJsonReader *reader, gpointer user_data,
-                          const FxsJsonItem *item, int *tag);
+  FxsJsonAction (*begin) (gpointer user_data, const FxsJsonItem *item, int *tag);
   /* A collected value is complete. */
-  gboolean (*value) (FxsJsonReader *reader, gpointer user_data,
-                     const FxsJsonItem *item, const FxsJson *value);
-  /* A streamed container with tag @tag ends at @pos after @n_members
-   * (may be NULL). */
-  gboolean (*end) (FxsJsonReader *reader, gpointer user_data, int tag,
-                   guint64 n_members, gint64 pos);
+  gboolean (*value) (gpointer user_data, const FxsJsonItem *item, const FxsJson *value);
+  /* A streamed container with tag @tag ends at @pos (may be NULL). */
+  gboolean (*end) (gpointer user_data, int tag, gint64 pos);
 } FxsJsonHandler;
-
-/* A path below the current item, for error messages; lives on the C stack
- * of a recursive walk.  Either @key (a member) or @index (an item). */
-typedef struct FxsJsonPath FxsJsonPath;
-struct FxsJsonPath {
-  const FxsJsonPath *parent;
-  const char *key;
-  gsize key_len;
-  guint64 index;
-};
 
 /* @display_name names the input in messages (a path, or "<data>"). */
 FxsJsonReader *fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
@@ -121,21 +107,21 @@ gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gs
                                      GError **error);
 
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
- * is the current item's path ("nodes[12]") followed by @inner (may be NULL),
- * and the location is that of the JSON token at or after @pos (a value's or
- * item's pos).  Only the first call counts. */
+ * is the current item's path ("nodes[12]"), and the location is that of the
+ * JSON token at or after @pos (a value's or item's pos).  Only the first
+ * call counts. */
 void fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                           const FxsJsonPath *inner, const char *format, ...)
-  G_GNUC_PRINTF (5, 6);
-
+                           const char *format, ...) G_GNUC_PRINTF (4, 5);
 /* The same with a message that already names its place: only the location
  * is prepended. */
 void fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
                                    const char *message);
 
-/* Appends the current item's path followed by @inner ("nodes[3].args[0]"). */
-void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out,
-                                  const FxsJsonPath *inner);
+/* Appends the current item's path ("nodes[12]") and the path from @root,
+ * its collected value, down to @where in it ("args[0]"; for a key, the path
+ * of its object). */
+void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJson *root,
+                                  const FxsJson *where);
 
 /* The value of member @key of object @obj, or NULL. */
 const FxsJson *fxs_json_member (const FxsJson *obj, const char *key);

@@ -37,17 +37,17 @@ print_json (GString *out, const FxsJson *j)
 }
 
 static FxsJsonAction
-collect_begin (FxsJsonReader *r, gpointer data, const FxsJsonItem *item, int *tag)
+collect_begin (gpointer data, const FxsJsonItem *item, int *tag)
 {
-  (void) r, (void) data, (void) item;
+  (void) data, (void) item;
   *tag = 1;
   return FXS_JSON_COLLECT;
 }
 
 static gboolean
-collect_value (FxsJsonReader *r, gpointer data, const FxsJsonItem *item, const FxsJson *v)
+collect_value (gpointer data, const FxsJsonItem *item, const FxsJson *v)
 {
-  (void) r, (void) item;
+  (void) item;
   print_json (data, v);
   return TRUE;
 }

@@ -235,7 +235,7 @@ add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, Cache
   e->op = op;
   e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR ? original_attr (b, orig) : NULL;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, b->candidate, node_memory, b);
   if (op == FXS_OP_CALL_MODULE)
     /* a plain candidate that is the flat target hashed it already */
     e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len

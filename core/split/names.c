@@ -151,14 +151,22 @@ fxs_snake_case (const char *s, GString *out)
   const char *p = s;
   while (*p)
     {
-      if ((guchar) *p < 0x80)
+      /* a run of ASCII without capitals (most targets) goes as it is */
+      const char *run = p;
+      while ((guchar) *p - 1u < 0x7fu && !g_ascii_isupper (*p))
+        p++;
+      if (p > run)
         {
-          char a = *p++;
-          gboolean upper = a >= 'A' && a <= 'Z';
-          if (prev_lower && upper)
+          g_string_append_len (out, run, p - run);
+          prev_lower = g_ascii_islower (p[-1]);
+          continue;
+        }
+      if (g_ascii_isupper (*p))
+        {
+          if (prev_lower)
             g_string_append_c (out, '_');
-          g_string_append_c (out, upper ? (char) (a + ('a' - 'A')) : a);
-          prev_lower = a >= 'a' && a <= 'z';
+          g_string_append_c (out, g_ascii_tolower (*p++));
+          prev_lower = FALSE;
           continue;
         }
       gunichar c = g_utf8_get_char_validated (p, -1);
@@ -302,142 +310,39 @@ fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllo
   analyse_candidate (c);
 }
 
-typedef enum {
-  CHAR_OTHER,
-  CHAR_LOWER,
-  CHAR_UPPER,
-  CHAR_DIGIT,
-  CHAR_UNDERSCORE,
-} CharClass;
-
-#define RANGE_4(c, k) [c] = k, [c + 1] = k, [c + 2] = k, [c + 3] = k
-#define RANGE_8(c, k) RANGE_4 (c, k), RANGE_4 (c + 4, k)
-static const guint8 ascii_class[128] = {
-  RANGE_8 ('0', CHAR_DIGIT), ['8'] = CHAR_DIGIT, ['9'] = CHAR_DIGIT,
-  RANGE_8 ('a', CHAR_LOWER), RANGE_8 ('i', CHAR_LOWER), RANGE_8 ('q', CHAR_LOWER),
-  ['y'] = CHAR_LOWER, ['z'] = CHAR_LOWER,
-  RANGE_8 ('A', CHAR_UPPER), RANGE_8 ('I', CHAR_UPPER), RANGE_8 ('Q', CHAR_UPPER),
-  ['Y'] = CHAR_UPPER, ['Z'] = CHAR_UPPER,
-  ['_'] = CHAR_UNDERSCORE,
-};
-
-/* [0-9a-z_]: what a clean, lower-case identifier is made of (not NUL) */
-static const guint8 lower_ident[256] = {
-  RANGE_8 ('0', 1), ['8'] = 1, ['9'] = 1,
-  RANGE_8 ('a', 1), RANGE_8 ('i', 1), RANGE_8 ('q', 1), ['y'] = 1, ['z'] = 1,
-  ['_'] = 1,
-};
-
-/* Makes @c the candidate of the @len clean bytes at @text (copied). */
-static void
-set_candidate_text (FxsNameCandidate *c, const char *text, gsize len, FxsNameAllocFunc alloc,
-                    gpointer alloc_data)
-{
-  char *copy = alloc (alloc_data, len + 1);
-  memcpy (copy, text, len);
-  copy[len] = '\0';
-  c->text = copy;
-  c->len = (guint32) len;
-  analyse_candidate (c);
-}
-
-/* fxs_node_name_candidate() and its cleaning in one pass, for targets of
- * ASCII only and of moderate length (the usual case); FALSE otherwise. */
-static gboolean
-candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsNameAllocFunc alloc,
-                         gpointer alloc_data)
-{
-  const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
-  /* the clean, lower-case prefix, measuring the string on the way: most
-   * targets ("layers_7_fc", "add_5") are that prefix and need no strlen */
-  gsize k = 0;
-  while (lower_ident[(guchar) s[k]])
-    k++;
-  gsize len = s[k] == '\0' ? k : k + strlen (s + k);
-  /* _target_to_str: op[2:-2] of a "__magic__" name ("__" is in the
-   * prefix, so the prefix of the inner text is k - 2 bytes long) */
-  if (op != FXS_OP_CALL_FUNCTION && len >= 2 && s[0] == '_' && s[1] == '_'
-      && s[len - 2] == '_' && s[len - 1] == '_')
-    {
-      s += 2;
-      len = len > 4 ? len - 4 : 0;
-      k = MIN (k - 2, len);
-    }
-  /* already a clean, lower-case identifier: as it is */
-  if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
-    {
-      if (s[len] == '\0')
-        {
-          /* the target's own text (or its end): shared, not copied */
-          c->text = s;
-          c->len = (guint32) len;
-          analyse_candidate (c);
-        }
-      else
-        set_candidate_text (c, s, len, alloc, alloc_data);
-      return TRUE;
-    }
-  char buf[256];
-  if (2 * len + 2 > sizeof buf)
-    return FALSE;
-  gsize o = 0;
-  gboolean prev_lower = FALSE;   /* _snake_case's state */
-  gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
-  if (k > 0)
-    {
-      /* the clean prefix comes out as it is ("layers" of "layers.7.weight") */
-      if (ascii_class[(guchar) s[0]] == CHAR_DIGIT)
-        buf[o++] = '_';
-      memcpy (buf + o, s, k);
-      o += k;
-      prev_lower = ascii_class[(guchar) s[k - 1]] == CHAR_LOWER;
-      prev_ident = TRUE;
-    }
-  for (gsize i = k; i < len; i++)
-    {
-      guchar a = (guchar) s[i];
-      if (a >= 0x80)
-        return FALSE;
-      CharClass cls = ascii_class[a];
-      if (cls == CHAR_UPPER)
-        {
-          if (prev_lower)
-            buf[o++] = '_';
-          a += 'a' - 'A';
-        }
-      if (cls != CHAR_OTHER)
-        {
-          if (o == 0 && cls == CHAR_DIGIT)
-            buf[o++] = '_';
-          buf[o++] = (char) a;
-          prev_ident = TRUE;
-        }
-      else
-        {
-          /* a run of other characters becomes one "_" */
-          if (o == 0 || prev_ident)
-            buf[o++] = '_';
-          prev_ident = FALSE;
-        }
-      prev_lower = cls == CHAR_LOWER;
-    }
-  if (o == 0)
-    {
-      memcpy (buf, "_unnamed", sizeof "_unnamed" - 1);
-      o = sizeof "_unnamed" - 1;
-    }
-  set_candidate_text (c, buf, o, alloc, alloc_data);
-  return TRUE;
-}
-
 void
 fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                  FxsNameAllocFunc alloc, gpointer alloc_data)
+                                  GString *scratch, FxsNameAllocFunc alloc, gpointer alloc_data)
 {
-  if (candidate_for_node_fast (c, op, target, alloc, alloc_data))
-    return;
-  GString *candidate = g_string_new (NULL);
-  fxs_node_name_candidate (op, target, candidate);
-  fxs_name_candidate_init (c, candidate->str, alloc, alloc_data);
-  g_string_free (candidate, TRUE);
+  const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
+  /* most targets ("layers_7_fc", "add", "layers.7.scale") are [a-z0-9_]
+   * with single dots, which the cleaning makes "_" */
+  gsize len = 0, dots = 0;
+  for (;; len++)
+    {
+      char a = s[len];
+      if (a == '.' && (len == 0 || s[len - 1] != '.'))
+        dots++;
+      else if (!((a >= 'a' && a <= 'z') || a == '_' || (a >= '0' && a <= '9' && len > 0)))
+        break;
+    }
+  gboolean magic = op != FXS_OP_CALL_FUNCTION && len >= 2 && s[0] == '_' && s[1] == '_'
+                   && s[len - 2] == '_' && s[len - 1] == '_';
+  if (len > 0 && s[len] == '\0' && !magic)
+    {
+      if (dots)
+        {
+          char *copy = alloc (alloc_data, len + 1);
+          for (gsize i = 0; i <= len; i++)
+            copy[i] = s[i] == '.' ? '_' : s[i];
+          s = copy;
+        }
+      c->text = s;
+      c->len = (guint32) len;
+      analyse_candidate (c);
+      return;
+    }
+  g_string_truncate (scratch, 0);
+  fxs_node_name_candidate (op, target, scratch);
+  fxs_name_candidate_init (c, scratch->str, alloc, alloc_data);
 }

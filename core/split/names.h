@@ -61,11 +61,13 @@ void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
                               FxsNameAllocFunc alloc, gpointer alloc_data);
 
 /* fxs_name_candidate_init() of fxs_node_name_candidate (@op, @target),
- * in one pass when it can.  When @target (or its end, a function's name)
- * is the cleaned text already, the candidate points into it instead of a
- * copy: @target must then live as long as the names made from it. */
+ * made in @scratch.  When @target (or its end, a function's name) is a
+ * clean, lower-case identifier already, the candidate points into it
+ * instead of a copy: @target must then live as long as the names made
+ * from it. */
 void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                       FxsNameAllocFunc alloc, gpointer alloc_data);
+                                       GString *scratch, FxsNameAllocFunc alloc,
+                                       gpointer alloc_data);
 
 /* fxs_namespace_create_name() of a prepared candidate, which remembers
  * where its base is in @ns.  A plain name is the candidate's text itself,

@@ -22,9 +22,9 @@ typedef struct {
   GArray *ids;                /* gint64 per dense partition */
   FxsIdMap dense_of_id;
   guint32 last_dense;         /* neighbours usually share a partition */
-  FxsPairs *input_pairs, *output_pairs, *dependent_pairs;
+  FxsPairs *input_pairs, *output_pairs;
   GArray *dep_edges;
-  FxsIdSet input_seen, dependent_seen, dependency_seen;
+  FxsIdSet input_seen, dependency_seen;
   /* cheap first checks before the sets: most repeated uses repeat the
    * previous one */
   guint32 *first_input_part;  /* per node: the first partition it is an input of;

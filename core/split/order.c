@@ -165,13 +165,20 @@ fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_
 {
   Order a = { r, edges };
   guint P = r->n_partitions;
-  /* dependencies as edge indices (for messages), partitions once sorted */
+  /* dependencies as edge indices (for messages), partitions once sorted;
+   * the dependents in the order of the edges */
   FxsCsr deps;
-  FxsPairs *pairs = fxs_pairs_new ();
+  FxsPairs *pairs = fxs_pairs_new (), *dependents = fxs_pairs_new ();
   for (guint e = 0; e < edges->len; e++)
-    fxs_pairs_add (pairs, g_array_index (edges, FxsDepEdge, e).use_part, e);
+    {
+      const FxsDepEdge *edge = &g_array_index (edges, FxsDepEdge, e);
+      fxs_pairs_add (pairs, edge->use_part, e);
+      fxs_pairs_add (dependents, edge->def_part, edge->use_part);
+    }
   fxs_csr_init_from_pairs (&deps, P, pairs);
+  fxs_csr_init_from_pairs (&r->dependents, P, dependents);
   g_array_free (pairs, TRUE);
+  g_array_free (dependents, TRUE);
   guint32 *order = g_new (guint32, P ? P : 1);
   gboolean ok = sort_partitions (&a, &deps, order, error);
   if (ok && keep_original_order)

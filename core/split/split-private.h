@@ -148,8 +148,8 @@ typedef struct {
   const char *symbol;   /* def_node binds this symbol of an input, or NULL */
 } FxsDepEdge;
 
-/* Puts @r's partitions (named, with their dependents) in call order and
- * fills r->dependencies from @edges (FxsDepEdge, one per dependency);
+/* Puts @r's partitions (named) in call order and fills r->dependencies
+ * and r->dependents from @edges (FxsDepEdge, one per dependency);
  * FXS_ERROR_CYCLE or, with @keep_original_order, FXS_ERROR_GRAPH when
  * there is no order.  order.c */
 gboolean fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,

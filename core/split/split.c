@@ -325,11 +325,9 @@ analysis_init (Analysis *a, FxsGraph *graph, FxsSplitPlan *plan)
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   a->input_pairs = fxs_pairs_new ();
   a->output_pairs = fxs_pairs_new ();
-  a->dependent_pairs = fxs_pairs_new ();
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (FxsDepEdge));
   fxs_id_set_init (&a->input_seen);
-  fxs_id_set_init (&a->dependent_seen);
   fxs_id_set_init (&a->dependency_seen);
   a->binder = g_hash_table_new (g_str_hash, g_str_equal);
   a->autocast_regions = g_array_new (FALSE, FALSE, sizeof (Region));
@@ -344,12 +342,10 @@ analysis_clear (Analysis *a)
   fxs_id_map_clear (&a->dense_of_id);
   g_clear_pointer (&a->input_pairs, g_array_unref);
   g_clear_pointer (&a->output_pairs, g_array_unref);
-  g_clear_pointer (&a->dependent_pairs, g_array_unref);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
   g_free (a->first_input_part);
   g_free (a->is_output);
-  fxs_id_set_clear (&a->dependent_seen);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);
   g_array_free (a->autocast_regions, TRUE);
@@ -380,7 +376,6 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
       fxs_csr_init_from_groups (&a.r->nodes, P, a.r->part_of, a.n, FXS_NO_PARTITION);
       pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
       pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
-      pairs_to_csr (&a.r->dependents, P, &a.dependent_pairs);
       ok = fxs_split_order (a.r, a.dep_edges, plan.options->keep_original_order, error);
     }
   if (ok)

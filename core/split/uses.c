@@ -29,13 +29,9 @@ add_output (Analysis *a, guint32 part, guint32 node)
   fxs_pairs_add (a->output_pairs, part, node);
 }
 
-static void
-add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
-{
-  if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
-    fxs_pairs_add (a->dependent_pairs, def_part, use_part);
-}
-
+/* Partition @use_part takes a value from @def_part (@def_node, used by
+ * @use_node): the first such use is the edge kept, which also makes
+ * use_part a dependent of def_part. */
 static void
 add_dependency (Analysis *a, guint32 use_part, guint32 def_part, guint32 def_node,
                 guint32 use_node, const char *symbol)
@@ -63,11 +59,7 @@ record_use (const FxsNode *def, const Use *use)
   guint32 d = def->index;
   guint32 dp = a->r->part_of[d], up = use->use_part;
   if (dp != FXS_NO_PARTITION)
-    {
-      add_output (a, dp, d);
-      if (up != FXS_NO_PARTITION)
-        add_dependent (a, dp, up);
-    }
+    add_output (a, dp, d);
   if (up == FXS_NO_PARTITION)
     return;
 
@@ -94,7 +86,6 @@ record_use (const FxsNode *def, const Use *use)
       if (node_at (a, binder)->op != FXS_OP_PLACEHOLDER && bp != FXS_NO_PARTITION)
         {
           add_output (a, bp, binder);
-          add_dependent (a, bp, up);
           add_dependency (a, up, bp, binder, use->use_node, symbol);
         }
     }

@@ -1,6 +1,6 @@
 /* The analysis of a split as its two files share it: split.c (pass 1, the
  * partitions and global-state regions, and the entry points) and uses.c
- * (pass 2, the cross-partition uses). */
+ * (pass 2, the cross-partition uses, and the partitions' order). */
 #ifndef FXS_SPLIT_ANALYSIS_H
 #define FXS_SPLIT_ANALYSIS_H
 
@@ -47,5 +47,10 @@ node_at (const Analysis *a, guint i)
 /* Pass 2, after pass 1 assigned every node its partition: the uses of
  * every node. */
 gboolean fxs_analysis_record_uses (Analysis *a, GError **error);
+
+/* Puts a->r's partitions (named) in call order and fills r->dependencies
+ * and r->dependents from a->dep_edges (one per dependency); FXS_ERROR_CYCLE
+ * or, with keep_original_order, FXS_ERROR_GRAPH when there is no order. */
+gboolean fxs_analysis_order (Analysis *a, GError **error);
 
 #endif

@@ -71,12 +71,6 @@ fxs_name_is_reserved_len (const char *name, gsize len)
                   compare_reserved) != NULL;
 }
 
-gboolean
-fxs_name_is_reserved (const char *name)
-{
-  return fxs_name_is_reserved_len (name, strlen (name));
-}
-
 /* ---- _snake_case ---------------------------------------------------------- */
 
 typedef struct {
@@ -188,21 +182,6 @@ fxs_snake_case (const char *s, GString *out)
     }
 }
 
-void
-fxs_target_to_str (const char *target, gboolean callable_name, GString *out)
-{
-  gsize len = strlen (target);
-  if (!callable_name && g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
-    {
-      /* Python's op[2:-2], empty for "__" and "___" */
-      char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
-      fxs_snake_case (inner, out);
-      g_free (inner);
-      return;
-    }
-  fxs_snake_case (target, out);
-}
-
 /* Where the __name__ of the function a call_function target names starts:
  * after the last dot ("torch.relu" -> "relu"), except for an operator
  * overload "torch.ops.NS.OP.OVERLOAD", whose __name__ is "OP.OVERLOAD"
@@ -225,10 +204,18 @@ callable_name (const char *target)
 void
 fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 {
+  gsize len = strlen (target);
   if (op == FXS_OP_CALL_FUNCTION)
-    fxs_target_to_str (callable_name (target), TRUE, out);
+    fxs_snake_case (callable_name (target), out);
+  else if (g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
+    {
+      /* Python's op[2:-2], empty for "__" and "___" */
+      char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
+      fxs_snake_case (inner, out);
+      g_free (inner);
+    }
   else
-    fxs_target_to_str (target, FALSE, out);
+    fxs_snake_case (target, out);
 }
 
 static gboolean

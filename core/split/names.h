@@ -78,19 +78,15 @@ const char   *fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate
 /* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
 void fxs_snake_case (const char *s, GString *out);
 
-/* Graph._target_to_str(target) appended to @out: for a callable, its
- * __name__ (@callable_name TRUE, @target is that name); for a string
- * target, the string without "__" magic affixes; then _snake_case. */
-void fxs_target_to_str (const char *target, gboolean callable_name, GString *out);
-
 /* The name torch.fx derives for a node with @op and @target when no name
- * is given: _target_to_str of the function's __name__ (the last component
- * of the qualified name) for call_function, of the target string otherwise. */
+ * is given, Graph._target_to_str's, appended to @out: for call_function,
+ * _snake_case of the function's __name__ (the last component of the
+ * qualified name); otherwise of the target string without "__" magic
+ * affixes. */
 void fxs_node_name_candidate (FxsOp op, const char *target, GString *out);
 
 /* TRUE when torch.fx never gives out @name (a keyword, a builtin, or one
  * of inf, nan, NoneType, torch, device, fx_pytree, pytree). */
-gboolean fxs_name_is_reserved (const char *name);
 gboolean fxs_name_is_reserved_len (const char *name, gsize len);
 
 #endif

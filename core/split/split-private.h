@@ -148,17 +148,10 @@ typedef struct {
   const char *symbol;   /* def_node binds this symbol of an input, or NULL */
 } FxsDepEdge;
 
-/* Puts @r's partitions (named) in call order and fills r->dependencies
- * and r->dependents from @edges (FxsDepEdge, one per dependency);
- * FXS_ERROR_CYCLE or, with @keep_original_order, FXS_ERROR_GRAPH when
- * there is no order.  order.c */
-gboolean fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,
-                          GError **error);
-
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 /* Its partitions, named after their @ids (gint64, first appearance first),
- * in that order until fxs_split_order(). */
+ * in that order until fxs_analysis_order(). */
 void fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix);
 
 /* Fills @r's qualname map from @plan's call_module list (qualnames.c). */

@@ -2,7 +2,7 @@
  * which partition every call node goes to, each partition's inputs,
  * outputs and dependencies, the global-state regions, and the order in
  * which the top-level graph calls the partitions (uses.c records the
- * uses, order.c the order); build.c then makes the graphs.
+ * uses and finds the order); build.c then makes the graphs.
  * docs/split-semantics.md has the rules.  Everything is linear in the graph. */
 #include "analysis.h"
 
@@ -376,7 +376,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
       fxs_csr_init_from_groups (&a.r->nodes, P, a.r->part_of, a.n, FXS_NO_PARTITION);
       pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
       pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
-      ok = fxs_split_order (a.r, a.dep_edges, plan.options->keep_original_order, error);
+      ok = fxs_analysis_order (&a, error);
     }
   if (ok)
     make_global_state_copies (&a, &plan);

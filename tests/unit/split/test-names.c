@@ -50,10 +50,10 @@ test_reserved_names (void)
                   "sum_1 input_1 getattr_1 type_1 print_1 torch_1 inf_1 nan_1 NoneType_1 "
                   "device_1 fx_pytree_1 pytree_1 None_1 class_1 for_1 __import___1 copyright_1 "
                   "sum_2");
-  CU_ASSERT_TRUE (fxs_name_is_reserved ("lambda"));
-  CU_ASSERT_TRUE (fxs_name_is_reserved ("ZeroDivisionError"));
-  CU_ASSERT_FALSE (fxs_name_is_reserved ("add"));
-  CU_ASSERT_FALSE (fxs_name_is_reserved ("sum_1"));
+  CU_ASSERT_TRUE (fxs_name_is_reserved_len ("lambda", 6));
+  CU_ASSERT_TRUE (fxs_name_is_reserved_len ("ZeroDivisionError", 17));
+  CU_ASSERT_FALSE (fxs_name_is_reserved_len ("add", 3));
+  CU_ASSERT_FALSE (fxs_name_is_reserved_len ("sum_1", 5));
 }
 
 static void
@@ -128,7 +128,7 @@ static void
 check_target (const char *target, gboolean callable, const char *expected)
 {
   GString *out = g_string_new (NULL);
-  fxs_target_to_str (target, callable, out);
+  fxs_node_name_candidate (callable ? FXS_OP_CALL_FUNCTION : FXS_OP_CALL_METHOD, target, out);
   CU_ASSERT_STRING_EQUAL (out->str, expected);
   g_string_free (out, TRUE);
 }

@@ -95,49 +95,14 @@ record_use (const FxsNode *def, const Use *use)
     add_dependency (a, up, dp, d, use->use_node, NULL);
 }
 
-static void record_value_uses (const FxsValue *value, Use *use);
-
-/* record_value_uses() of @n items, every @step-th from @items on. */
-static inline void
-record_items_uses (const FxsValue *items, guint n, guint step, Use *use)
-{
-  const guint32 *part_of = use->a->r->part_of;
-  for (guint i = 0; i < n; i++)
-    {
-      const FxsValue *item = &items[i * step];
-      if (item->kind == FXS_VALUE_NODE)
-        {
-          if (part_of[item->u.node->index] != use->use_part)
-            record_use (item->u.node, use);
-        }
-      else if (item->kind >= FXS_VALUE_LIST)
-        record_value_uses (item, use);
-    }
-}
-
-/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
- * the user's own partition (most of them) passed over on the spot. */
+/* record_use() of a node a value refers to, unless it is in the user's
+ * own partition (most are). */
 static void
-record_value_uses (const FxsValue *value, Use *use)
+note_use (const FxsNode *def, gpointer data)
 {
-  switch (value->kind)
-    {
-    case FXS_VALUE_NODE:
-      if (use->a->r->part_of[value->u.node->index] != use->use_part)
-        record_use (value->u.node, use);
-      return;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      record_items_uses (value->u.items, value->n, 1, use);
-      return;
-    case FXS_VALUE_DICT:
-      /* map_arg maps dict values only */
-      record_items_uses (value->u.items + 1, value->n, 2, use);
-      return;
-    default:
-      return;
-    }
+  const Use *use = data;
+  if (use->a->r->part_of[def->index] != use->use_part)
+    record_use (def, use);
 }
 
 /* Global-state regions are re-entered per partition, which only works
@@ -170,16 +135,12 @@ record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
 {
   Use use = { a, node->index, part };
   if (node->op == FXS_OP_OUTPUT)
-    record_value_uses (&node->args.u.items[0], &use);
+    fxs_value_foreach_node (&node->args.u.items[0], note_use, &use);
   else
     {
-      /* args are a tuple: its items straight away, without a call */
-      if (node->args.kind == FXS_VALUE_TUPLE)
-        record_items_uses (node->args.u.items, node->args.n, 1, &use);
-      else
-        record_value_uses (&node->args, &use);
-      if (node->kwargs.n)
-        record_value_uses (&node->kwargs, &use);
+      fxs_value_foreach_node (&node->args, note_use, &use);
+      if (node->kwargs.n)   /* most are {} */
+        fxs_value_foreach_node (&node->kwargs, note_use, &use);
     }
 }
 

@@ -323,6 +323,14 @@ add_get_attr (Builder *b, const FxsNode *orig)
   return node;
 }
 
+/* A placeholder for @orig with @target (kept as long as the graph). */
+static FxsNode *
+add_placeholder (Builder *b, const FxsNode *orig, const char *target, const FxsValue *args)
+{
+  return add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                   name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, args, NULL);
+}
+
 /* Whether original node @i, an input of a partition, is passed to it:
  * module attributes are not, the submodule fetches them itself with
  * get_attr. */
@@ -358,9 +366,7 @@ add_inputs (Builder *b, const FxsPartition *part)
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
               target = fxs_arena_strndup (&b->graph->arena, arg, strlen (arg));
             }
-          node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                           name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
-                           NULL);
+          node = add_placeholder (b, orig, target, NULL);
         }
       bind (b, inputs[k], node);
     }
@@ -373,17 +379,8 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
   for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
     {
       const FxsNode *orig = original_node (b, nodes[k]);
-      FxsValue args = orig->args, kwargs;
-      /* args are a tuple: its items straight away, without a call */
-      if (args.kind == FXS_VALUE_TUPLE)
-        {
-          FxsValue *items = remap_items (b, args.u.items, args.n, 0, 1);
-          if (items)
-            args.u.items = items;
-        }
-      else
-        remap (b, &orig->args, &args);
-      kwargs = orig->kwargs;
+      FxsValue args, kwargs = orig->kwargs;
+      remap (b, &orig->args, &args);
       if (kwargs.n)   /* most are {} */
         remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
@@ -438,6 +435,15 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
   return TRUE;
 }
 
+/* The graph's output node, which returns @result. */
+static void
+add_output (Builder *b, const FxsValue *result)
+{
+  FxsValue args = tuple1 (b, result);
+  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"), output_target, &args,
+            NULL);
+}
+
 /* One output returned bare, several (or any with tuple_return) as a tuple. */
 static void
 add_partition_output (Builder *b, const FxsPartition *part)
@@ -453,9 +459,7 @@ add_partition_output (Builder *b, const FxsPartition *part)
       for (guint k = 0; k < n; k++)
         items[k] = node_value (b->env[outputs[k]]);
     }
-  FxsValue args = tuple1 (b, &result);
-  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-            output_target, &args, NULL);
+  add_output (b, &result);
 }
 
 gboolean
@@ -491,9 +495,7 @@ construct (Builder *b, guint32 i)
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
-      node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                       name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, &args,
-                       NULL);
+      node = add_placeholder (b, orig, target, &args);
     }
   else
     node = add_get_attr (b, orig);
@@ -623,11 +625,7 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   remap (b, &out->args.u.items[0], &result);
   gboolean ok = check_missing (b, out, error);
   if (ok)
-    {
-      FxsValue args = tuple1 (b, &result);
-      add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-                output_target, &args, NULL);
-    }
+    add_output (b, &result);
   b->graph = NULL;
   return ok;
 }

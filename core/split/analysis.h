@@ -25,11 +25,8 @@ typedef struct {
   FxsPairs *input_pairs, *output_pairs;
   GArray *dep_edges;
   FxsIdSet input_seen, dependency_seen;
-  /* cheap first checks before the sets: most repeated uses repeat the
-   * previous one */
-  guint32 *first_input_part;  /* per node: the first partition it is an input of;
-                               * input_seen holds the others */
-  guint8 *is_output;          /* per node: an output of its partition already */
+  guint8 *is_output;          /* per node: an output of its partition already
+                               * (of no other: no set needed) */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   FxsSplitPlan *plan;         /* attr_of and call_modules filled in pass 1 */
   GArray *autocast_regions, *grad_regions;

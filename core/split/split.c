@@ -344,7 +344,6 @@ analysis_clear (Analysis *a)
   g_clear_pointer (&a->output_pairs, g_array_unref);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  g_free (a->first_input_part);
   g_free (a->is_output);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);

@@ -11,14 +11,8 @@
 static void
 add_input (Analysis *a, guint32 part, guint32 node)
 {
-  guint32 first = a->first_input_part[node];
-  if (first == part)
-    return;
-  if (first == FXS_NO_PARTITION)
-    a->first_input_part[node] = part;
-  else if (!fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
-    return;
-  fxs_pairs_add (a->input_pairs, part, node);
+  if (fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
+    fxs_pairs_add (a->input_pairs, part, node);
 }
 
 /* A node is only ever an output of its own partition. */
@@ -147,8 +141,6 @@ record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
 gboolean
 fxs_analysis_record_uses (Analysis *a, GError **error)
 {
-  a->first_input_part = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
-  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = g_malloc0 (a->n ? a->n : 1);
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)

@@ -3,46 +3,22 @@
 
 #include <string.h>
 
-/* Turns counts (offsets[g + 1] = items of group g) into offsets; returns
- * a copy of them to fill from. */
-static guint32 *
-csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
+/* A counting sort: stable, so each group keeps the items' order. */
+void
+fxs_csr_init (FxsCsr *csr, guint n_groups, gsize n, const guint32 *group_of,
+              const guint32 *item, gsize stride)
 {
+  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
+  for (gsize i = 0; i < n; i++)
+    if (group_of[i * stride] != FXS_NO_PARTITION)
+      csr->offsets[group_of[i * stride] + 1]++;
   for (guint g = 0; g < n_groups; g++)
     csr->offsets[g + 1] += csr->offsets[g];
-  guint32 *fill = g_malloc ((n_groups + 1) * sizeof (guint32));
-  memcpy (fill, csr->offsets, (n_groups + 1) * sizeof (guint32));
-  csr->items = g_malloc ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1)
-                                      * sizeof (guint32));
-  return fill;
-}
-
-/* Counting sort: stable, so each group keeps the pairs' order. */
-void
-fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
-{
-  const guint32 *pair = (const guint32 *) pairs->data;
-  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
-  for (gsize i = 0; i < pairs->len; i++)
-    csr->offsets[pair[2 * i] + 1]++;
-  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
-  for (gsize i = 0; i < pairs->len; i++)
-    csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
-  g_free (fill);
-}
-
-void
-fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
-                          guint32 none)
-{
-  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
-  for (guint i = 0; i < n; i++)
-    if (group_of[i] != none)
-      csr->offsets[group_of[i] + 1]++;
-  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
-  for (guint i = 0; i < n; i++)
-    if (group_of[i] != none)
-      csr->items[fill[group_of[i]]++] = i;
+  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  csr->items = g_malloc ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1) * sizeof (guint32));
+  for (gsize i = 0; i < n; i++)
+    if (group_of[i * stride] != FXS_NO_PARTITION)
+      csr->items[fill[group_of[i * stride]]++] = item ? item[i * stride] : (guint32) i;
   g_free (fill);
 }
 

@@ -57,13 +57,20 @@ fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
   g_array_append_vals (pairs, pair, 1);
 }
 
-/* Groups the pairs by group, keeping their order within each group. */
-void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs);
-/* Groups the indices i < @n by @group_of[i], in order, leaving out those
- * whose group is @none. */
-void fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
-                               guint32 none);
+/* Groups @item[i * @stride] (i itself when @item is NULL), i < @n, by
+ * @group_of[i * @stride], in order, leaving out those whose group is
+ * FXS_NO_PARTITION. */
+void fxs_csr_init (FxsCsr *csr, guint n_groups, gsize n, const guint32 *group_of,
+                   const guint32 *item, gsize stride);
 void fxs_csr_clear (FxsCsr *csr);
+
+/* Groups the pairs by group, keeping their order within each group. */
+static inline void
+fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
+{
+  const guint32 *pair = (const guint32 *) pairs->data;
+  fxs_csr_init (csr, n_groups, pairs->len, pair, pair + 1, 2);
+}
 
 static inline guint
 fxs_csr_count (const FxsCsr *csr, guint group)

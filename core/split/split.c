@@ -372,7 +372,7 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     {
       guint P = a.ids->len;
       fxs_split_result_add_partitions (a.r, a.ids, plan.options->partition_affix);
-      fxs_csr_init_from_groups (&a.r->nodes, P, a.r->part_of, a.n, FXS_NO_PARTITION);
+      fxs_csr_init (&a.r->nodes, P, a.n, a.r->part_of, NULL, 1);
       pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
       pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
       ok = fxs_analysis_order (&a, error);

@@ -45,29 +45,20 @@ static const char *const reserved_names[] = {
 };
 
 
-typedef struct {
-  const char *name;
-  gsize len;
-} Key;
-
 static int
-compare_reserved (const void *key, const void *member)
+compare_reserved (const void *name, const void *member)
 {
-  const Key *k = key;
-  const char *r = *(const char *const *) member;
-  int c = strncmp (k->name, r, k->len);
-  return c ? c : -(r[k->len] != '\0');
+  return strcmp (name, *(const char *const *) member);
 }
 
 gboolean
-fxs_name_is_reserved_len (const char *name, gsize len)
+fxs_name_is_reserved (const char *name)
 {
   /* most names have digits, which no reserved name has */
-  for (gsize i = 0; i < len; i++)
-    if (g_ascii_isdigit (name[i]))
+  for (const char *p = name; *p; p++)
+    if (g_ascii_isdigit (*p))
       return FALSE;
-  Key key = { name, len };
-  return bsearch (&key, reserved_names, G_N_ELEMENTS (reserved_names), sizeof (char *),
+  return bsearch (name, reserved_names, G_N_ELEMENTS (reserved_names), sizeof (char *),
                   compare_reserved) != NULL;
 }
 
@@ -224,32 +215,6 @@ is_identifier_char (char c)
   return g_ascii_isalnum (c) || c == '_';
 }
 
-/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
- * starts with a digit) into @c, "_unnamed" when empty; returns the length.
- * Bytes work as well as code points: UTF-8 sequences consist of non-ASCII
- * bytes only. */
-static gsize
-clean_into (const char *candidate, char *out)
-{
-  gsize len = 0;
-  if (g_ascii_isdigit (candidate[0]))
-    out[len++] = '_';
-  for (const char *p = candidate; *p; p++)
-    {
-      if (is_identifier_char (*p))
-        out[len++] = *p;
-      else if (p == candidate || is_identifier_char (p[-1]))
-        out[len++] = '_';
-    }
-  if (len == 0)
-    {
-      memcpy (out, "_unnamed", sizeof "_unnamed");
-      len = sizeof "_unnamed" - 1;
-    }
-  out[len] = '\0';
-  return len;
-}
-
 /* Splits the cleaned text of @c into base and number. */
 static void
 analyse_candidate (FxsNameCandidate *c)
@@ -286,14 +251,32 @@ analyse_candidate (FxsNameCandidate *c)
   c->hash = fxs_name_hash (text, c->base_len);
 }
 
+/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
+ * starts with a digit), "_unnamed" when empty.  Bytes work as well as code
+ * points: UTF-8 sequences consist of non-ASCII bytes only. */
 void
 fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
                          gpointer alloc_data)
 {
-  /* the room clean_into() may need */
   char *text = alloc (alloc_data, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
-  c->len = (guint32) clean_into (candidate, text);
+  gsize len = 0;
+  if (g_ascii_isdigit (candidate[0]))
+    text[len++] = '_';
+  for (const char *p = candidate; *p; p++)
+    {
+      if (is_identifier_char (*p))
+        text[len++] = *p;
+      else if (p == candidate || is_identifier_char (p[-1]))
+        text[len++] = '_';
+    }
+  if (len == 0)
+    {
+      memcpy (text, "_unnamed", sizeof "_unnamed");
+      len = sizeof "_unnamed" - 1;
+    }
+  text[len] = '\0';
   c->text = text;
+  c->len = (guint32) len;
   analyse_candidate (c);
 }
 

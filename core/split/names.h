@@ -87,6 +87,6 @@ void fxs_node_name_candidate (FxsOp op, const char *target, GString *out);
 
 /* TRUE when torch.fx never gives out @name (a keyword, a builtin, or one
  * of inf, nan, NoneType, torch, device, fx_pytree, pytree). */
-gboolean fxs_name_is_reserved_len (const char *name, gsize len);
+gboolean fxs_name_is_reserved (const char *name);
 
 #endif

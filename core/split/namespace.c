@@ -232,41 +232,30 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
   return name;
 }
 
-/* Adds one to a decimal number held as text. */
-static void
-decimal_increment (GString *digits)
-{
-  gssize i = (gssize) digits->len - 1;
-  while (i >= 0 && digits->str[i] == '9')
-    digits->str[i--] = '0';
-  if (i >= 0)
-    digits->str[i]++;
-  else
-    g_string_prepend_c (digits, '1');
-}
-
 /* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
  * others: a plain scan over a string set, as such names only come from
  * hand-written graphs. */
 G_GNUC_NO_INLINE static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
-  GString *name = g_string_new (NULL);
-  GString *num = g_string_new (digits);
-  for (;;)
+  GString *name = g_string_new_len (base, (gssize) base_len);
+  g_string_append_c (name, '_');
+  g_string_append (name, digits);
+  gsize first = base_len + 1;   /* the number's first digit */
+  while (g_hash_table_contains (ns->big, name->str))
     {
-      g_string_truncate (name, 0);
-      g_string_append_len (name, base, (gssize) base_len);
-      g_string_append_c (name, '_');
-      g_string_append_len (name, num->str, (gssize) num->len);
-      if (!g_hash_table_contains (ns->big, name->str))
-        break;
-      decimal_increment (num);
+      /* one more, in decimal */
+      gsize i = name->len;
+      while (i > first && name->str[i - 1] == '9')
+        name->str[--i] = '0';
+      if (i > first)
+        name->str[i - 1]++;
+      else
+        g_string_insert_c (name, (gssize) first, '1');
     }
   const char *taken = fxs_arena_strndup (&ns->graph->arena, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
-  g_string_free (num, TRUE);
   return taken;
 }
 
@@ -289,7 +278,7 @@ create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
   if (c->form == FXS_NAME_NUMBERED)
     return take_numbered (ns, base, c->number);
   Base *b = base_at (ns, base);
-  if (!b->plain_taken && !fxs_name_is_reserved_len (c->text, c->len))
+  if (!b->plain_taken && !fxs_name_is_reserved (c->text))
     {
       b->plain_taken = TRUE;
       return keep_text ? c->text : fxs_arena_strndup (&ns->graph->arena, c->text, c->len);

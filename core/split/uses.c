@@ -122,22 +122,6 @@ check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, G
   return TRUE;
 }
 
-/* The uses of @node (in partition @part, or none for the output node);
- * errors go to a->error. */
-static void
-record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
-{
-  Use use = { a, node->index, part };
-  if (node->op == FXS_OP_OUTPUT)
-    fxs_value_foreach_node (&node->args.u.items[0], note_use, &use);
-  else
-    {
-      fxs_value_foreach_node (&node->args, note_use, &use);
-      if (node->kwargs.n)   /* most are {} */
-        fxs_value_foreach_node (&node->kwargs, note_use, &use);
-    }
-}
-
 gboolean
 fxs_analysis_record_uses (Analysis *a, GError **error)
 {
@@ -158,7 +142,11 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
           if (fxs_global_state_of (node) != GLOBAL_STATE_NONE)
             continue;
         }
-      record_node_uses (a, node, part);
+      /* the uses of the node (in no partition: the output node) */
+      Use use = { a, i, part };
+      fxs_value_foreach_node (&node->args, note_use, &use);
+      if (node->kwargs.n && node->op != FXS_OP_OUTPUT)   /* most are {} */
+        fxs_value_foreach_node (&node->kwargs, note_use, &use);
       if (a->error)
         {
           g_propagate_error (error, g_steal_pointer (&a->error));

@@ -428,12 +428,12 @@ test_reserved_names_agree (void)
       const char *s = samples[i];
       gboolean ours = fxs_py_is_keyword (s) || fxs_py_is_builtin (s)
                       || fxs_py_is_custom_builtin (s);
-      if (ours != fxs_name_is_reserved_len (s, strlen (s)))
+      if (ours != fxs_name_is_reserved (s))
         fprintf (stderr, "'%s' disagrees\n", s);
-      CU_ASSERT_EQUAL (ours, fxs_name_is_reserved_len (s, strlen (s)));
+      CU_ASSERT_EQUAL (ours, fxs_name_is_reserved (s));
     }
   for (const char *const *c = fxs_py_custom_builtins; *c; c++)
-    CU_ASSERT_TRUE (fxs_name_is_reserved_len (*c, strlen (*c)));
+    CU_ASSERT_TRUE (fxs_name_is_reserved (*c));
 }
 
 /* The data tables' JSON: ASCII, no single quote, floats as Python's repr. */

@@ -50,10 +50,10 @@ test_reserved_names (void)
                   "sum_1 input_1 getattr_1 type_1 print_1 torch_1 inf_1 nan_1 NoneType_1 "
                   "device_1 fx_pytree_1 pytree_1 None_1 class_1 for_1 __import___1 copyright_1 "
                   "sum_2");
-  CU_ASSERT_TRUE (fxs_name_is_reserved_len ("lambda", 6));
-  CU_ASSERT_TRUE (fxs_name_is_reserved_len ("ZeroDivisionError", 17));
-  CU_ASSERT_FALSE (fxs_name_is_reserved_len ("add", 3));
-  CU_ASSERT_FALSE (fxs_name_is_reserved_len ("sum_1", 5));
+  CU_ASSERT_TRUE (fxs_name_is_reserved ("lambda"));
+  CU_ASSERT_TRUE (fxs_name_is_reserved ("ZeroDivisionError"));
+  CU_ASSERT_FALSE (fxs_name_is_reserved ("add"));
+  CU_ASSERT_FALSE (fxs_name_is_reserved ("sum_1"));
 }
 
 static void

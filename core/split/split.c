@@ -340,8 +340,8 @@ analysis_clear (Analysis *a)
 {
   g_array_free (a->ids, TRUE);
   fxs_id_map_clear (&a->dense_of_id);
-  g_clear_pointer (&a->input_pairs, g_array_unref);
-  g_clear_pointer (&a->output_pairs, g_array_unref);
+  g_array_free (a->input_pairs, TRUE);
+  g_array_free (a->output_pairs, TRUE);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
   g_free (a->is_output);
@@ -351,14 +351,6 @@ analysis_clear (Analysis *a)
   g_array_free (a->grad_regions, TRUE);
   g_hash_table_unref (a->open_autocast);
   g_clear_error (&a->error);
-}
-
-/* Frees a pair list as soon as its table is made, to keep the peak low. */
-static void
-pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs **pairs)
-{
-  fxs_csr_init_from_pairs (csr, n_groups, *pairs);
-  g_clear_pointer (pairs, g_array_unref);
 }
 
 static FxsSplitResult *
@@ -373,8 +365,8 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
       guint P = a.ids->len;
       fxs_split_result_add_partitions (a.r, a.ids, plan.options->partition_affix);
       fxs_csr_init (&a.r->nodes, P, a.n, a.r->part_of, NULL, 1);
-      pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
-      pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
+      fxs_csr_init_from_pairs (&a.r->inputs, P, a.input_pairs);
+      fxs_csr_init_from_pairs (&a.r->outputs, P, a.output_pairs);
       ok = fxs_analysis_order (&a, error);
     }
   if (ok)

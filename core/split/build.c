@@ -45,11 +45,11 @@ struct FxsBuilder {
 
 typedef FxsBuilder Builder;
 
-/* Memory for the graph being built (an FxsNameAllocFunc). */
+/* Memory for the graph being built. */
 static gpointer
-node_memory (gpointer builder, gsize size)
+node_memory (Builder *b, gsize size)
 {
-  return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
+  return fxs_arena_take (&b->graph->arena, size);
 }
 
 /* Sets attribute @name (as long-lived as the graph). */
@@ -234,7 +234,7 @@ add_target (Builder *b, FxsOp op, const char *target, CachedCandidate *e)
   e->owner = b->owner;
   e->op = op;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  fxs_name_candidate_init_for_node (&e->name, op, e->flat, b->candidate, node_memory, b);
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, b->candidate, &b->graph->arena);
   return e;
 }
 

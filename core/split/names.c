@@ -255,10 +255,9 @@ analyse_candidate (FxsNameCandidate *c)
  * starts with a digit), "_unnamed" when empty.  Bytes work as well as code
  * points: UTF-8 sequences consist of non-ASCII bytes only. */
 void
-fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
-                         gpointer alloc_data)
+fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena)
 {
-  char *text = alloc (alloc_data, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
+  char *text = fxs_arena_take (arena, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
   gsize len = 0;
   if (g_ascii_isdigit (candidate[0]))
     text[len++] = '_';
@@ -282,7 +281,7 @@ fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllo
 
 void
 fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                  GString *scratch, FxsNameAllocFunc alloc, gpointer alloc_data)
+                                  GString *scratch, FxsArena *arena)
 {
   const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
   /* most targets ("layers_7_fc", "add", "layers.7.scale") are [a-z0-9_]
@@ -302,7 +301,7 @@ fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *tar
     {
       if (dots)
         {
-          char *copy = alloc (alloc_data, len + 1);
+          char *copy = fxs_arena_take (arena, len + 1);
           for (gsize i = 0; i <= len; i++)
             copy[i] = s[i] == '.' ? '_' : s[i];
           s = copy;
@@ -314,5 +313,5 @@ fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *tar
     }
   g_string_truncate (scratch, 0);
   fxs_node_name_candidate (op, target, scratch);
-  fxs_name_candidate_init (c, scratch->str, alloc, alloc_data);
+  fxs_name_candidate_init (c, scratch->str, arena);
 }

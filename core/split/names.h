@@ -13,9 +13,6 @@
 
 typedef struct FxsNamespace FxsNamespace;
 
-/* Memory for names: @size bytes that live as long as the graph named. */
-typedef gpointer (*FxsNameAllocFunc) (gpointer data, gsize size);
-
 typedef enum {
   FXS_NAME_PLAIN,      /* no "_<digits>" suffix */
   FXS_NAME_NUMBERED,   /* "<base>_<n>", n < 2^64 */
@@ -56,9 +53,9 @@ const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate
  * graphs). */
 void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph);
 
-/* Prepares @c for @candidate; its text is stored with @alloc. */
-void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
-                              FxsNameAllocFunc alloc, gpointer alloc_data);
+/* Prepares @c for @candidate; its text is stored in @arena, which must
+ * live as long as the names made from it. */
+void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena);
 
 /* fxs_name_candidate_init() of fxs_node_name_candidate (@op, @target),
  * made in @scratch.  When @target (or its end, a function's name) is a
@@ -66,8 +63,7 @@ void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
  * instead of a copy: @target must then live as long as the names made
  * from it. */
 void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                       GString *scratch, FxsNameAllocFunc alloc,
-                                       gpointer alloc_data);
+                                       GString *scratch, FxsArena *arena);
 
 /* fxs_namespace_create_name() of a prepared candidate, which remembers
  * where its base is in @ns.  A plain name is the candidate's text itself,

@@ -110,7 +110,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
-  FxsTable qualname_keys;       /* the new names (qualnames.c) */
+  FxsTable qualname_keys;       /* the new names (result.c) */
   GStringChunk *strings;
   gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };
@@ -161,7 +161,7 @@ FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
  * in that order until fxs_analysis_order(). */
 void fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix);
 
-/* Fills @r's qualname map from @plan's call_module list (qualnames.c). */
+/* Fills @r's qualname map from @plan's call_module list (result.c). */
 void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
 
 /* Builds the graphs of @r, whose partitions, lists and order the analysis

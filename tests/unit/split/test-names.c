@@ -222,12 +222,6 @@ test_many_names (void)
   fxs_graph_unref (g);
 }
 
-static gpointer
-arena_alloc (gpointer arena, gsize size)
-{
-  return fxs_arena_alloc (arena, size);
-}
-
 /* The engine's candidates (fxs_name_candidate_init_for_node), shared
  * with the target when they can, equal fxs_node_name_candidate() cleaned by create_name, and prepared
  * candidates name as plain candidates do, in a reused namespace too. */
@@ -257,11 +251,10 @@ test_prepared_candidates (void)
       for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
         {
           FxsNameCandidate fast, reference;
-          fxs_name_candidate_init_for_node (&fast, ops[o], targets[t], scratch, arena_alloc,
-                                            &arena);
+          fxs_name_candidate_init_for_node (&fast, ops[o], targets[t], scratch, &arena);
           g_string_truncate (slow, 0);
           fxs_node_name_candidate (ops[o], targets[t], slow);
-          fxs_name_candidate_init (&reference, slow->str, arena_alloc, &arena);
+          fxs_name_candidate_init (&reference, slow->str, &arena);
           CU_ASSERT_STRING_EQUAL (fast.text, reference.text);
           CU_ASSERT_EQUAL (fast.len, strlen (fast.text));
           CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &fast),
@@ -270,7 +263,7 @@ test_prepared_candidates (void)
   /* a reset namespace starts again */
   fxs_namespace_reset (prepared, g3);
   FxsNameCandidate add;
-  fxs_name_candidate_init (&add, "add", arena_alloc, &arena);
+  fxs_name_candidate_init (&add, "add", &arena);
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add");
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add_1");
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (prepared, "add_1"), "add_2");

@@ -629,18 +629,17 @@ FxsBuilder *
 fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs)
 {
   Builder *b = g_new (Builder, 1);
-  guint n = r->original->nodes->len;
-  gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
+  guint n = MAX (r->original->nodes->len, 1);
   *b = (Builder) {
     .r = r,
     .plan = plan,
     .orig = r->original,
-    .env = g_malloc ((n ? n : 1) * sizeof (FxsNode *)),
-    .env_owner = g_malloc (env_owner_size),
+    .env = g_new (FxsNode *, n),
+    .env_owner = g_new (guint32, n),
     .candidate = g_string_new (NULL),
     .passed_inputs = passed_inputs,
   };
-  memset (b->env_owner, 0xff, env_owner_size);
+  memset (b->env_owner, 0xff, n * sizeof (guint32));
   for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
     b->cache[i].owner = G_MAXUINT32;
   b->ns = fxs_namespace_new (NULL);

@@ -1,6 +1,6 @@
-/* Internals of the splitting engine, shared by split.c (analysis: which
- * node goes where, partition order), build.c and workers.c (the produced
- * graphs) and result.c (accessors).
+/* Internals of the splitting engine, shared by split.c and uses.c
+ * (analysis: which node goes where, partition order), build.c and
+ * workers.c (the produced graphs) and result.c (accessors, qualnames).
  *
  * Partitions have two indices: the "dense" index, in order of first
  * appearance in the graph, used while analysing, and the position in call

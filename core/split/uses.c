@@ -105,18 +105,15 @@ static gboolean
 check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, GError **error)
 {
   gint64 id = g_array_index (a->ids, gint64, a->r->part_of[node->index]);
-  if (*prev)
+  gint64 prev_id = *prev ? g_array_index (a->ids, gint64, a->r->part_of[(*prev)->index]) : id;
+  if (id < prev_id)
     {
-      gint64 prev_id = g_array_index (a->ids, gint64, a->r->part_of[(*prev)->index]);
-      if (id < prev_id)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_GLOBAL_STATE,
-                       "node '%s': partition %" G_GINT64_FORMAT " comes after partition %"
-                       G_GINT64_FORMAT " (node '%s'), but set_grad_enabled and autocast "
-                       "regions need partition ids that never decrease in graph order",
-                       node->name, id, prev_id, (*prev)->name);
-          return FALSE;
-        }
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GLOBAL_STATE,
+                   "node '%s': partition %" G_GINT64_FORMAT " comes after partition %"
+                   G_GINT64_FORMAT " (node '%s'), but set_grad_enabled and autocast "
+                   "regions need partition ids that never decrease in graph order",
+                   node->name, id, prev_id, (*prev)->name);
+      return FALSE;
     }
   *prev = node;
   return TRUE;
@@ -172,8 +169,8 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
   guint P = a->r->n_partitions;
   guint32 *visited_at = g_new (guint32, P);
   memset (visited_at, 0xff, P * sizeof (guint32));
-  GArray *walk = g_array_new (FALSE, FALSE, sizeof (guint32));
-  GArray *via = g_array_new (FALSE, FALSE, sizeof (guint32));   /* edge from walk[k] on */
+  guint32 *walk = g_new (guint32, P), *via = g_new (guint32, P);   /* edge from walk[k] on */
+  guint len = 0;
 
   guint32 u = 0;
   while (remaining[u] == 0)
@@ -181,8 +178,8 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
   /* follow unplaced dependencies until a partition comes round again */
   while (visited_at[u] == G_MAXUINT32)
     {
-      visited_at[u] = walk->len;
-      g_array_append_val (walk, u);
+      visited_at[u] = len;
+      walk[len] = u;
       const guint32 *edges = fxs_csr_items (deps, u);
       guint32 e = 0, next = u;
       for (guint k = 0; k < fxs_csr_count (deps, u); k++)
@@ -192,15 +189,14 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
           if (remaining[next] > 0)
             break;
         }
-      g_array_append_val (via, e);
+      via[len++] = e;
       u = next;
     }
 
   /* walk[start..] depend on each other in a ring; report it in the
    * direction values flow, from its first-appearing partition */
-  guint start = visited_at[u], m = walk->len - start, first = 0;
-  const guint32 *ring = &g_array_index (walk, guint32, start);
-  const guint32 *ring_via = &g_array_index (via, guint32, start);
+  guint start = visited_at[u], m = len - start, first = 0;
+  const guint32 *ring = walk + start, *ring_via = via + start;
   for (guint k = 1; k < m; k++)
     if (ring[k] < ring[first])
       first = k;
@@ -228,8 +224,8 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
                path->str, edges->str);
   g_string_free (path, TRUE);
   g_string_free (edges, TRUE);
-  g_array_free (walk, TRUE);
-  g_array_free (via, TRUE);
+  g_free (walk);
+  g_free (via);
   g_free (visited_at);
 }
 

@@ -1,6 +1,6 @@
 /* The analysis of a split as its two files share it: split.c (pass 1, the
  * partitions and global-state regions, and the entry points) and uses.c
- * (pass 2, the cross-partition uses). */
+ * (pass 2, the cross-partition uses, and the partitions' order). */
 #ifndef FXS_SPLIT_ANALYSIS_H
 #define FXS_SPLIT_ANALYSIS_H
 
@@ -22,14 +22,11 @@ typedef struct {
   GArray *ids;                /* gint64 per dense partition */
   FxsIdMap dense_of_id;
   guint32 last_dense;         /* neighbours usually share a partition */
-  FxsPairs *input_pairs, *output_pairs, *dependent_pairs;
+  FxsPairs *input_pairs, *output_pairs;
   GArray *dep_edges;
-  FxsIdSet input_seen, dependent_seen, dependency_seen;
-  /* cheap first checks before the sets: most repeated uses repeat the
-   * previous one */
-  guint32 *first_input_part;  /* per node: the first partition it is an input of;
-                               * input_seen holds the others */
-  guint8 *is_output;          /* per node: an output of its partition already */
+  FxsIdSet input_seen, dependency_seen;
+  guint8 *is_output;          /* per node: an output of its partition already
+                               * (of no other: no set needed) */
   GHashTable *binder;         /* symbol -> index + 1 of the first node that is it */
   FxsSplitPlan *plan;         /* attr_of and call_modules filled in pass 1 */
   GArray *autocast_regions, *grad_regions;
@@ -47,5 +44,10 @@ node_at (const Analysis *a, guint i)
 /* Pass 2, after pass 1 assigned every node its partition: the uses of
  * every node. */
 gboolean fxs_analysis_record_uses (Analysis *a, GError **error);
+
+/* Puts a->r's partitions (named) in call order and fills r->dependencies
+ * and r->dependents from a->dep_edges (one per dependency); FXS_ERROR_CYCLE
+ * or, with keep_original_order, FXS_ERROR_GRAPH when there is no order. */
+gboolean fxs_analysis_order (Analysis *a, GError **error);
 
 #endif

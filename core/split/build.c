@@ -18,8 +18,6 @@ typedef struct {
   FxsOp op;
   FxsNameCandidate name;  /* its text in the graph */
   const char *flat;       /* call_module: the flattened target in this graph */
-  guint32 flat_hash;      /* call_module: fxs_name_hash of flat */
-  const FxsAttr *attr;    /* call_module, get_attr: the original attribute */
 } CachedCandidate;
 
 /* Builder.owner of the top-level graph (a partition's is its dense index) */
@@ -47,20 +45,22 @@ struct FxsBuilder {
 
 typedef FxsBuilder Builder;
 
-/* Memory for the graph being built (an FxsNameAllocFunc). */
+/* Memory for the graph being built. */
 static gpointer
-node_memory (gpointer builder, gsize size)
+node_memory (Builder *b, gsize size)
 {
-  return fxs_arena_take (&((Builder *) builder)->graph->arena, size);
+  return fxs_arena_take (&b->graph->arena, size);
 }
 
 /* Sets attribute @name (as long-lived as the graph). */
 static void
-attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind kind,
-                       const char *class_name, const FxsTensorMeta *tensor)
+attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
+                const FxsTensorMeta *tensor)
 {
   FxsItems *attrs = b->graph->attrs;
-  guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, strlen (name), hash);
+  gsize len = strlen (name);
+  guint32 hash = fxs_name_hash (name, len);
+  guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, len, hash);
   if (pos != G_MAXUINT32)
     {
       FxsAttr *a = attrs->pdata[pos];
@@ -75,13 +75,6 @@ attr_table_set_hashed (Builder *b, const char *name, guint32 hash, FxsAttrKind k
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
-}
-
-static void
-attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
-                const FxsTensorMeta *tensor)
-{
-  attr_table_set_hashed (b, name, fxs_name_hash (name, strlen (name)), kind, class_name, tensor);
 }
 
 static FxsValue
@@ -223,44 +216,46 @@ original_attr (const Builder *b, const FxsNode *orig)
   return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
 }
 
+/* Sets attribute @name to the original attribute @orig's target names. */
+static void
+copy_attr (Builder *b, const FxsNode *orig, const char *name)
+{
+  const FxsAttr *attr = original_attr (b, orig);
+  attr_table_set (b, name, attr->kind, attr->class_name, attr->tensor);
+}
+
 /* torch.fx's name candidate for @target (and, for call_module, the
  * flattened target), remembered for the graph being built in @e, its
- * cache slot.  @orig is a node of the original graph with that target,
- * for get_attr and call_module (its attribute), or NULL. */
+ * cache slot. */
 G_GNUC_NO_INLINE static CachedCandidate *
-add_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig, CachedCandidate *e)
+add_target (Builder *b, FxsOp op, const char *target, CachedCandidate *e)
 {
   e->target = target;
   e->owner = b->owner;
   e->op = op;
-  e->attr = op == FXS_OP_CALL_MODULE || op == FXS_OP_GET_ATTR ? original_attr (b, orig) : NULL;
   e->flat = op == FXS_OP_CALL_MODULE ? flat_target (b, target) : target;
-  fxs_name_candidate_init_for_node (&e->name, op, e->flat, node_memory, b);
-  if (op == FXS_OP_CALL_MODULE)
-    /* a plain candidate that is the flat target hashed it already */
-    e->flat_hash = e->name.text == e->flat && e->name.base_len == e->name.len
-                     ? e->name.hash : fxs_name_hash (e->flat, strlen (e->flat));
+  fxs_name_candidate_init_for_node (&e->name, op, e->flat, b->candidate, &b->graph->arena);
   return e;
 }
 
 /* The cached candidate for @target, made by add_target() when new (the
  * cached case, most calls, stays small enough to inline). */
 static inline CachedCandidate *
-lookup_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+lookup_target (Builder *b, FxsOp op, const char *target)
 {
   /* interned: the target's address is its key */
   guint64 h = ((guint64) (guintptr) target ^ op) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
   CachedCandidate *e = &b->cache[(h >> 56) & (CANDIDATE_CACHE_SIZE - 1)];
   if (e->target == target && e->op == op && e->owner == b->owner)
     return e;
-  return add_target (b, op, target, orig, e);
+  return add_target (b, op, target, e);
 }
 
 /* A name from the namespace for a node torch.fx names after its target. */
 static const char *
-name_for_target (Builder *b, FxsOp op, const char *target, const FxsNode *orig)
+name_for_target (Builder *b, FxsOp op, const char *target)
 {
-  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target, orig)->name);
+  return fxs_namespace_create_name_from (b->ns, &lookup_target (b, op, target)->name);
 }
 
 static FxsNode *
@@ -314,13 +309,19 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
 static FxsNode *
 add_get_attr (Builder *b, const FxsNode *orig)
 {
-  FxsNode *node = add_node (b, FXS_OP_GET_ATTR,
-                            name_for_target (b, FXS_OP_GET_ATTR, orig->target, orig), orig->target,
-                            NULL, NULL);
+  FxsNode *node = add_node (b, FXS_OP_GET_ATTR, name_for_target (b, FXS_OP_GET_ATTR, orig->target),
+                            orig->target, NULL, NULL);
   node->meta = orig->meta;
-  const FxsAttr *attr = original_attr (b, orig);
-  attr_table_set (b, orig->target, attr->kind, attr->class_name, attr->tensor);
+  copy_attr (b, orig, orig->target);
   return node;
+}
+
+/* A placeholder for @orig with @target (kept as long as the graph). */
+static FxsNode *
+add_placeholder (Builder *b, const FxsNode *orig, const char *target, const FxsValue *args)
+{
+  return add_copy (b, orig, FXS_OP_PLACEHOLDER,
+                   name_for_target (b, FXS_OP_PLACEHOLDER, target), target, args, NULL);
 }
 
 /* Whether original node @i, an input of a partition, is passed to it:
@@ -358,9 +359,7 @@ add_inputs (Builder *b, const FxsPartition *part)
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
               target = fxs_arena_strndup (&b->graph->arena, arg, strlen (arg));
             }
-          node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                           name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, NULL,
-                           NULL);
+          node = add_placeholder (b, orig, target, NULL);
         }
       bind (b, inputs[k], node);
     }
@@ -373,33 +372,31 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
   for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
     {
       const FxsNode *orig = original_node (b, nodes[k]);
-      FxsValue args = orig->args, kwargs;
-      /* args are a tuple: its items straight away, without a call */
-      if (args.kind == FXS_VALUE_TUPLE)
-        {
-          FxsValue *items = remap_items (b, args.u.items, args.n, 0, 1);
-          if (items)
-            args.u.items = items;
-        }
-      else
-        remap (b, &orig->args, &args);
-      kwargs = orig->kwargs;
+      FxsValue args, kwargs = orig->kwargs;
+      remap (b, &orig->args, &args);
       if (kwargs.n)   /* most are {} */
         remap (b, &orig->kwargs, &kwargs);
       if (!check_missing (b, orig, error))
         return FALSE;
-      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target, orig);
+      CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
       if (orig->op == FXS_OP_CALL_MODULE)
-        attr_table_set_hashed (b, target, c->flat_hash, fxs_attr_kind (c->attr),
-                               fxs_attr_class (c->attr), fxs_attr_tensor (c->attr));
+        copy_attr (b, orig, target);
       const char *name = b->plan->options->keep_original_node_name
                            ? fxs_namespace_create_name (b->ns, orig->name)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
   return TRUE;
+}
+
+/* A copy of global-state node @orig with @args, named after its target. */
+static FxsNode *
+add_state_copy (Builder *b, const FxsNode *orig, const FxsValue *args)
+{
+  return add_copy (b, orig, (FxsOp) orig->op, name_for_target (b, (FxsOp) orig->op, orig->target),
+                   orig->target, args, NULL);
 }
 
 /* Global-state nodes re-entered at the start of the partition. */
@@ -411,10 +408,7 @@ add_preludes (Builder *b, const FxsPartition *part)
     {
       const FxsNode *orig = original_node (b, preludes[k]);
       /* their arguments are constants (checked by the analysis) */
-      FxsNode *node = add_copy (b, orig, (FxsOp) orig->op,
-                                name_for_target (b, (FxsOp) orig->op, orig->target, orig),
-                                orig->target, &orig->args, NULL);
-      bind (b, preludes[k], node);
+      bind (b, preludes[k], add_state_copy (b, orig, &orig->args));
     }
 }
 
@@ -431,11 +425,18 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       if (!check_missing (b, exit, error))
         return FALSE;
       args = tuple1 (b, &enter);
-      add_copy (b, exit, (FxsOp) exit->op,
-                name_for_target (b, (FxsOp) exit->op, exit->target, exit),
-                exit->target, &args, NULL);
+      add_state_copy (b, exit, &args);
     }
   return TRUE;
+}
+
+/* The graph's output node, which returns @result. */
+static void
+add_output (Builder *b, const FxsValue *result)
+{
+  FxsValue args = tuple1 (b, result);
+  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"), output_target, &args,
+            NULL);
 }
 
 /* One output returned bare, several (or any with tuple_return) as a tuple. */
@@ -453,9 +454,7 @@ add_partition_output (Builder *b, const FxsPartition *part)
       for (guint k = 0; k < n; k++)
         items[k] = node_value (b->env[outputs[k]]);
     }
-  FxsValue args = tuple1 (b, &result);
-  add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-            output_target, &args, NULL);
+  add_output (b, &result);
 }
 
 gboolean
@@ -491,9 +490,7 @@ construct (Builder *b, guint32 i)
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
-      node = add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                       name_for_target (b, FXS_OP_PLACEHOLDER, target, NULL), target, &args,
-                       NULL);
+      node = add_placeholder (b, orig, target, &args);
     }
   else
     node = add_get_attr (b, orig);
@@ -623,11 +620,7 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   remap (b, &out->args.u.items[0], &result);
   gboolean ok = check_missing (b, out, error);
   if (ok)
-    {
-      FxsValue args = tuple1 (b, &result);
-      add_node (b, FXS_OP_OUTPUT, fxs_namespace_create_name (b->ns, "output"),
-                output_target, &args, NULL);
-    }
+    add_output (b, &result);
   b->graph = NULL;
   return ok;
 }
@@ -636,18 +629,17 @@ FxsBuilder *
 fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs)
 {
   Builder *b = g_new (Builder, 1);
-  guint n = r->original->nodes->len;
-  gsize env_owner_size = (n ? n : 1) * sizeof (guint32);
+  guint n = MAX (r->original->nodes->len, 1);
   *b = (Builder) {
     .r = r,
     .plan = plan,
     .orig = r->original,
-    .env = g_malloc ((n ? n : 1) * sizeof (FxsNode *)),
-    .env_owner = g_malloc (env_owner_size),
+    .env = g_new (FxsNode *, n),
+    .env_owner = g_new (guint32, n),
     .candidate = g_string_new (NULL),
     .passed_inputs = passed_inputs,
   };
-  memset (b->env_owner, 0xff, env_owner_size);
+  memset (b->env_owner, 0xff, n * sizeof (guint32));
   for (guint i = 0; i < CANDIDATE_CACHE_SIZE; i++)
     b->cache[i].owner = G_MAXUINT32;
   b->ns = fxs_namespace_new (NULL);

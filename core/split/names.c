@@ -45,36 +45,21 @@ static const char *const reserved_names[] = {
 };
 
 
-typedef struct {
-  const char *name;
-  gsize len;
-} Key;
-
 static int
-compare_reserved (const void *key, const void *member)
+compare_reserved (const void *name, const void *member)
 {
-  const Key *k = key;
-  const char *r = *(const char *const *) member;
-  int c = strncmp (k->name, r, k->len);
-  return c ? c : -(r[k->len] != '\0');
-}
-
-gboolean
-fxs_name_is_reserved_len (const char *name, gsize len)
-{
-  /* most names have digits, which no reserved name has */
-  for (gsize i = 0; i < len; i++)
-    if (g_ascii_isdigit (name[i]))
-      return FALSE;
-  Key key = { name, len };
-  return bsearch (&key, reserved_names, G_N_ELEMENTS (reserved_names), sizeof (char *),
-                  compare_reserved) != NULL;
+  return strcmp (name, *(const char *const *) member);
 }
 
 gboolean
 fxs_name_is_reserved (const char *name)
 {
-  return fxs_name_is_reserved_len (name, strlen (name));
+  /* most names have digits, which no reserved name has */
+  for (const char *p = name; *p; p++)
+    if (g_ascii_isdigit (*p))
+      return FALSE;
+  return bsearch (name, reserved_names, G_N_ELEMENTS (reserved_names), sizeof (char *),
+                  compare_reserved) != NULL;
 }
 
 /* ---- _snake_case ---------------------------------------------------------- */
@@ -151,14 +136,22 @@ fxs_snake_case (const char *s, GString *out)
   const char *p = s;
   while (*p)
     {
-      if ((guchar) *p < 0x80)
+      /* a run of ASCII without capitals (most targets) goes as it is */
+      const char *run = p;
+      while ((guchar) *p - 1u < 0x7fu && !g_ascii_isupper (*p))
+        p++;
+      if (p > run)
         {
-          char a = *p++;
-          gboolean upper = a >= 'A' && a <= 'Z';
-          if (prev_lower && upper)
+          g_string_append_len (out, run, p - run);
+          prev_lower = g_ascii_islower (p[-1]);
+          continue;
+        }
+      if (g_ascii_isupper (*p))
+        {
+          if (prev_lower)
             g_string_append_c (out, '_');
-          g_string_append_c (out, upper ? (char) (a + ('a' - 'A')) : a);
-          prev_lower = a >= 'a' && a <= 'z';
+          g_string_append_c (out, g_ascii_tolower (*p++));
+          prev_lower = FALSE;
           continue;
         }
       gunichar c = g_utf8_get_char_validated (p, -1);
@@ -178,21 +171,6 @@ fxs_snake_case (const char *s, GString *out)
       prev_lower = py_islower (c);
       p = g_utf8_next_char (p);
     }
-}
-
-void
-fxs_target_to_str (const char *target, gboolean callable_name, GString *out)
-{
-  gsize len = strlen (target);
-  if (!callable_name && g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
-    {
-      /* Python's op[2:-2], empty for "__" and "___" */
-      char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
-      fxs_snake_case (inner, out);
-      g_free (inner);
-      return;
-    }
-  fxs_snake_case (target, out);
 }
 
 /* Where the __name__ of the function a call_function target names starts:
@@ -217,42 +195,24 @@ callable_name (const char *target)
 void
 fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 {
+  gsize len = strlen (target);
   if (op == FXS_OP_CALL_FUNCTION)
-    fxs_target_to_str (callable_name (target), TRUE, out);
+    fxs_snake_case (callable_name (target), out);
+  else if (g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
+    {
+      /* Python's op[2:-2], empty for "__" and "___" */
+      char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
+      fxs_snake_case (inner, out);
+      g_free (inner);
+    }
   else
-    fxs_target_to_str (target, FALSE, out);
+    fxs_snake_case (target, out);
 }
 
 static gboolean
 is_identifier_char (char c)
 {
   return g_ascii_isalnum (c) || c == '_';
-}
-
-/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
- * starts with a digit) into @c, "_unnamed" when empty; returns the length.
- * Bytes work as well as code points: UTF-8 sequences consist of non-ASCII
- * bytes only. */
-static gsize
-clean_into (const char *candidate, char *out)
-{
-  gsize len = 0;
-  if (g_ascii_isdigit (candidate[0]))
-    out[len++] = '_';
-  for (const char *p = candidate; *p; p++)
-    {
-      if (is_identifier_char (*p))
-        out[len++] = *p;
-      else if (p == candidate || is_identifier_char (p[-1]))
-        out[len++] = '_';
-    }
-  if (len == 0)
-    {
-      memcpy (out, "_unnamed", sizeof "_unnamed");
-      len = sizeof "_unnamed" - 1;
-    }
-  out[len] = '\0';
-  return len;
 }
 
 /* Splits the cleaned text of @c into base and number. */
@@ -291,153 +251,67 @@ analyse_candidate (FxsNameCandidate *c)
   c->hash = fxs_name_hash (text, c->base_len);
 }
 
+/* "_" + re.sub('[^0-9a-zA-Z_]+', '_', candidate) (the "_" only when it
+ * starts with a digit), "_unnamed" when empty.  Bytes work as well as code
+ * points: UTF-8 sequences consist of non-ASCII bytes only. */
 void
-fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsNameAllocFunc alloc,
-                         gpointer alloc_data)
+fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena)
 {
-  /* the room clean_into() may need */
-  char *text = alloc (alloc_data, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
-  c->len = (guint32) clean_into (candidate, text);
+  char *text = fxs_arena_take (arena, MAX (strlen (candidate) + 2, sizeof "_unnamed"));
+  gsize len = 0;
+  if (g_ascii_isdigit (candidate[0]))
+    text[len++] = '_';
+  for (const char *p = candidate; *p; p++)
+    {
+      if (is_identifier_char (*p))
+        text[len++] = *p;
+      else if (p == candidate || is_identifier_char (p[-1]))
+        text[len++] = '_';
+    }
+  if (len == 0)
+    {
+      memcpy (text, "_unnamed", sizeof "_unnamed");
+      len = sizeof "_unnamed" - 1;
+    }
+  text[len] = '\0';
   c->text = text;
-  analyse_candidate (c);
-}
-
-typedef enum {
-  CHAR_OTHER,
-  CHAR_LOWER,
-  CHAR_UPPER,
-  CHAR_DIGIT,
-  CHAR_UNDERSCORE,
-} CharClass;
-
-#define RANGE_4(c, k) [c] = k, [c + 1] = k, [c + 2] = k, [c + 3] = k
-#define RANGE_8(c, k) RANGE_4 (c, k), RANGE_4 (c + 4, k)
-static const guint8 ascii_class[128] = {
-  RANGE_8 ('0', CHAR_DIGIT), ['8'] = CHAR_DIGIT, ['9'] = CHAR_DIGIT,
-  RANGE_8 ('a', CHAR_LOWER), RANGE_8 ('i', CHAR_LOWER), RANGE_8 ('q', CHAR_LOWER),
-  ['y'] = CHAR_LOWER, ['z'] = CHAR_LOWER,
-  RANGE_8 ('A', CHAR_UPPER), RANGE_8 ('I', CHAR_UPPER), RANGE_8 ('Q', CHAR_UPPER),
-  ['Y'] = CHAR_UPPER, ['Z'] = CHAR_UPPER,
-  ['_'] = CHAR_UNDERSCORE,
-};
-
-/* [0-9a-z_]: what a clean, lower-case identifier is made of (not NUL) */
-static const guint8 lower_ident[256] = {
-  RANGE_8 ('0', 1), ['8'] = 1, ['9'] = 1,
-  RANGE_8 ('a', 1), RANGE_8 ('i', 1), RANGE_8 ('q', 1), ['y'] = 1, ['z'] = 1,
-  ['_'] = 1,
-};
-
-/* Makes @c the candidate of the @len clean bytes at @text (copied). */
-static void
-set_candidate_text (FxsNameCandidate *c, const char *text, gsize len, FxsNameAllocFunc alloc,
-                    gpointer alloc_data)
-{
-  char *copy = alloc (alloc_data, len + 1);
-  memcpy (copy, text, len);
-  copy[len] = '\0';
-  c->text = copy;
   c->len = (guint32) len;
   analyse_candidate (c);
 }
 
-/* fxs_node_name_candidate() and its cleaning in one pass, for targets of
- * ASCII only and of moderate length (the usual case); FALSE otherwise. */
-static gboolean
-candidate_for_node_fast (FxsNameCandidate *c, FxsOp op, const char *target, FxsNameAllocFunc alloc,
-                         gpointer alloc_data)
-{
-  const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
-  /* the clean, lower-case prefix, measuring the string on the way: most
-   * targets ("layers_7_fc", "add_5") are that prefix and need no strlen */
-  gsize k = 0;
-  while (lower_ident[(guchar) s[k]])
-    k++;
-  gsize len = s[k] == '\0' ? k : k + strlen (s + k);
-  /* _target_to_str: op[2:-2] of a "__magic__" name ("__" is in the
-   * prefix, so the prefix of the inner text is k - 2 bytes long) */
-  if (op != FXS_OP_CALL_FUNCTION && len >= 2 && s[0] == '_' && s[1] == '_'
-      && s[len - 2] == '_' && s[len - 1] == '_')
-    {
-      s += 2;
-      len = len > 4 ? len - 4 : 0;
-      k = MIN (k - 2, len);
-    }
-  /* already a clean, lower-case identifier: as it is */
-  if (k == len && len > 0 && ascii_class[(guchar) s[0]] != CHAR_DIGIT)
-    {
-      if (s[len] == '\0')
-        {
-          /* the target's own text (or its end): shared, not copied */
-          c->text = s;
-          c->len = (guint32) len;
-          analyse_candidate (c);
-        }
-      else
-        set_candidate_text (c, s, len, alloc, alloc_data);
-      return TRUE;
-    }
-  char buf[256];
-  if (2 * len + 2 > sizeof buf)
-    return FALSE;
-  gsize o = 0;
-  gboolean prev_lower = FALSE;   /* _snake_case's state */
-  gboolean prev_ident = FALSE;   /* the cleaning's: the last character it saw */
-  if (k > 0)
-    {
-      /* the clean prefix comes out as it is ("layers" of "layers.7.weight") */
-      if (ascii_class[(guchar) s[0]] == CHAR_DIGIT)
-        buf[o++] = '_';
-      memcpy (buf + o, s, k);
-      o += k;
-      prev_lower = ascii_class[(guchar) s[k - 1]] == CHAR_LOWER;
-      prev_ident = TRUE;
-    }
-  for (gsize i = k; i < len; i++)
-    {
-      guchar a = (guchar) s[i];
-      if (a >= 0x80)
-        return FALSE;
-      CharClass cls = ascii_class[a];
-      if (cls == CHAR_UPPER)
-        {
-          if (prev_lower)
-            buf[o++] = '_';
-          a += 'a' - 'A';
-        }
-      if (cls != CHAR_OTHER)
-        {
-          if (o == 0 && cls == CHAR_DIGIT)
-            buf[o++] = '_';
-          buf[o++] = (char) a;
-          prev_ident = TRUE;
-        }
-      else
-        {
-          /* a run of other characters becomes one "_" */
-          if (o == 0 || prev_ident)
-            buf[o++] = '_';
-          prev_ident = FALSE;
-        }
-      prev_lower = cls == CHAR_LOWER;
-    }
-  if (o == 0)
-    {
-      memcpy (buf, "_unnamed", sizeof "_unnamed" - 1);
-      o = sizeof "_unnamed" - 1;
-    }
-  set_candidate_text (c, buf, o, alloc, alloc_data);
-  return TRUE;
-}
-
 void
 fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                  FxsNameAllocFunc alloc, gpointer alloc_data)
+                                  GString *scratch, FxsArena *arena)
 {
-  if (candidate_for_node_fast (c, op, target, alloc, alloc_data))
-    return;
-  GString *candidate = g_string_new (NULL);
-  fxs_node_name_candidate (op, target, candidate);
-  fxs_name_candidate_init (c, candidate->str, alloc, alloc_data);
-  g_string_free (candidate, TRUE);
+  const char *s = op == FXS_OP_CALL_FUNCTION ? callable_name (target) : target;
+  /* most targets ("layers_7_fc", "add", "layers.7.scale") are [a-z0-9_]
+   * with single dots, which the cleaning makes "_" */
+  gsize len = 0, dots = 0;
+  for (;; len++)
+    {
+      char a = s[len];
+      if (a == '.' && (len == 0 || s[len - 1] != '.'))
+        dots++;
+      else if (!((a >= 'a' && a <= 'z') || a == '_' || (a >= '0' && a <= '9' && len > 0)))
+        break;
+    }
+  gboolean magic = op != FXS_OP_CALL_FUNCTION && len >= 2 && s[0] == '_' && s[1] == '_'
+                   && s[len - 2] == '_' && s[len - 1] == '_';
+  if (len > 0 && s[len] == '\0' && !magic)
+    {
+      if (dots)
+        {
+          char *copy = fxs_arena_take (arena, len + 1);
+          for (gsize i = 0; i <= len; i++)
+            copy[i] = s[i] == '.' ? '_' : s[i];
+          s = copy;
+        }
+      c->text = s;
+      c->len = (guint32) len;
+      analyse_candidate (c);
+      return;
+    }
+  g_string_truncate (scratch, 0);
+  fxs_node_name_candidate (op, target, scratch);
+  fxs_name_candidate_init (c, scratch->str, arena);
 }

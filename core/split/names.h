@@ -13,9 +13,6 @@
 
 typedef struct FxsNamespace FxsNamespace;
 
-/* Memory for names: @size bytes that live as long as the graph named. */
-typedef gpointer (*FxsNameAllocFunc) (gpointer data, gsize size);
-
 typedef enum {
   FXS_NAME_PLAIN,      /* no "_<digits>" suffix */
   FXS_NAME_NUMBERED,   /* "<base>_<n>", n < 2^64 */
@@ -56,16 +53,17 @@ const char   *fxs_namespace_create_name (FxsNamespace *ns, const char *candidate
  * graphs). */
 void          fxs_namespace_reset (FxsNamespace *ns, FxsGraph *graph);
 
-/* Prepares @c for @candidate; its text is stored with @alloc. */
-void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate,
-                              FxsNameAllocFunc alloc, gpointer alloc_data);
+/* Prepares @c for @candidate; its text is stored in @arena, which must
+ * live as long as the names made from it. */
+void fxs_name_candidate_init (FxsNameCandidate *c, const char *candidate, FxsArena *arena);
 
 /* fxs_name_candidate_init() of fxs_node_name_candidate (@op, @target),
- * in one pass when it can.  When @target (or its end, a function's name)
- * is the cleaned text already, the candidate points into it instead of a
- * copy: @target must then live as long as the names made from it. */
+ * made in @scratch.  When @target (or its end, a function's name) is a
+ * clean, lower-case identifier already, the candidate points into it
+ * instead of a copy: @target must then live as long as the names made
+ * from it. */
 void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char *target,
-                                       FxsNameAllocFunc alloc, gpointer alloc_data);
+                                       GString *scratch, FxsArena *arena);
 
 /* fxs_namespace_create_name() of a prepared candidate, which remembers
  * where its base is in @ns.  A plain name is the candidate's text itself,
@@ -76,19 +74,15 @@ const char   *fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate
 /* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
 void fxs_snake_case (const char *s, GString *out);
 
-/* Graph._target_to_str(target) appended to @out: for a callable, its
- * __name__ (@callable_name TRUE, @target is that name); for a string
- * target, the string without "__" magic affixes; then _snake_case. */
-void fxs_target_to_str (const char *target, gboolean callable_name, GString *out);
-
 /* The name torch.fx derives for a node with @op and @target when no name
- * is given: _target_to_str of the function's __name__ (the last component
- * of the qualified name) for call_function, of the target string otherwise. */
+ * is given, Graph._target_to_str's, appended to @out: for call_function,
+ * _snake_case of the function's __name__ (the last component of the
+ * qualified name); otherwise of the target string without "__" magic
+ * affixes. */
 void fxs_node_name_candidate (FxsOp op, const char *target, GString *out);
 
 /* TRUE when torch.fx never gives out @name (a keyword, a builtin, or one
  * of inf, nan, NoneType, torch, device, fx_pytree, pytree). */
 gboolean fxs_name_is_reserved (const char *name);
-gboolean fxs_name_is_reserved_len (const char *name, gsize len);
 
 #endif

@@ -45,7 +45,6 @@ struct FxsNamespace {
   FxsTable bases;            /* FxsTableHead: tag is the base index + 1 */
   FxsTable sparse;           /* SparseSlot */
   GHashTable *big;           /* names with numbers beyond 64 bits */
-  GString *candidate;        /* fxs_namespace_create_name's cleaned candidate */
   GPtrArray *path;           /* SparseSlot*: the slots one search visited */
 };
 
@@ -62,7 +61,6 @@ fxs_namespace_new (FxsGraph *graph)
   FxsNamespace *ns = g_new0 (FxsNamespace, 1);
   ns->base_list = g_array_new (FALSE, FALSE, sizeof (Base));
   ns->big = g_hash_table_new (g_str_hash, g_str_equal);
-  ns->candidate = g_string_new (NULL);
   ns->path = g_ptr_array_new ();
   fxs_table_init (&ns->bases, sizeof (FxsTableHead));
   fxs_table_init (&ns->sparse, sizeof (SparseSlot));
@@ -91,7 +89,6 @@ fxs_namespace_free (FxsNamespace *ns)
   fxs_table_clear (&ns->bases);
   fxs_table_clear (&ns->sparse);
   g_hash_table_unref (ns->big);
-  g_string_free (ns->candidate, TRUE);
   g_ptr_array_free (ns->path, TRUE);
   g_free (ns);
 }
@@ -104,10 +101,10 @@ base_at (const FxsNamespace *ns, guint32 index)
   return &g_array_index (ns->base_list, Base, index);
 }
 
-/* The index of base @name (@len bytes, hashing to @hash), added when new;
- * a new base keeps @name itself when @keep, else a copy in the graph. */
+/* The index of base @name (@len bytes, hashing to @hash), added when new:
+ * a new base keeps pointing to @name. */
 G_GNUC_NO_INLINE static guint32
-find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean keep)
+find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash)
 {
   for (gsize i = fxs_table_start (&ns->bases, hash);; i = fxs_table_step (&ns->bases, i))
     {
@@ -118,8 +115,6 @@ find_base (FxsNamespace *ns, const char *name, gsize len, guint32 hash, gboolean
       if (slot->hash == hash && b->len == len && memcmp (b->name, name, len) == 0)
         return slot->tag - 1;
     }
-  if (!keep)
-    name = fxs_arena_strndup (&ns->graph->arena, name, len);
   Base b = { name, 1, (guint32) len, 0, FALSE };
   guint32 index = ns->base_list->len;
   g_array_append_val (ns->base_list, b);
@@ -232,48 +227,35 @@ take_numbered (FxsNamespace *ns, guint32 base, guint64 start)
   return name;
 }
 
-/* Adds one to a decimal number held as text. */
-static void
-decimal_increment (GString *digits)
-{
-  gssize i = (gssize) digits->len - 1;
-  while (i >= 0 && digits->str[i] == '9')
-    digits->str[i--] = '0';
-  if (i >= 0)
-    digits->str[i]++;
-  else
-    g_string_prepend_c (digits, '1');
-}
-
 /* Numbers beyond 64 bits (Python ints have no limit) cannot meet the
  * others: a plain scan over a string set, as such names only come from
  * hand-written graphs. */
 G_GNUC_NO_INLINE static const char *
 take_big (FxsNamespace *ns, const char *base, gsize base_len, const char *digits)
 {
-  GString *name = g_string_new (NULL);
-  GString *num = g_string_new (digits);
-  for (;;)
+  GString *name = g_string_new_len (base, (gssize) base_len);
+  g_string_append_c (name, '_');
+  g_string_append (name, digits);
+  gsize first = base_len + 1;   /* the number's first digit */
+  while (g_hash_table_contains (ns->big, name->str))
     {
-      g_string_truncate (name, 0);
-      g_string_append_len (name, base, (gssize) base_len);
-      g_string_append_c (name, '_');
-      g_string_append_len (name, num->str, (gssize) num->len);
-      if (!g_hash_table_contains (ns->big, name->str))
-        break;
-      decimal_increment (num);
+      /* one more, in decimal */
+      gsize i = name->len;
+      while (i > first && name->str[i - 1] == '9')
+        name->str[--i] = '0';
+      if (i > first)
+        name->str[i - 1]++;
+      else
+        g_string_insert_c (name, (gssize) first, '1');
     }
   const char *taken = fxs_arena_strndup (&ns->graph->arena, name->str, name->len);
   g_hash_table_add (ns->big, (gpointer) taken);
   g_string_free (name, TRUE);
-  g_string_free (num, TRUE);
   return taken;
 }
 
-/* create_name for an analysed candidate; a new base keeps pointing into
- * the candidate's text when @keep_text, and a plain name is that text. */
-static const char *
-create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
+const char *
+fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *c)
 {
   if (c->form == FXS_NAME_BIG)
     return take_big (ns, c->text, c->base_len, c->digits);
@@ -282,39 +264,26 @@ create_name (FxsNamespace *ns, FxsNameCandidate *c, gboolean keep_text)
     base = c->hint_base;
   else
     {
-      base = find_base (ns, c->text, c->base_len, c->hash, keep_text);
+      base = find_base (ns, c->text, c->base_len, c->hash);
       c->hint_epoch = ns->epoch;
       c->hint_base = base;
     }
   if (c->form == FXS_NAME_NUMBERED)
     return take_numbered (ns, base, c->number);
   Base *b = base_at (ns, base);
-  if (!b->plain_taken && !fxs_name_is_reserved_len (c->text, c->len))
+  if (!b->plain_taken && !fxs_name_is_reserved (c->text))
     {
       b->plain_taken = TRUE;
-      return keep_text ? c->text : fxs_arena_strndup (&ns->graph->arena, c->text, c->len);
+      return c->text;
     }
   return take_numbered (ns, base, 1);
-}
-
-/* fxs_namespace_create_name's candidate text, in @data (a GString). */
-static gpointer
-scratch (gpointer data, gsize size)
-{
-  g_string_set_size (data, size);
-  return ((GString *) data)->str;
-}
-
-const char *
-fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *candidate)
-{
-  return create_name (ns, candidate, TRUE);
 }
 
 const char *
 fxs_namespace_create_name (FxsNamespace *ns, const char *candidate)
 {
+  /* the candidate's text in the graph: it may become the name */
   FxsNameCandidate c;
-  fxs_name_candidate_init (&c, candidate, scratch, ns->candidate);
-  return create_name (ns, &c, FALSE);
+  fxs_name_candidate_init (&c, candidate, &ns->graph->arena);
+  return fxs_namespace_create_name_from (ns, &c);
 }

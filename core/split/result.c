@@ -1,48 +1,25 @@
-/* The split result and its partitions: lifetime and accessors. */
+/* The split result and its partitions: lifetime, accessors and the
+ * qualname map. */
 #include "split-private.h"
 
 #include <string.h>
 
-/* Turns counts (offsets[g + 1] = items of group g) into offsets; returns
- * a copy of them to fill from. */
-static guint32 *
-csr_offsets_from_counts (FxsCsr *csr, guint n_groups)
+/* A counting sort: stable, so each group keeps the items' order. */
+void
+fxs_csr_init (FxsCsr *csr, guint n_groups, gsize n, const guint32 *group_of,
+              const guint32 *item, gsize stride)
 {
+  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
+  for (gsize i = 0; i < n; i++)
+    if (group_of[i * stride] != FXS_NO_PARTITION)
+      csr->offsets[group_of[i * stride] + 1]++;
   for (guint g = 0; g < n_groups; g++)
     csr->offsets[g + 1] += csr->offsets[g];
-  guint32 *fill = g_malloc ((n_groups + 1) * sizeof (guint32));
-  memcpy (fill, csr->offsets, (n_groups + 1) * sizeof (guint32));
-  csr->items = g_malloc ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1)
-                                      * sizeof (guint32));
-  return fill;
-}
-
-/* Counting sort: stable, so each group keeps the pairs' order. */
-void
-fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
-{
-  const guint32 *pair = (const guint32 *) pairs->data;
-  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
-  for (gsize i = 0; i < pairs->len; i++)
-    csr->offsets[pair[2 * i] + 1]++;
-  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
-  for (gsize i = 0; i < pairs->len; i++)
-    csr->items[fill[pair[2 * i]]++] = pair[2 * i + 1];
-  g_free (fill);
-}
-
-void
-fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
-                          guint32 none)
-{
-  csr->offsets = g_malloc0 ((n_groups + 1) * sizeof (guint32));
-  for (guint i = 0; i < n; i++)
-    if (group_of[i] != none)
-      csr->offsets[group_of[i] + 1]++;
-  guint32 *fill = csr_offsets_from_counts (csr, n_groups);
-  for (guint i = 0; i < n; i++)
-    if (group_of[i] != none)
-      csr->items[fill[group_of[i]]++] = i;
+  guint32 *fill = g_memdup2 (csr->offsets, (n_groups + 1) * sizeof (guint32));
+  csr->items = g_malloc ((csr->offsets[n_groups] ? csr->offsets[n_groups] : 1) * sizeof (guint32));
+  for (gsize i = 0; i < n; i++)
+    if (group_of[i * stride] != FXS_NO_PARTITION)
+      csr->items[fill[group_of[i * stride]]++] = item ? item[i * stride] : (guint32) i;
   g_free (fill);
 }
 
@@ -131,12 +108,8 @@ fxs_split_result_partition_of (const FxsSplitResult *result, const FxsNode *orig
   return dense == FXS_NO_PARTITION ? NULL : result->by_dense[dense];
 }
 
-guint
-fxs_split_result_n_qualnames (const FxsSplitResult *result)
-{
-  g_return_val_if_fail (result != NULL, 0);
-  return result->qualnames->len / 2;
-}
+FXS_GETTER (guint, fxs_split_result_n_qualnames, FxsSplitResult, result,
+            result->qualnames->len / 2, 0)
 
 void
 fxs_split_result_qualname (const FxsSplitResult *result, guint i, const char **new_name,
@@ -196,4 +169,76 @@ fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label)
 {
   g_return_if_fail (index < r->n_partitions);
   r->partitions[index].label = label ? g_string_chunk_insert (r->strings, label) : NULL;
+}
+
+/* ---- the qualname map -------------------------------------------------------- *
+ *
+ * "submod_1.layer_0_linear" -> "layer.0.linear" for every call_module, in
+ * graph order (split_module fills it while copying nodes); a key met again
+ * takes the later value. */
+
+/* The slot of @key (hashing to @hash) in r->qualname_keys: its entry, or
+ * the empty slot where it would go. */
+static FxsTableHead *
+key_slot (const FxsSplitResult *r, const char *key, guint32 hash)
+{
+  for (gsize at = fxs_table_start (&r->qualname_keys, hash);;
+       at = fxs_table_step (&r->qualname_keys, at))
+    {
+      FxsTableHead *e = fxs_table_at (&r->qualname_keys, at);
+      if (!e->tag || (e->hash == hash && strcmp (r->qualnames->pdata[2 * (e->tag - 1)], key) == 0))
+        return e;
+    }
+}
+
+void
+fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
+{
+  /* room for every call_module up front; the keys go to one block */
+  gsize n_calls = plan->n_call_modules, text_size = 1;
+  for (gsize k = 0; k < n_calls; k++)
+    {
+      guint32 i = plan->call_modules[k];
+      const FxsNode *node = r->original->nodes->pdata[i];
+      text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
+    }
+  /* FxsTableHead: pair index + 1; kept for fxs_split_result_lookup_qualname() */
+  fxs_table_reserve (&r->qualname_keys, n_calls);
+  fxs_items_reserve (r->qualnames, (guint) (2 * n_calls));
+  char *text = r->qualname_block = g_malloc (text_size);
+  for (gsize k = 0; k < n_calls; k++)
+    {
+      guint32 i = plan->call_modules[k];
+      const FxsNode *node = r->original->nodes->pdata[i];
+      const char *submod = r->by_dense[r->part_of[i]]->submod_name;
+      gsize submod_len = strlen (submod), target_len = strlen (node->target);
+      char *key = text;
+      gsize key_len = submod_len + 1 + target_len;
+      memcpy (key, submod, submod_len);
+      key[submod_len] = '.';
+      char *flat = key + submod_len + 1;
+      for (gsize c = 0; c < target_len; c++)
+        flat[c] = node->target[c] == '.' ? '_' : node->target[c];
+      key[key_len] = '\0';
+      guint32 hash = fxs_name_hash (key, key_len);
+      FxsTableHead *e = key_slot (r, key, hash);
+      if (e->tag)
+        {
+          r->qualnames->pdata[2 * (e->tag - 1) + 1] = (gpointer) node->target;
+          continue;
+        }
+      text += key_len + 1;
+      fxs_items_add (r->qualnames, key);
+      fxs_items_add (r->qualnames, (gpointer) node->target);
+      *e = (FxsTableHead) { hash, r->qualnames->len / 2 };
+      fxs_table_added (&r->qualname_keys);
+    }
+}
+
+const char *
+fxs_split_result_lookup_qualname (const FxsSplitResult *result, const char *new_name)
+{
+  g_return_val_if_fail (result != NULL && new_name != NULL, NULL);
+  const FxsTableHead *e = key_slot (result, new_name, fxs_name_hash (new_name, strlen (new_name)));
+  return e->tag ? result->qualnames->pdata[2 * (e->tag - 1) + 1] : NULL;
 }

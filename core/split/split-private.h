@@ -1,6 +1,6 @@
-/* Internals of the splitting engine, shared by split.c (analysis: which
- * node goes where, partition order), build.c and workers.c (the produced
- * graphs) and result.c (accessors).
+/* Internals of the splitting engine, shared by split.c and uses.c
+ * (analysis: which node goes where, partition order), build.c and
+ * workers.c (the produced graphs) and result.c (accessors, qualnames).
  *
  * Partitions have two indices: the "dense" index, in order of first
  * appearance in the graph, used while analysing, and the position in call
@@ -48,13 +48,20 @@ fxs_pairs_add (FxsPairs *pairs, guint32 group, guint32 item)
   g_array_append_vals (pairs, pair, 1);
 }
 
-/* Groups the pairs by group, keeping their order within each group. */
-void fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs);
-/* Groups the indices i < @n by @group_of[i], in order, leaving out those
- * whose group is @none. */
-void fxs_csr_init_from_groups (FxsCsr *csr, guint n_groups, const guint32 *group_of, guint n,
-                               guint32 none);
+/* Groups @item[i * @stride] (i itself when @item is NULL), i < @n, by
+ * @group_of[i * @stride], in order, leaving out those whose group is
+ * FXS_NO_PARTITION. */
+void fxs_csr_init (FxsCsr *csr, guint n_groups, gsize n, const guint32 *group_of,
+                   const guint32 *item, gsize stride);
 void fxs_csr_clear (FxsCsr *csr);
+
+/* Groups the pairs by group, keeping their order within each group. */
+static inline void
+fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
+{
+  const guint32 *pair = (const guint32 *) pairs->data;
+  fxs_csr_init (csr, n_groups, pairs->len, pair, pair + 1, 2);
+}
 
 static inline guint
 fxs_csr_count (const FxsCsr *csr, guint group)
@@ -94,7 +101,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
-  FxsTable qualname_keys;       /* the new names (qualnames.c) */
+  FxsTable qualname_keys;       /* the new names (result.c) */
   GStringChunk *strings;
   gpointer qualname_block;      /* g_malloc memory: the map's new names */
 };
@@ -139,20 +146,13 @@ typedef struct {
   const char *symbol;   /* def_node binds this symbol of an input, or NULL */
 } FxsDepEdge;
 
-/* Puts @r's partitions (named, with their dependents) in call order and
- * fills r->dependencies from @edges (FxsDepEdge, one per dependency);
- * FXS_ERROR_CYCLE or, with @keep_original_order, FXS_ERROR_GRAPH when
- * there is no order.  order.c */
-gboolean fxs_split_order (FxsSplitResult *r, const GArray *edges, gboolean keep_original_order,
-                          GError **error);
-
 /* A result with nothing in it yet, keeping a reference to @graph. */
 FxsSplitResult *fxs_split_result_new (FxsGraph *graph);
 /* Its partitions, named after their @ids (gint64, first appearance first),
- * in that order until fxs_split_order(). */
+ * in that order until fxs_analysis_order(). */
 void fxs_split_result_add_partitions (FxsSplitResult *r, const GArray *ids, const char *affix);
 
-/* Fills @r's qualname map from @plan's call_module list (qualnames.c). */
+/* Fills @r's qualname map from @plan's call_module list (result.c). */
 void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
 
 /* Builds the graphs of @r, whose partitions, lists and order the analysis

@@ -2,7 +2,7 @@
  * which partition every call node goes to, each partition's inputs,
  * outputs and dependencies, the global-state regions, and the order in
  * which the top-level graph calls the partitions (uses.c records the
- * uses, order.c the order); build.c then makes the graphs.
+ * uses and finds the order); build.c then makes the graphs.
  * docs/split-semantics.md has the rules.  Everything is linear in the graph. */
 #include "analysis.h"
 
@@ -325,11 +325,9 @@ analysis_init (Analysis *a, FxsGraph *graph, FxsSplitPlan *plan)
   a->ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   a->input_pairs = fxs_pairs_new ();
   a->output_pairs = fxs_pairs_new ();
-  a->dependent_pairs = fxs_pairs_new ();
   fxs_id_map_init (&a->dense_of_id);
   a->dep_edges = g_array_new (FALSE, FALSE, sizeof (FxsDepEdge));
   fxs_id_set_init (&a->input_seen);
-  fxs_id_set_init (&a->dependent_seen);
   fxs_id_set_init (&a->dependency_seen);
   a->binder = g_hash_table_new (g_str_hash, g_str_equal);
   a->autocast_regions = g_array_new (FALSE, FALSE, sizeof (Region));
@@ -342,28 +340,17 @@ analysis_clear (Analysis *a)
 {
   g_array_free (a->ids, TRUE);
   fxs_id_map_clear (&a->dense_of_id);
-  g_clear_pointer (&a->input_pairs, g_array_unref);
-  g_clear_pointer (&a->output_pairs, g_array_unref);
-  g_clear_pointer (&a->dependent_pairs, g_array_unref);
+  g_array_free (a->input_pairs, TRUE);
+  g_array_free (a->output_pairs, TRUE);
   g_array_free (a->dep_edges, TRUE);
   fxs_id_set_clear (&a->input_seen);
-  g_free (a->first_input_part);
   g_free (a->is_output);
-  fxs_id_set_clear (&a->dependent_seen);
   fxs_id_set_clear (&a->dependency_seen);
   g_hash_table_unref (a->binder);
   g_array_free (a->autocast_regions, TRUE);
   g_array_free (a->grad_regions, TRUE);
   g_hash_table_unref (a->open_autocast);
   g_clear_error (&a->error);
-}
-
-/* Frees a pair list as soon as its table is made, to keep the peak low. */
-static void
-pairs_to_csr (FxsCsr *csr, guint n_groups, FxsPairs **pairs)
-{
-  fxs_csr_init_from_pairs (csr, n_groups, *pairs);
-  g_clear_pointer (pairs, g_array_unref);
 }
 
 static FxsSplitResult *
@@ -377,11 +364,10 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
     {
       guint P = a.ids->len;
       fxs_split_result_add_partitions (a.r, a.ids, plan.options->partition_affix);
-      fxs_csr_init_from_groups (&a.r->nodes, P, a.r->part_of, a.n, FXS_NO_PARTITION);
-      pairs_to_csr (&a.r->inputs, P, &a.input_pairs);
-      pairs_to_csr (&a.r->outputs, P, &a.output_pairs);
-      pairs_to_csr (&a.r->dependents, P, &a.dependent_pairs);
-      ok = fxs_split_order (a.r, a.dep_edges, plan.options->keep_original_order, error);
+      fxs_csr_init (&a.r->nodes, P, a.n, a.r->part_of, NULL, 1);
+      fxs_csr_init_from_pairs (&a.r->inputs, P, a.input_pairs);
+      fxs_csr_init_from_pairs (&a.r->outputs, P, a.output_pairs);
+      ok = fxs_analysis_order (&a, error);
     }
   if (ok)
     make_global_state_copies (&a, &plan);

@@ -1,7 +1,9 @@
 /* Pass 2 of a split's analysis, split_module's record_cross_partition_use:
  * each partition's inputs and outputs and the dependencies between them,
  * as insertion-ordered sets (arrays of pairs deduplicated by a hash set of
- * packed keys). */
+ * packed keys); then the order in which the top-level graph calls the
+ * partitions, as split_module finds it (or, with keep_original_order,
+ * first appearance checked), and the cycle error when there is none. */
 #include "analysis.h"
 
 #include <string.h>
@@ -9,14 +11,8 @@
 static void
 add_input (Analysis *a, guint32 part, guint32 node)
 {
-  guint32 first = a->first_input_part[node];
-  if (first == part)
-    return;
-  if (first == FXS_NO_PARTITION)
-    a->first_input_part[node] = part;
-  else if (!fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
-    return;
-  fxs_pairs_add (a->input_pairs, part, node);
+  if (fxs_id_set_add (&a->input_seen, fxs_id_pair (part, node)))
+    fxs_pairs_add (a->input_pairs, part, node);
 }
 
 /* A node is only ever an output of its own partition. */
@@ -29,13 +25,9 @@ add_output (Analysis *a, guint32 part, guint32 node)
   fxs_pairs_add (a->output_pairs, part, node);
 }
 
-static void
-add_dependent (Analysis *a, guint32 def_part, guint32 use_part)
-{
-  if (fxs_id_set_add (&a->dependent_seen, fxs_id_pair (def_part, use_part)))
-    fxs_pairs_add (a->dependent_pairs, def_part, use_part);
-}
-
+/* Partition @use_part takes a value from @def_part (@def_node, used by
+ * @use_node): the first such use is the edge kept, which also makes
+ * use_part a dependent of def_part. */
 static void
 add_dependency (Analysis *a, guint32 use_part, guint32 def_part, guint32 def_node,
                 guint32 use_node, const char *symbol)
@@ -63,11 +55,7 @@ record_use (const FxsNode *def, const Use *use)
   guint32 d = def->index;
   guint32 dp = a->r->part_of[d], up = use->use_part;
   if (dp != FXS_NO_PARTITION)
-    {
-      add_output (a, dp, d);
-      if (up != FXS_NO_PARTITION)
-        add_dependent (a, dp, up);
-    }
+    add_output (a, dp, d);
   if (up == FXS_NO_PARTITION)
     return;
 
@@ -94,7 +82,6 @@ record_use (const FxsNode *def, const Use *use)
       if (node_at (a, binder)->op != FXS_OP_PLACEHOLDER && bp != FXS_NO_PARTITION)
         {
           add_output (a, bp, binder);
-          add_dependent (a, bp, up);
           add_dependency (a, up, bp, binder, use->use_node, symbol);
         }
     }
@@ -102,49 +89,14 @@ record_use (const FxsNode *def, const Use *use)
     add_dependency (a, up, dp, d, use->use_node, NULL);
 }
 
-static void record_value_uses (const FxsValue *value, Use *use);
-
-/* record_value_uses() of @n items, every @step-th from @items on. */
-static inline void
-record_items_uses (const FxsValue *items, guint n, guint step, Use *use)
-{
-  const guint32 *part_of = use->a->r->part_of;
-  for (guint i = 0; i < n; i++)
-    {
-      const FxsValue *item = &items[i * step];
-      if (item->kind == FXS_VALUE_NODE)
-        {
-          if (part_of[item->u.node->index] != use->use_part)
-            record_use (item->u.node, use);
-        }
-      else if (item->kind >= FXS_VALUE_LIST)
-        record_value_uses (item, use);
-    }
-}
-
-/* fxs_value_foreach_node (@value, record_use, @use), with the uses within
- * the user's own partition (most of them) passed over on the spot. */
+/* record_use() of a node a value refers to, unless it is in the user's
+ * own partition (most are). */
 static void
-record_value_uses (const FxsValue *value, Use *use)
+note_use (const FxsNode *def, gpointer data)
 {
-  switch (value->kind)
-    {
-    case FXS_VALUE_NODE:
-      if (use->a->r->part_of[value->u.node->index] != use->use_part)
-        record_use (value->u.node, use);
-      return;
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_SLICE:
-      record_items_uses (value->u.items, value->n, 1, use);
-      return;
-    case FXS_VALUE_DICT:
-      /* map_arg maps dict values only */
-      record_items_uses (value->u.items + 1, value->n, 2, use);
-      return;
-    default:
-      return;
-    }
+  const Use *use = data;
+  if (use->a->r->part_of[def->index] != use->use_part)
+    record_use (def, use);
 }
 
 /* Global-state regions are re-entered per partition, which only works
@@ -153,48 +105,23 @@ static gboolean
 check_monotonic (const Analysis *a, const FxsNode *node, const FxsNode **prev, GError **error)
 {
   gint64 id = g_array_index (a->ids, gint64, a->r->part_of[node->index]);
-  if (*prev)
+  gint64 prev_id = *prev ? g_array_index (a->ids, gint64, a->r->part_of[(*prev)->index]) : id;
+  if (id < prev_id)
     {
-      gint64 prev_id = g_array_index (a->ids, gint64, a->r->part_of[(*prev)->index]);
-      if (id < prev_id)
-        {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_GLOBAL_STATE,
-                       "node '%s': partition %" G_GINT64_FORMAT " comes after partition %"
-                       G_GINT64_FORMAT " (node '%s'), but set_grad_enabled and autocast "
-                       "regions need partition ids that never decrease in graph order",
-                       node->name, id, prev_id, (*prev)->name);
-          return FALSE;
-        }
+      g_set_error (error, FXS_ERROR, FXS_ERROR_GLOBAL_STATE,
+                   "node '%s': partition %" G_GINT64_FORMAT " comes after partition %"
+                   G_GINT64_FORMAT " (node '%s'), but set_grad_enabled and autocast "
+                   "regions need partition ids that never decrease in graph order",
+                   node->name, id, prev_id, (*prev)->name);
+      return FALSE;
     }
   *prev = node;
   return TRUE;
 }
 
-/* The uses of @node (in partition @part, or none for the output node);
- * errors go to a->error. */
-static void
-record_node_uses (Analysis *a, const FxsNode *node, guint32 part)
-{
-  Use use = { a, node->index, part };
-  if (node->op == FXS_OP_OUTPUT)
-    record_value_uses (&node->args.u.items[0], &use);
-  else
-    {
-      /* args are a tuple: its items straight away, without a call */
-      if (node->args.kind == FXS_VALUE_TUPLE)
-        record_items_uses (node->args.u.items, node->args.n, 1, &use);
-      else
-        record_value_uses (&node->args, &use);
-      if (node->kwargs.n)
-        record_value_uses (&node->kwargs, &use);
-    }
-}
-
 gboolean
 fxs_analysis_record_uses (Analysis *a, GError **error)
 {
-  a->first_input_part = g_malloc ((a->n ? a->n : 1) * sizeof (guint32));
-  memset (a->first_input_part, 0xff, a->n * sizeof (guint32));
   a->is_output = g_malloc0 (a->n ? a->n : 1);
   const FxsNode *prev = NULL;   /* the previous call node */
   for (guint i = 0; i < a->n; i++)
@@ -212,7 +139,11 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
           if (fxs_global_state_of (node) != GLOBAL_STATE_NONE)
             continue;
         }
-      record_node_uses (a, node, part);
+      /* the uses of the node (in no partition: the output node) */
+      Use use = { a, i, part };
+      fxs_value_foreach_node (&node->args, note_use, &use);
+      if (node->kwargs.n && node->op != FXS_OP_OUTPUT)   /* most are {} */
+        fxs_value_foreach_node (&node->kwargs, note_use, &use);
       if (a->error)
         {
           g_propagate_error (error, g_steal_pointer (&a->error));
@@ -222,3 +153,187 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
   return TRUE;
 }
 
+/* ---- the order of the calls ---------------------------------------------- */
+
+static const char *
+partition_name (const Analysis *a, guint32 dense)
+{
+  return a->r->by_dense[dense]->name;
+}
+
+/* One cycle among the partitions the sort could not place (those with
+ * @remaining dependencies), with one node edge per step. */
+static void
+set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GError **error)
+{
+  guint P = a->r->n_partitions;
+  guint32 *visited_at = g_new (guint32, P);
+  memset (visited_at, 0xff, P * sizeof (guint32));
+  guint32 *walk = g_new (guint32, P), *via = g_new (guint32, P);   /* edge from walk[k] on */
+  guint len = 0;
+
+  guint32 u = 0;
+  while (remaining[u] == 0)
+    u++;
+  /* follow unplaced dependencies until a partition comes round again */
+  while (visited_at[u] == G_MAXUINT32)
+    {
+      visited_at[u] = len;
+      walk[len] = u;
+      const guint32 *edges = fxs_csr_items (deps, u);
+      guint32 e = 0, next = u;
+      for (guint k = 0; k < fxs_csr_count (deps, u); k++)
+        {
+          e = edges[k];
+          next = g_array_index (a->dep_edges, FxsDepEdge, e).def_part;
+          if (remaining[next] > 0)
+            break;
+        }
+      via[len++] = e;
+      u = next;
+    }
+
+  /* walk[start..] depend on each other in a ring; report it in the
+   * direction values flow, from its first-appearing partition */
+  guint start = visited_at[u], m = len - start, first = 0;
+  const guint32 *ring = walk + start, *ring_via = via + start;
+  for (guint k = 1; k < m; k++)
+    if (ring[k] < ring[first])
+      first = k;
+  GString *path = g_string_new (NULL), *edges = g_string_new (NULL);
+  g_string_append (path, partition_name (a, ring[first]));
+  for (guint s = 0; s < m; s++)
+    {
+      /* ring[k] takes a value from ring[k + 1], so values flow k+1 -> k */
+      guint k = (first + m - s - 1) % m;
+      const FxsDepEdge *e = &g_array_index (a->dep_edges, FxsDepEdge, ring_via[k]);
+      g_string_append_printf (path, " -> %s", partition_name (a, e->use_part));
+      if (s)
+        g_string_append (edges, "; ");
+      if (e->symbol)
+        g_string_append_printf (edges, "'%s' (partition %s) binds symbol '%s' of an input of "
+                                "'%s' (partition %s)", node_at (a, e->def_node)->name,
+                                partition_name (a, e->def_part), e->symbol,
+                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+      else
+        g_string_append_printf (edges, "'%s' (partition %s) is used by '%s' (partition %s)",
+                                node_at (a, e->def_node)->name, partition_name (a, e->def_part),
+                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+    }
+  g_set_error (error, FXS_ERROR, FXS_ERROR_CYCLE, "cycle between partitions %s: %s",
+               path->str, edges->str);
+  g_string_free (path, TRUE);
+  g_string_free (edges, TRUE);
+  g_free (walk);
+  g_free (via);
+  g_free (visited_at);
+}
+
+/* split_module's order: a stack of partitions without dependencies, first
+ * appearance first, popped from the end. */
+static gboolean
+sort_partitions (Analysis *a, const FxsCsr *deps, guint32 *order, GError **error)
+{
+  guint P = a->r->n_partitions;
+  guint32 *remaining = g_new (guint32, P);
+  guint32 *stack = g_new (guint32, P ? P : 1);
+  guint top = 0, n_sorted = 0;
+  for (guint p = 0; p < P; p++)
+    {
+      remaining[p] = fxs_csr_count (deps, p);
+      if (remaining[p] == 0)
+        stack[top++] = p;
+    }
+  while (top)
+    {
+      guint32 p = stack[--top];
+      order[n_sorted++] = p;
+      const guint32 *dependents = fxs_csr_items (&a->r->dependents, p);
+      for (guint k = 0; k < fxs_csr_count (&a->r->dependents, p); k++)
+        if (--remaining[dependents[k]] == 0)
+          stack[top++] = dependents[k];
+    }
+  gboolean ok = n_sorted == P;
+  if (!ok)
+    set_cycle_error (a, deps, remaining, error);
+  g_free (stack);
+  g_free (remaining);
+  return ok;
+}
+
+/* keep_original_order calls partitions in first-appearance order, which
+ * only works when no partition takes a value from a later one. */
+static gboolean
+check_original_order (Analysis *a, const FxsCsr *deps, GError **error)
+{
+  for (guint p = 0; p < a->r->n_partitions; p++)
+    for (guint k = 0; k < fxs_csr_count (deps, p); k++)
+      {
+        const FxsDepEdge *e = &g_array_index (a->dep_edges, FxsDepEdge, fxs_csr_items (deps, p)[k]);
+        if (e->def_part < p)
+          continue;
+        g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
+                     "keep_original_order: partition %s comes first in the graph but needs '%s' "
+                     "from partition %s (used by '%s')", partition_name (a, p),
+                     node_at (a, e->def_node)->name, partition_name (a, e->def_part),
+                     node_at (a, e->use_node)->name);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* Puts the partitions in call order. */
+static void
+apply_order (FxsSplitResult *r, const guint32 *order)
+{
+  FxsPartition *sorted = g_new (FxsPartition, r->n_partitions ? r->n_partitions : 1);
+  for (guint k = 0; k < r->n_partitions; k++)
+    {
+      sorted[k] = r->partitions[order[k]];
+      sorted[k].index = k;
+      r->by_dense[order[k]] = &sorted[k];
+    }
+  g_free (r->partitions);
+  r->partitions = sorted;
+}
+
+gboolean
+fxs_analysis_order (Analysis *a, GError **error)
+{
+  FxsSplitResult *r = a->r;
+  const GArray *edges = a->dep_edges;
+  guint P = r->n_partitions;
+  /* dependencies as edge indices (for messages), partitions once sorted;
+   * the dependents in the order of the edges */
+  FxsCsr deps;
+  FxsPairs *pairs = fxs_pairs_new (), *dependents = fxs_pairs_new ();
+  for (guint e = 0; e < edges->len; e++)
+    {
+      const FxsDepEdge *edge = &g_array_index (edges, FxsDepEdge, e);
+      fxs_pairs_add (pairs, edge->use_part, e);
+      fxs_pairs_add (dependents, edge->def_part, edge->use_part);
+    }
+  fxs_csr_init_from_pairs (&deps, P, pairs);
+  fxs_csr_init_from_pairs (&r->dependents, P, dependents);
+  g_array_free (pairs, TRUE);
+  g_array_free (dependents, TRUE);
+  guint32 *order = g_new (guint32, P ? P : 1);
+  gboolean ok = sort_partitions (a, &deps, order, error);
+  if (ok && a->plan->options->keep_original_order)
+    {
+      for (guint p = 0; p < P; p++)
+        order[p] = p;
+      ok = check_original_order (a, &deps, error);
+    }
+  if (ok)
+    {
+      for (guint k = 0; k < deps.offsets[P]; k++)
+        deps.items[k] = g_array_index (edges, FxsDepEdge, deps.items[k]).def_part;
+      r->dependencies = deps;
+      apply_order (r, order);
+    }
+  else
+    fxs_csr_clear (&deps);
+  g_free (order);
+  return ok;
+}

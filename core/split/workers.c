@@ -23,9 +23,7 @@ typedef struct {
   guint32 *passed_inputs;
   guint n_tasks;
   gint next;              /* atomic: the next task to take, in scheduling order */
-  gint failed;            /* atomic: the first failing task (serial order), or -1 */
-  GMutex lock;            /* guards error */
-  GError *error;
+  GError **errors;        /* per task, in serial order */
 } Job;
 
 static gint max_threads;   /* atomic; 0: as many as the machine has processors */
@@ -56,28 +54,12 @@ build_worker (gpointer data)
       /* the top-level graph (often the biggest) and the qualname map
        * first, then the partitions in call order */
       guint task = s < 2 ? P + s : s - 2;
-      /* a failure earlier in serial order makes this task's error moot */
-      if (task > (guint) g_atomic_int_get (&job->failed))
-        continue;
-      GError *error = NULL;
-      gboolean ok = TRUE;
       if (task < P)
-        ok = fxs_builder_build_partition (b, task, &error);
+        fxs_builder_build_partition (b, task, &job->errors[task]);
       else if (task == P)
-        ok = fxs_builder_build_top (b, &error);
+        fxs_builder_build_top (b, &job->errors[task]);
       else
         fxs_split_make_qualname_map (job->r, job->plan);
-      if (ok)
-        continue;
-      g_mutex_lock (&job->lock);
-      if (task < (guint) g_atomic_int_get (&job->failed))
-        {
-          g_clear_error (&job->error);
-          job->error = g_steal_pointer (&error);
-          g_atomic_int_set (&job->failed, (gint) task);
-        }
-      g_mutex_unlock (&job->lock);
-      g_clear_error (&error);
     }
   fxs_builder_free (b);
   return NULL;
@@ -93,9 +75,8 @@ fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error)
     .plan = plan,
     .passed_inputs = g_malloc ((n_inputs ? n_inputs : 1) * sizeof (guint32)),
     .n_tasks = P + 2,
-    .failed = -1,
+    .errors = g_new0 (GError *, P + 2),
   };
-  g_mutex_init (&job.lock);
   guint threads = plan->options->threads ? plan->options->threads : fxs_get_max_threads ();
   if (threads == 0)
     threads = (guint) g_get_num_processors ();
@@ -107,10 +88,19 @@ fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error)
   for (guint t = 1; t < threads; t++)
     g_thread_join (workers[t]);
   g_free (workers);
-  g_mutex_clear (&job.lock);
-  if (job.error)
+  /* the first error in serial order */
+  gboolean ok = TRUE;
+  for (guint t = 0; t < P + 2; t++)
+    if (ok && job.errors[t])
+      {
+        g_propagate_error (error, job.errors[t]);
+        ok = FALSE;
+      }
+    else
+      g_clear_error (&job.errors[t]);
+  g_free (job.errors);
+  if (!ok)
     {
-      g_propagate_error (error, job.error);
       g_free (job.passed_inputs);
       return FALSE;
     }

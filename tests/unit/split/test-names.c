@@ -128,7 +128,7 @@ static void
 check_target (const char *target, gboolean callable, const char *expected)
 {
   GString *out = g_string_new (NULL);
-  fxs_target_to_str (target, callable, out);
+  fxs_node_name_candidate (callable ? FXS_OP_CALL_FUNCTION : FXS_OP_CALL_METHOD, target, out);
   CU_ASSERT_STRING_EQUAL (out->str, expected);
   g_string_free (out, TRUE);
 }
@@ -222,14 +222,8 @@ test_many_names (void)
   fxs_graph_unref (g);
 }
 
-static gpointer
-arena_alloc (gpointer arena, gsize size)
-{
-  return fxs_arena_alloc (arena, size);
-}
-
-/* The engine's one-pass candidates (fxs_name_candidate_init_for_node)
- * equal fxs_node_name_candidate() cleaned by create_name, and prepared
+/* The engine's candidates (fxs_name_candidate_init_for_node), shared
+ * with the target when they can, equal fxs_node_name_candidate() cleaned by create_name, and prepared
  * candidates name as plain candidates do, in a reused namespace too. */
 static void
 test_prepared_candidates (void)
@@ -241,6 +235,7 @@ test_prepared_candidates (void)
     "torch", "layer.0.BatchNorm", "a__b", "_", "-", "a\x01b", "caf\xc3\xa9Name",
     "\xe2\x85\xa0x", "add_123456789012345678901234", "Name_12", "nameX_3",
     "torch.ops.aten.add.Tensor", "torch.ops.aten.add", "torch.ops.aten.relu.default",
+    "layers.0.fc.weight", "a._b", "a_.b", "a.", ".a", "0.a", "__a.b__", "a.B",
   };
   static const FxsOp ops[] = {
     FXS_OP_PLACEHOLDER, FXS_OP_GET_ATTR, FXS_OP_CALL_FUNCTION, FXS_OP_CALL_METHOD,
@@ -250,16 +245,16 @@ test_prepared_candidates (void)
   fxs_arena_init (&arena);
   FxsGraph *g1 = fxs_graph_new (), *g2 = fxs_graph_new (), *g3 = fxs_graph_new ();
   FxsNamespace *plain = fxs_namespace_new (g1), *prepared = fxs_namespace_new (g2);
-  GString *slow = g_string_new (NULL);
+  GString *slow = g_string_new (NULL), *scratch = g_string_new (NULL);
   for (guint round = 0; round < 3; round++)
     for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
       for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
         {
           FxsNameCandidate fast, reference;
-          fxs_name_candidate_init_for_node (&fast, ops[o], targets[t], arena_alloc, &arena);
+          fxs_name_candidate_init_for_node (&fast, ops[o], targets[t], scratch, &arena);
           g_string_truncate (slow, 0);
           fxs_node_name_candidate (ops[o], targets[t], slow);
-          fxs_name_candidate_init (&reference, slow->str, arena_alloc, &arena);
+          fxs_name_candidate_init (&reference, slow->str, &arena);
           CU_ASSERT_STRING_EQUAL (fast.text, reference.text);
           CU_ASSERT_EQUAL (fast.len, strlen (fast.text));
           CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &fast),
@@ -268,11 +263,12 @@ test_prepared_candidates (void)
   /* a reset namespace starts again */
   fxs_namespace_reset (prepared, g3);
   FxsNameCandidate add;
-  fxs_name_candidate_init (&add, "add", arena_alloc, &arena);
+  fxs_name_candidate_init (&add, "add", &arena);
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add");
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name_from (prepared, &add), "add_1");
   CU_ASSERT_STRING_EQUAL (fxs_namespace_create_name (prepared, "add_1"), "add_2");
   g_string_free (slow, TRUE);
+  g_string_free (scratch, TRUE);
   fxs_namespace_free (plain);
   fxs_namespace_free (prepared);
   fxs_graph_unref (g1);

@@ -1,6 +1,7 @@
 /* The plugin search path and the plugins loaded from it. */
 #include "plugin-private.h"
 #include "host-config.h"
+#include "util/getter.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -133,11 +134,7 @@ fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry)
   g_free (built);
 }
 
-guint
-fxs_plugin_registry_n_dirs (const FxsPluginRegistry *registry)
-{
-  return registry->dirs->len;
-}
+FXS_GETTER (guint, fxs_plugin_registry_n_dirs, FxsPluginRegistry, r, r->dirs->len, 0)
 
 const char *
 fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i, FxsPluginDirSource *source)

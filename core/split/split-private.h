@@ -12,15 +12,7 @@
 
 #include <fxsplit/split.h>
 #include "model/graph-private.h"
-
-/* A getter @fn of an @Obj (named @o) that returns @expr, @fallback for NULL. */
-#define FXS_GETTER(Ret, fn, Obj, o, expr, fallback)                         \
-  Ret                                                                       \
-  fn (const Obj *o)                                                         \
-  {                                                                         \
-    g_return_val_if_fail (o != NULL, fallback);                             \
-    return expr;                                                            \
-  }
+#include "util/getter.h"
 
 /* What a node does to the grad / autocast state (split_module re-enters
  * these regions in every partition they span; verify follows them). */

@@ -150,16 +150,6 @@ check_options (FxsPlugin *p, GError **error)
   return TRUE;
 }
 
-/* A name or version: one line of printable text that needs no escaping. */
-static gboolean
-is_plain_text (const char *text)
-{
-  char *shown = fxs_text_escape (text, 0);
-  gboolean plain = strcmp (shown, text) == 0;
-  g_free (shown);
-  return plain;
-}
-
 /* Hook @fn, when set, is code of a loaded object. */
 static gboolean
 hook_ok (const FxsPlugin *p, GError **error, gconstpointer fn, const char *what)
@@ -216,16 +206,17 @@ find_descriptor (FxsPlugin *p, GError **error)
     return FALSE;
   if (!info->name || !*info->name || !info->version || !info->description)
     return fail (p, error, "its descriptor lacks a name, version or description");
-  if (!is_plain_text (info->name) || !is_plain_text (info->version))
-    {
-      char *name = fxs_text_escape (info->name, MAX_NAME);
-      char *version = fxs_text_escape (info->version, MAX_NAME);
-      fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
-            name, version);
-      g_free (name);
-      g_free (version);
-      return FALSE;
-    }
+  /* a name or version is one line of printable text that needs no escaping */
+  char *name = fxs_text_escape (info->name, MAX_NAME);
+  char *version = fxs_text_escape (info->version, MAX_NAME);
+  gboolean plain = strcmp (name, info->name) == 0 && strcmp (version, info->version) == 0;
+  if (!plain)
+    fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
+          name, version);
+  g_free (name);
+  g_free (version);
+  if (!plain)
+    return FALSE;
   p->info = info;
   return TRUE;
 }

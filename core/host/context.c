@@ -1,6 +1,6 @@
 /* Plugin instances: the context every hook receives, its option
  * accessors, logging and staged files; the precomputed-id callback. */
-#include "context.h"
+#include "host-private.h"
 #include "util/getter.h"
 
 #include <stdarg.h>

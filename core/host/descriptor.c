@@ -1,7 +1,6 @@
 /* Opening a plugin module and checking its descriptor before anything in
  * it is called. */
-#include "plugin-private.h"
-#include "options.h"
+#include "host-private.h"
 #include "util/getter.h"
 
 #include <dlfcn.h>

@@ -4,7 +4,7 @@
  * NAME.la and NAME.so first).  RTLD_NOW: a plugin built against a newer
  * libfxsplit fails here with the dynamic linker's message, not mid-run.
  * Its ELF constructors run: plugins are trusted code (docs/cli.md). */
-#include "plugin-private.h"
+#include "host-private.h"
 
 #include <dlfcn.h>
 #include <string.h>

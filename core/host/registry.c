@@ -1,5 +1,5 @@
 /* The plugin search path and the plugins loaded from it. */
-#include "plugin-private.h"
+#include "host-private.h"
 #include "host-config.h"
 #include "util/getter.h"
 

@@ -149,13 +149,6 @@ check_options (FxsPlugin *p, GError **error)
   return TRUE;
 }
 
-/* Hook @fn, when set, is code of a loaded object. */
-static gboolean
-hook_ok (const FxsPlugin *p, GError **error, gconstpointer fn, const char *what)
-{
-  return !fn || segment_of (fn).exec || bad_pointer (p, error, "the %s hook (%p)", what, fn);
-}
-
 /* Finds the descriptor symbol and checks its header, whose first fields
  * (abi_major, abi_minor) decide how the rest is read. */
 static gboolean
@@ -200,9 +193,6 @@ find_descriptor (FxsPlugin *p, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     if (texts[i] && !loaded_string (texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
       return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
-  if (!hook_ok (p, error, (gconstpointer) info->init, "init")
-      || !hook_ok (p, error, (gconstpointer) info->fini, "fini"))
-    return FALSE;
   if (!info->name || !*info->name || !info->version || !info->description)
     return fail (p, error, "its descriptor lacks a name, version or description");
   /* a name or version is one line of printable text that needs no escaping */
@@ -220,27 +210,34 @@ find_descriptor (FxsPlugin *p, GError **error)
   return TRUE;
 }
 
+/* The hooks of the kind, each one that is set code of a loaded object. */
 static gboolean
 find_hooks (FxsPlugin *p, GError **error)
 {
-  if (p->info->kind == FXS_PLUGIN_OUTPUT)
+  const FxsPluginInfo *info = p->info;
+  gboolean output = info->kind == FXS_PLUGIN_OUTPUT;
+  if (output)
+    p->write = ((const FxsOutputDescriptor *) info)->write;
+  else
     {
-      const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
-      p->write = d->write;
-      if (!hook_ok (p, error, (gconstpointer) d->write, "write"))
-        return FALSE;
-      return p->write || fail (p, error, "output '%s' has no write hook", p->info->name);
+      const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) info;
+      p->prepare = d->prepare;
+      /* ABI 1.0 had reserved[0] here, which is not read. */
+      p->label = info->abi_minor >= 1 ? d->label : NULL;
+      p->callback = (FxsSplitCallback) dlsym (p->module, FXS_PARTITIONER_CALLBACK_SYMBOL);
     }
-  const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
-  p->prepare = d->prepare;
-  /* ABI 1.0 had reserved[0] here, which is not read. */
-  p->label = p->info->abi_minor >= 1 ? d->label : NULL;
-  if (!hook_ok (p, error, (gconstpointer) p->prepare, "prepare")
-      || !hook_ok (p, error, (gconstpointer) p->label, "label"))
-    return FALSE;
-  p->callback = (FxsSplitCallback) dlsym (p->module, FXS_PARTITIONER_CALLBACK_SYMBOL);
+  const struct { gconstpointer fn; const char *name; } hooks[] = {
+    { (gconstpointer) info->init, "init" }, { (gconstpointer) info->fini, "fini" },
+    { (gconstpointer) p->prepare, "prepare" }, { (gconstpointer) p->label, "label" },
+    { (gconstpointer) p->write, "write" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (hooks); i++)
+    if (hooks[i].fn && !segment_of (hooks[i].fn).exec)
+      return bad_pointer (p, error, "the %s hook (%p)", hooks[i].name, hooks[i].fn);
+  if (output)
+    return p->write || fail (p, error, "output '%s' has no write hook", info->name);
   return p->callback || fail (p, error, "partitioner '%s' does not export "
-                              FXS_PARTITIONER_CALLBACK_SYMBOL, p->info->name);
+                              FXS_PARTITIONER_CALLBACK_SYMBOL, info->name);
 }
 
 FxsPlugin *

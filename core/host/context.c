@@ -6,23 +6,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-FxsPluginContext *
-fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *plugin,
-                        FxsOptions *options, const char *base_dir, FxsLogFunc log,
-                        gpointer log_data)
-{
-  FxsPluginContext *ctx = g_new0 (FxsPluginContext, 1);
-  ctx->label = g_strdup (label);
-  ctx->prefix = g_strdup (prefix);
-  ctx->plugin = plugin;
-  ctx->options = options;
-  ctx->base_dir = g_strdup (base_dir);
-  ctx->log = log;
-  ctx->log_data = log_data;
-  ctx->files = g_ptr_array_new_with_free_func (g_free);
-  return ctx;
-}
-
 const char *volatile fxs_running_who;
 const char *volatile fxs_running_hook;
 const FxsNode *volatile fxs_running_node;

@@ -91,28 +91,22 @@ const char           *fxs_options_base_dir (const FxsOptions *options, const cha
 
 typedef struct FxsStaging FxsStaging;
 
-/* A configured plugin instance: the [partitioner] or one [output NAME]. */
+/* A configured plugin instance: the [partitioner] or one [output NAME],
+ * made by core/pipeline/check.c, freed with fxs_plugin_context_free(). */
 struct FxsPluginContext {
   char *label;                /* "partitioner", "output main" */
   char *prefix;               /* "FILE:LINE: [output main] json: " for messages */
   const FxsPlugin *plugin;
-  FxsOptions *options;
+  FxsOptions *options;        /* owned */
   gpointer state;
   gboolean initialized;       /* init succeeded: fini is due */
   char *base_dir;             /* relative output paths are relative to it */
   FxsLogFunc log;             /* the log sink: where fxs_plugin_log's lines go */
-  gpointer log_data;
+  gpointer log_data;          /* outlives the instance */
   FxsStaging *staging;        /* set only while write runs */
   GPtrArray *files;           /* char*: the files it wrote in the last run */
 };
 
-/* A plugin instance: @prefix starts every message about it, @options
- * (taken) are its values, output paths are relative to @base_dir, and
- * fxs_plugin_log() sends its lines to @log (@log_data must outlive it). */
-FxsPluginContext *fxs_plugin_context_new (const char *label, const char *prefix,
-                                          const FxsPlugin *plugin, FxsOptions *options,
-                                          const char *base_dir, FxsLogFunc log,
-                                          gpointer log_data);
 /* Runs the plugin's init.  Errors carry the instance's prefix. */
 gboolean fxs_plugin_context_init (FxsPluginContext *ctx, GError **error);
 /* Runs fini when init succeeded, and frees @ctx. */

@@ -1,26 +1,10 @@
 /* Plugin instances: the context every hook receives, its option
  * accessors, logging and staged files; the precomputed-id callback. */
-#include "context.h"
+#include "host-private.h"
+#include "util/getter.h"
 
 #include <stdarg.h>
 #include <string.h>
-
-FxsPluginContext *
-fxs_plugin_context_new (const char *label, const char *prefix, const FxsPlugin *plugin,
-                        FxsOptions *options, const char *base_dir, FxsLogFunc log,
-                        gpointer log_data)
-{
-  FxsPluginContext *ctx = g_new0 (FxsPluginContext, 1);
-  ctx->label = g_strdup (label);
-  ctx->prefix = g_strdup (prefix);
-  ctx->plugin = plugin;
-  ctx->options = options;
-  ctx->base_dir = g_strdup (base_dir);
-  ctx->log = log;
-  ctx->log_data = log_data;
-  ctx->files = g_ptr_array_new_with_free_func (g_free);
-  return ctx;
-}
 
 const char *volatile fxs_running_who;
 const char *volatile fxs_running_hook;
@@ -147,11 +131,7 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_free (ctx);
 }
 
-const char *
-fxs_plugin_context_label (const FxsPluginContext *ctx)
-{
-  return ctx->label;
-}
+FXS_GETTER (const char *, fxs_plugin_context_label, FxsPluginContext, ctx, ctx->label, NULL)
 
 /* The value of @key, checking that the plugin reads it as declared (paths
  * as strings). */
@@ -182,37 +162,21 @@ fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
   return fxs_options_get (ctx->options, key) != NULL;
 }
 
-const char *
-fxs_plugin_option_string (const FxsPluginContext *ctx, const char *key)
-{
-  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_STRING);
-  return v ? v->text : NULL;
-}
+/* fxs_plugin_option_NAME: the value of @key read as @type, its member
+ * @member; @none when it is unset or declared as another type. */
+#define OPTION_READER(Ret, name, type, member, none)                           \
+  Ret                                                                          \
+  fxs_plugin_option_##name (const FxsPluginContext *ctx, const char *key)     \
+  {                                                                            \
+    g_return_val_if_fail (ctx != NULL && key != NULL, none);                   \
+    const FxsOptionValue *v = option_value (ctx, key, type);                   \
+    return v ? v->member : none;                                               \
+  }
 
-gint64
-fxs_plugin_option_int (const FxsPluginContext *ctx, const char *key)
-{
-  g_return_val_if_fail (ctx != NULL && key != NULL, 0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_INT);
-  return v ? v->i : 0;
-}
-
-double
-fxs_plugin_option_float (const FxsPluginContext *ctx, const char *key)
-{
-  g_return_val_if_fail (ctx != NULL && key != NULL, 0.0);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_FLOAT);
-  return v ? v->f : 0.0;
-}
-
-gboolean
-fxs_plugin_option_bool (const FxsPluginContext *ctx, const char *key)
-{
-  g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  const FxsOptionValue *v = option_value (ctx, key, FXS_OPTION_BOOL);
-  return v ? v->b : FALSE;
-}
+OPTION_READER (const char *, string, FXS_OPTION_STRING, text, NULL)
+OPTION_READER (gint64, int, FXS_OPTION_INT, i, 0)
+OPTION_READER (double, float, FXS_OPTION_FLOAT, f, 0.0)
+OPTION_READER (gboolean, bool, FXS_OPTION_BOOL, b, FALSE)
 
 char *
 fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)

@@ -1,7 +1,7 @@
 /* Opening a plugin module and checking its descriptor before anything in
  * it is called. */
-#include "plugin-private.h"
-#include "options.h"
+#include "host-private.h"
+#include "util/getter.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -96,19 +96,23 @@ loaded_string (const char *str, gsize max_len)
   return s.end && memchr (str, '\0', MIN (s.end - s.p, max_len + 1)) != NULL;
 }
 
-/* Every pointer of the option table, before anything in it is read. */
+/* The option table, one entry at a time: its pointers are checked before
+ * they are followed (a table without its terminator runs out of its
+ * segment or past MAX_OPTIONS), then its key, type, help and default. */
 static gboolean
-check_option_pointers (FxsPlugin *p, GError **error)
+check_options (FxsPlugin *p, GError **error)
 {
   const FxsOptionSpec *table = p->info->options;
-  for (guint n = 0; table && n < MAX_OPTIONS; n++)
+  const char *name = p->info->name;
+  guint n = 0;
+  for (; table && n < MAX_OPTIONS; n++)
     {
       const FxsOptionSpec *o = &table[n];
       if (!loaded_readable (o, sizeof *o))
         return n ? bad_pointer (p, error, "option table entry %u (unterminated table?)", n)
                  : bad_pointer (p, error, "the option table (%p)", (gconstpointer) table);
       if (!o->key)
-        return TRUE;
+        break;
       if (!loaded_string (o->key, MAX_NAME))
         return bad_pointer (p, error, "the key of option %u (%p)", n, (gconstpointer) o->key);
       if (o->help && !loaded_string (o->help, MAX_TEXT))
@@ -116,23 +120,6 @@ check_option_pointers (FxsPlugin *p, GError **error)
       if (o->default_value && !loaded_string (o->default_value, MAX_TEXT))
         return bad_pointer (p, error, "the default of option %u (%p)", n,
                             (gconstpointer) o->default_value);
-    }
-  return TRUE; /* too long: check_options says so */
-}
-
-static gboolean
-check_options (FxsPlugin *p, GError **error)
-{
-  const FxsOptionSpec *table = p->info->options;
-  const char *name = p->info->name;
-  guint n = 0;
-  while (table && n < MAX_OPTIONS && table[n].key)
-    n++;
-  if (n == MAX_OPTIONS)
-    return fail (p, error, "plugin '%s': its option table has no terminating entry", name);
-  for (guint i = 0; i < n; i++)
-    {
-      const FxsOptionSpec *o = &table[i];
       const char *problem = NULL;
       if (!*o->key || o->key[strspn (o->key, "abcdefghijklmnopqrstuvwxyz0123456789_")])
         problem = "is not made of a-z, 0-9 and _";
@@ -140,7 +127,7 @@ check_options (FxsPlugin *p, GError **error)
         problem = "has an unknown type";
       else if (o->help == NULL)
         problem = "has no help text";
-      for (guint j = 0; j < i && !problem; j++)
+      for (guint j = 0; j < n && !problem; j++)
         if (strcmp (table[j].key, o->key) == 0)
           problem = "is declared twice";
       if (problem)
@@ -156,25 +143,10 @@ check_options (FxsPlugin *p, GError **error)
         }
       g_free (v.text);
     }
+  if (n == MAX_OPTIONS)
+    return fail (p, error, "plugin '%s': its option table has no terminating entry", name);
   p->n_options = n;
   return TRUE;
-}
-
-/* A name or version: one line of printable text that needs no escaping. */
-static gboolean
-is_plain_text (const char *text)
-{
-  char *shown = fxs_text_escape (text, 0);
-  gboolean plain = strcmp (shown, text) == 0;
-  g_free (shown);
-  return plain;
-}
-
-/* Hook @fn, when set, is code of a loaded object. */
-static gboolean
-hook_ok (const FxsPlugin *p, GError **error, gconstpointer fn, const char *what)
-{
-  return !fn || segment_of (fn).exec || bad_pointer (p, error, "the %s hook (%p)", what, fn);
 }
 
 /* Finds the descriptor symbol and checks its header, whose first fields
@@ -221,46 +193,51 @@ find_descriptor (FxsPlugin *p, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     if (texts[i] && !loaded_string (texts[i], i < 2 ? MAX_NAME : MAX_TEXT))
       return bad_pointer (p, error, "%s (%p)", text_names[i], (gconstpointer) texts[i]);
-  if (!hook_ok (p, error, (gconstpointer) info->init, "init")
-      || !hook_ok (p, error, (gconstpointer) info->fini, "fini"))
-    return FALSE;
   if (!info->name || !*info->name || !info->version || !info->description)
     return fail (p, error, "its descriptor lacks a name, version or description");
-  if (!is_plain_text (info->name) || !is_plain_text (info->version))
-    {
-      char *name = fxs_text_escape (info->name, MAX_NAME);
-      char *version = fxs_text_escape (info->version, MAX_NAME);
-      fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
-            name, version);
-      g_free (name);
-      g_free (version);
-      return FALSE;
-    }
+  /* a name or version is one line of printable text that needs no escaping */
+  char *name = fxs_text_escape (info->name, MAX_NAME);
+  char *version = fxs_text_escape (info->version, MAX_NAME);
+  gboolean plain = strcmp (name, info->name) == 0 && strcmp (version, info->version) == 0;
+  if (!plain)
+    fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
+          name, version);
+  g_free (name);
+  g_free (version);
+  if (!plain)
+    return FALSE;
   p->info = info;
   return TRUE;
 }
 
+/* The hooks of the kind, each one that is set code of a loaded object. */
 static gboolean
 find_hooks (FxsPlugin *p, GError **error)
 {
-  if (p->info->kind == FXS_PLUGIN_OUTPUT)
+  const FxsPluginInfo *info = p->info;
+  gboolean output = info->kind == FXS_PLUGIN_OUTPUT;
+  if (output)
+    p->write = ((const FxsOutputDescriptor *) info)->write;
+  else
     {
-      const FxsOutputDescriptor *d = (const FxsOutputDescriptor *) p->info;
-      p->write = d->write;
-      if (!hook_ok (p, error, (gconstpointer) d->write, "write"))
-        return FALSE;
-      return p->write || fail (p, error, "output '%s' has no write hook", p->info->name);
+      const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) info;
+      p->prepare = d->prepare;
+      /* ABI 1.0 had reserved[0] here, which is not read. */
+      p->label = info->abi_minor >= 1 ? d->label : NULL;
+      p->callback = (FxsSplitCallback) dlsym (p->module, FXS_PARTITIONER_CALLBACK_SYMBOL);
     }
-  const FxsPartitionerDescriptor *d = (const FxsPartitionerDescriptor *) p->info;
-  p->prepare = d->prepare;
-  /* ABI 1.0 had reserved[0] here, which is not read. */
-  p->label = p->info->abi_minor >= 1 ? d->label : NULL;
-  if (!hook_ok (p, error, (gconstpointer) p->prepare, "prepare")
-      || !hook_ok (p, error, (gconstpointer) p->label, "label"))
-    return FALSE;
-  p->callback = (FxsSplitCallback) dlsym (p->module, FXS_PARTITIONER_CALLBACK_SYMBOL);
+  const struct { gconstpointer fn; const char *name; } hooks[] = {
+    { (gconstpointer) info->init, "init" }, { (gconstpointer) info->fini, "fini" },
+    { (gconstpointer) p->prepare, "prepare" }, { (gconstpointer) p->label, "label" },
+    { (gconstpointer) p->write, "write" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (hooks); i++)
+    if (hooks[i].fn && !segment_of (hooks[i].fn).exec)
+      return bad_pointer (p, error, "the %s hook (%p)", hooks[i].name, hooks[i].fn);
+  if (output)
+    return p->write || fail (p, error, "output '%s' has no write hook", info->name);
   return p->callback || fail (p, error, "partitioner '%s' does not export "
-                              FXS_PARTITIONER_CALLBACK_SYMBOL, p->info->name);
+                              FXS_PARTITIONER_CALLBACK_SYMBOL, info->name);
 }
 
 FxsPlugin *
@@ -275,7 +252,7 @@ fxs_plugin_open (const char *path, GError **error)
   /* Every pointer of the descriptor is checked against the loaded
    * segments before it is followed. */
   gboolean ok = find_descriptor (p, error) && find_hooks (p, error)
-                && check_option_pointers (p, error) && check_options (p, error);
+                && check_options (p, error);
   if (!ok)
     {
       fxs_plugin_close (p);
@@ -302,35 +279,13 @@ fxs_plugin_close (FxsPlugin *plugin)
 
 /* ---- accessors ---------------------------------------------------------------- */
 
-FxsPluginKind
-fxs_plugin_kind (const FxsPlugin *plugin)
-{
-  return plugin->info->kind;
-}
-
-const char *
-fxs_plugin_name (const FxsPlugin *plugin)
-{
-  return plugin->info->name;
-}
-
-const char *
-fxs_plugin_version (const FxsPlugin *plugin)
-{
-  return plugin->info->version;
-}
-
-const char *
-fxs_plugin_description (const FxsPlugin *plugin)
-{
-  return plugin->info->description;
-}
-
-const char *
-fxs_plugin_path (const FxsPlugin *plugin)
-{
-  return plugin->path;
-}
+FXS_GETTER (FxsPluginKind, fxs_plugin_kind, FxsPlugin, plugin, plugin->info->kind, 0)
+FXS_GETTER (const char *, fxs_plugin_name, FxsPlugin, plugin, plugin->info->name, NULL)
+FXS_GETTER (const char *, fxs_plugin_version, FxsPlugin, plugin, plugin->info->version, NULL)
+FXS_GETTER (const char *, fxs_plugin_description, FxsPlugin, plugin,
+            plugin->info->description, NULL)
+FXS_GETTER (const char *, fxs_plugin_path, FxsPlugin, plugin, plugin->path, NULL)
+FXS_GETTER (guint, fxs_plugin_n_options, FxsPlugin, plugin, plugin->n_options, 0)
 
 const char *
 fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
@@ -350,12 +305,6 @@ fxs_plugin_abi (const FxsPlugin *plugin, guint *major, guint *minor)
     *major = plugin->info->abi_major;
   if (minor)
     *minor = plugin->info->abi_minor;
-}
-
-guint
-fxs_plugin_n_options (const FxsPlugin *plugin)
-{
-  return plugin->n_options;
 }
 
 const FxsOptionSpec *

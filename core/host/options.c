@@ -1,7 +1,5 @@
 /* Plugin option values: typed parsing and per-instance slots. */
-#include "options.h"
-
-#include <fxsplit/pipeline.h>
+#include "host-private.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,7 @@
 /* The plugin search path and the plugins loaded from it. */
-#include "plugin-private.h"
+#include "host-private.h"
 #include "host-config.h"
+#include "util/getter.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -133,11 +134,7 @@ fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry)
   g_free (built);
 }
 
-guint
-fxs_plugin_registry_n_dirs (const FxsPluginRegistry *registry)
-{
-  return registry->dirs->len;
-}
+FXS_GETTER (guint, fxs_plugin_registry_n_dirs, FxsPluginRegistry, r, r->dirs->len, 0)
 
 const char *
 fxs_plugin_registry_dir (const FxsPluginRegistry *registry, guint i, FxsPluginDirSource *source)
@@ -171,29 +168,6 @@ typedef struct {
   FxsPluginDirSource shadowed_source;
 } Found;
 
-/* The first file after directory @i of the search path that is @file and
- * not @path itself (also through links). */
-static void
-find_shadowed (const FxsPluginRegistry *registry, guint i, const char *file, const char *path,
-               Found *found)
-{
-  GStatBuf sp, so;
-  gboolean have_path = g_stat (path, &sp) == 0;
-  for (guint j = i + 1; j < registry->dirs->len && !found->shadowed; j++)
-    {
-      const SearchDir *d = &g_array_index (registry->dirs, SearchDir, j);
-      char *other = g_build_filename (d->dir, file, NULL);
-      gboolean same = have_path && g_stat (other, &so) == 0 && so.st_dev == sp.st_dev
-                      && so.st_ino == sp.st_ino;
-      if (g_file_test (other, G_FILE_TEST_EXISTS) && !same)
-        {
-          found->shadowed = g_steal_pointer (&other);
-          found->shadowed_source = d->source;
-        }
-      g_free (other);
-    }
-}
-
 /* The module file that @name designates, or NULL with @error set.  A name
  * with '/' or ending in ".so" is a path: exactly that file when it exists,
  * else that path + ".so".  Any other name is NAME.so in the first search
@@ -225,19 +199,35 @@ resolve_module (const FxsPluginRegistry *registry, const char *name, const char 
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND, "empty plugin name");
       return NULL;
     }
-  char *file = g_strconcat (name, MODULE_SUFFIX, NULL);
-  for (guint i = 0; i < registry->dirs->len; i++)
+  /* the first NAME.so, and the first after it that is another file (not
+   * the same one through a link) */
+  char *file = g_strconcat (name, MODULE_SUFFIX, NULL), *path = NULL;
+  GStatBuf first, other;
+  gboolean have_first = FALSE;
+  for (guint i = 0; i < registry->dirs->len && !found->shadowed; i++)
     {
       const SearchDir *d = &g_array_index (registry->dirs, SearchDir, i);
-      char *path = g_build_filename (d->dir, file, NULL);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
+      char *candidate = g_build_filename (d->dir, file, NULL);
+      gboolean exists = g_file_test (candidate, G_FILE_TEST_EXISTS);
+      if (exists && !path)
         {
+          have_first = g_stat (candidate, &first) == 0;
+          path = g_steal_pointer (&candidate);
           found->source = d->source;
-          find_shadowed (registry, i, file, path, found);
-          g_free (file);
-          return path;
         }
-      g_free (path);
+      else if (exists
+               && (!have_first || g_stat (candidate, &other) != 0
+                   || other.st_dev != first.st_dev || other.st_ino != first.st_ino))
+        {
+          found->shadowed = g_steal_pointer (&candidate);
+          found->shadowed_source = d->source;
+        }
+      g_free (candidate);
+    }
+  if (path)
+    {
+      g_free (file);
+      return path;
     }
   char *dirs = searched_dirs (registry);
   g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND, "unknown plugin '%s': no %s (%s)",

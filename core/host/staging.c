@@ -1,6 +1,6 @@
 /* Staged output files: every output's files are written to temporary
  * files and appear together only when the whole run succeeded. */
-#include "context.h"
+#include "host-private.h"
 
 #include "util/atomic-file.h"
 

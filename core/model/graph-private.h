@@ -6,19 +6,11 @@
 #include <fxsplit/graph.h>
 #include <fxsplit/error.h>
 #include "util/arena.h"
+#include "util/getter.h"
 #include "util/table.h"
 
 #include <math.h>
 #include <string.h>
-
-/* A getter @fn of an @Obj (named @o) that returns @expr, @fallback for NULL. */
-#define FXS_GETTER(Ret, fn, Obj, o, expr, fallback)                         \
-  Ret                                                                       \
-  fn (const Obj *o)                                                         \
-  {                                                                         \
-    g_return_val_if_fail (o != NULL, fallback);                             \
-    return expr;                                                            \
-  }
 
 /* The public functions between an enum's values and their @names (an
  * array in the enum's order): @to_string (value) and @from_string (name,

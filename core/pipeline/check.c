@@ -216,10 +216,17 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
   if (!options)
     return NULL;
   char *where = fxs_pipeline_where (group->origin, group->name);
-  char *prefix = g_strdup_printf ("%s%s: ", where, fxs_plugin_name (plugin));
-  FxsPluginContext *ctx = fxs_plugin_context_new (group->name, prefix, plugin, options,
-                                                  p->base_dir, pipeline_log_sink, p);
-  g_free (prefix);
+  FxsPluginContext *ctx = g_new (FxsPluginContext, 1);
+  *ctx = (FxsPluginContext) {
+    .label = g_strdup (group->name),
+    .prefix = g_strdup_printf ("%s%s: ", where, fxs_plugin_name (plugin)),
+    .plugin = plugin,
+    .options = options,
+    .base_dir = g_strdup (p->base_dir),
+    .log = pipeline_log_sink,
+    .log_data = p,
+    .files = g_ptr_array_new_with_free_func (g_free),
+  };
   g_free (where);
   return ctx;
 }

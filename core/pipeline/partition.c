@@ -102,30 +102,30 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
   if (!prepare (ctx, sub, error))
     return FALSE;
   gint64 *piece = g_new (gint64, n);
-  gboolean ok = TRUE;
   /* the submodule holds copies of the partition's nodes in a row, in their
    * order, besides copies of global-state nodes of other partitions, which
    * the plugin is not asked about */
-  for (guint i = 0; i < n && ok; i++)
+  for (guint i = 0; i < n; i++)
     {
       const FxsNode *node = fxs_graph_node (sub, part->first_node + i);
       GError *local = NULL;
       piece[i] = FXS_PARTITION_ID_UNSET;  /* as the engine does: tells a missing id */
       if (!call_partitioner (node, run, &piece[i], &local))
         {
-          g_set_error (error, FXS_ERROR, FXS_ERROR_CALLBACK, "node '%s': %s",
-                       fxs_node_name (fxs_partition_node (part, i)), local->message);
-          g_error_free (local);
-          ok = FALSE;
+          g_propagate_prefixed_error (error, local, "node '%s': ",
+                                      fxs_node_name (fxs_partition_node (part, i)));
+          g_free (piece);
+          return FALSE;
         }
     }
-  gint64 *sorted = ok ? g_memdup2 (piece, n * sizeof *piece) : NULL;
+  /* the distinct ids it gave, ascending */
+  gint64 *sorted = g_memdup2 (piece, n * sizeof *piece);
+  qsort (sorted, n, sizeof *sorted, compare_ids);
   guint k = 0;
-  if (ok)
-    qsort (sorted, n, sizeof *sorted, compare_ids);
-  for (guint i = 0; ok && i < n; i++)
+  for (guint i = 0; i < n; i++)
     if (i == 0 || sorted[i] != sorted[k - 1])
       sorted[k++] = sorted[i];
+  gboolean ok = TRUE;
   char *parent = fxs_partition_label (part)
                    ? g_strdup (fxs_partition_label (part))
                    : g_strdup_printf ("%" G_GINT64_FORMAT, fxs_partition_id (part));

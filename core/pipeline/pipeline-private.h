@@ -2,12 +2,9 @@
 #ifndef FXS_PIPELINE_PRIVATE_H
 #define FXS_PIPELINE_PRIVATE_H
 
-#include <stdio.h>
-#include <fxsplit/pipeline.h>
 #include <fxsplit/io.h>
 
-#include "host/context.h"
-#include "host/options.h"
+#include "host/host-private.h"
 
 /* One key = value, with where it came from. */
 typedef struct {

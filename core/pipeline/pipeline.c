@@ -1,6 +1,7 @@
 /* Pipelines: their groups and settings, log and progress sinks, and what
  * a run produced. */
 #include "pipeline-private.h"
+#include "util/getter.h"
 
 #include <stdarg.h>
 
@@ -183,23 +184,9 @@ fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 do
     pipeline->progress (step, done, total, pipeline->progress_data);
 }
 
-const FxsGraph *
-fxs_pipeline_graph (const FxsPipeline *pipeline)
-{
-  return pipeline->graph;
-}
-
-const FxsSplitResult *
-fxs_pipeline_result (const FxsPipeline *pipeline)
-{
-  return pipeline->result;
-}
-
-guint
-fxs_pipeline_n_outputs (const FxsPipeline *pipeline)
-{
-  return pipeline->outputs->len;
-}
+FXS_GETTER (const FxsGraph *, fxs_pipeline_graph, FxsPipeline, p, p->graph, NULL)
+FXS_GETTER (const FxsSplitResult *, fxs_pipeline_result, FxsPipeline, p, p->result, NULL)
+FXS_GETTER (guint, fxs_pipeline_n_outputs, FxsPipeline, p, p->outputs->len, 0)
 
 static const FxsPluginContext *
 output_at (const FxsPipeline *pipeline, guint i)

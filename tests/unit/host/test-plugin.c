@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "host/options.h"
+#include "host/host-private.h"
 #include "../test-util.h"
 
 static FxsPluginRegistry *

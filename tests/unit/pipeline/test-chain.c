@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/plugin-private.h"
+#include "host/host-private.h"
 #include "../test-util.h"
 
 #define DOCSTRING_GRAPH FXS_TEST_EXAMPLES_DIR "/graphs/docstring.json"

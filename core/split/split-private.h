@@ -60,7 +60,8 @@ static inline void
 fxs_csr_init_from_pairs (FxsCsr *csr, guint n_groups, const FxsPairs *pairs)
 {
   const guint32 *pair = (const guint32 *) pairs->data;
-  fxs_csr_init (csr, n_groups, pairs->len, pair, pair + 1, 2);
+  /* no pairs: no data either, and no arithmetic on NULL (found by tests/fuzz) */
+  fxs_csr_init (csr, n_groups, pairs->len, pair, pairs->len ? pair + 1 : NULL, 2);
 }
 
 static inline guint

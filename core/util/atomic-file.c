@@ -22,7 +22,7 @@ struct FxsAtomicFile {
   char *old_path;  /* during a commit: where the file replaced is kept */
   gboolean move_aside;  /* old_path cannot be a hard link: move the old file there */
   FILE *stream;    /* NULL once finished writing */
-  int fd;          /* the temporary's descriptor, -1 once closed */
+  int fd;          /* the temporary's descriptor */
   int err;         /* the first write error (errno), 0 if none */
   int slot;        /* where a signal handler finds tmp_path, -1 if not tracked */
   gboolean renamed;
@@ -59,15 +59,6 @@ untrack (FxsAtomicFile *file)
 static int committing;
 static pthread_t committer;
 
-/* Marks the renames of a commit (signals blocked on this thread). */
-static void
-set_committing (gboolean on)
-{
-  if (on)
-    committer = pthread_self ();
-  g_atomic_int_set (&committing, on);
-}
-
 void
 fxs_io_remove_temporaries (void)
 {
@@ -83,38 +74,31 @@ fxs_io_remove_temporaries (void)
     }
 }
 
-/* Whether an lstat() result may be replaced; NULL or why not. */
-static char *
-stat_problem (const struct stat *st)
-{
-  /* A link is refused rather than followed: one planted in a shared
-   * directory would otherwise redirect the write to any file the process
-   * may write; replacing it would silently break the link. */
-  if (S_ISLNK (st->st_mode))
-    return g_strdup ("is a symbolic link (outputs do not follow or replace links; "
-                     "give the path of its target)");
-  if (!S_ISREG (st->st_mode))
-    {
-      const char *kind = fxs_file_kind (st->st_mode);
-      return S_ISDIR (st->st_mode) ? g_strdup_printf ("is %s", kind)
-                                   : g_strdup_printf ("is %s, not a regular file", kind);
-    }
-  /* Replacing gives the path a new file; the other names would keep the
-   * old contents, which is never what a hard link is for. */
-  if (st->st_nlink > 1)
-    return g_strdup_printf ("has %lu hard links (a new file would leave the other names "
-                            "with the old contents; remove them or write elsewhere)",
-                            (unsigned long) st->st_nlink);
-  return NULL;
-}
-
 char *
 fxs_atomic_file_destination_problem (const char *path)
 {
   struct stat st;
   if (lstat (path, &st) != 0)
     return NULL;  /* absent (or unreachable: creating the temporary says why) */
-  return stat_problem (&st);
+  /* A link is refused rather than followed: one planted in a shared
+   * directory would otherwise redirect the write to any file the process
+   * may write; replacing it would silently break the link. */
+  if (S_ISLNK (st.st_mode))
+    return g_strdup ("is a symbolic link (outputs do not follow or replace links; "
+                     "give the path of its target)");
+  if (!S_ISREG (st.st_mode))
+    {
+      const char *kind = fxs_file_kind (st.st_mode);
+      return S_ISDIR (st.st_mode) ? g_strdup_printf ("is %s", kind)
+                                  : g_strdup_printf ("is %s, not a regular file", kind);
+    }
+  /* Replacing gives the path a new file; the other names would keep the
+   * old contents, which is never what a hard link is for. */
+  if (st.st_nlink > 1)
+    return g_strdup_printf ("has %lu hard links (a new file would leave the other names "
+                            "with the old contents; remove them or write elsewhere)",
+                            (unsigned long) st.st_nlink);
+  return NULL;
 }
 
 /* The stream's writes: errors keep their errno (stdio only keeps a flag). */
@@ -139,28 +123,6 @@ stream_write (void *cookie, const char *buf, size_t size)
   return (ssize_t) size;
 }
 
-static int
-stream_seek (void *cookie, off64_t *offset, int whence)
-{
-  FxsAtomicFile *f = cookie;
-  off_t at = lseek (f->fd, (off_t) *offset, whence);
-  if (at < 0)
-    return -1;
-  *offset = at;
-  return 0;
-}
-
-static int
-stream_close (void *cookie)
-{
-  FxsAtomicFile *f = cookie;
-  int rc = close (f->fd);
-  if (rc != 0 && !f->err)
-    f->err = errno;
-  f->fd = -1;
-  return rc;
-}
-
 /* The new file gets the old one's owner and mode. */
 static void
 keep_owner_and_mode (int fd, const struct stat *old)
@@ -179,15 +141,15 @@ FxsAtomicFile *
 fxs_atomic_file_open (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  struct stat old;
-  gboolean exists = lstat (path, &old) == 0;
-  char *problem = exists ? stat_problem (&old) : NULL;
+  char *problem = fxs_atomic_file_destination_problem (path);
   if (problem)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: it %s", path, problem);
       g_free (problem);
       return NULL;
     }
+  struct stat old;
+  gboolean exists = lstat (path, &old) == 0;
   char *dir = g_path_get_dirname (path);
   char *base = g_path_get_basename (path);
   char *tmpl = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
@@ -218,18 +180,10 @@ fxs_atomic_file_open (const char *path, GError **error)
   f->slot = track (tmpl);
   if (exists)
     keep_owner_and_mode (fd, &old);
-  cookie_io_functions_t io = { .write = stream_write, .seek = stream_seek,
-                              .close = stream_close };
-  f->stream = fopencookie (f, "w", io);
+  /* write-only, no seek: output is written once from its start */
+  f->stream = fopencookie (f, "w", (cookie_io_functions_t) { .write = stream_write });
   if (!f->stream)
-    {
-      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path,
-                   g_strerror (errno));
-      close (fd);
-      f->fd = -1;
-      fxs_atomic_file_abort (f);
-      return NULL;
-    }
+    g_error ("fopencookie: %s", g_strerror (errno));  /* out of memory, as g_malloc aborts */
   /* Large buffer: graph files are written in many small pieces. */
   setvbuf (f->stream, NULL, _IOFBF, 1 << 20);
   return f;
@@ -265,14 +219,14 @@ finish_writing (FxsAtomicFile *file)
 {
   FILE *stream = file->stream;
   file->stream = NULL;
-  int flushed = fflush (stream);
-  if (flushed != 0 && !file->err)
-    file->err = errno ? errno : EIO;
-  if (ferror (stream) && !file->err)
+  /* a failed write has set file->err (stream_write) */
+  if ((fflush (stream) != 0 || ferror (stream)) && !file->err)
     file->err = EIO;
   if (!file->err && fsync (file->fd) != 0)
     file->err = errno;
-  fclose (stream);  /* stream_close records a failure */
+  fclose (stream);  /* the cookie has no close: the descriptor is closed here */
+  if (close (file->fd) != 0 && !file->err)
+    file->err = errno;
   return file->err == 0;
 }
 
@@ -285,6 +239,7 @@ fxs_atomic_file_abort (FxsAtomicFile *file)
     {
       __fpurge (file->stream);  /* what is buffered need not be written */
       fclose (file->stream);
+      close (file->fd);
     }
   g_unlink (file->tmp_path);
   free_file (file);
@@ -437,7 +392,8 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
       }
   sigset_t saved;
   block_signals (&saved);
-  set_committing (TRUE);
+  committer = pthread_self ();
+  g_atomic_int_set (&committing, TRUE);
   /* One file is replaced by one rename, which cannot half-fail. */
   if (!failed && n > 1)
     failed = keep_old_files (files, n, &why);
@@ -447,7 +403,7 @@ fxs_atomic_file_commit_all (FxsAtomicFile **files, guint n, GError **error)
   if (!failed)
     sync_directories (files, n);
   remove_leftovers (files, n, failed == NULL, notes);
-  set_committing (FALSE);
+  g_atomic_int_set (&committing, FALSE);
   pthread_sigmask (SIG_SETMASK, &saved, NULL);
   if (failed)
     g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s%s", failed->path, why,

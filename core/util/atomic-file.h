@@ -29,8 +29,9 @@ char *fxs_atomic_file_destination_problem (const char *path);
  * _commit_all or _abort, which free it. */
 FxsAtomicFile *fxs_atomic_file_open (const char *path, GError **error);
 
-/* The stream to write to; owned by the atomic file, do not fclose it.
- * Write errors are kept with their cause and reported on commit. */
+/* The stream to write to (it cannot seek); owned by the atomic file, do
+ * not fclose it.  Write errors are kept with their cause and reported on
+ * commit. */
 FILE       *fxs_atomic_file_stream (FxsAtomicFile *file);
 /* The destination path. */
 const char *fxs_atomic_file_path (const FxsAtomicFile *file);

@@ -5,12 +5,10 @@
 #include <sys/stat.h>
 
 /* "a directory", "a character device", "a FIFO", ...; "a special file" for
- * anything else that is not a regular file. */
+ * anything else.  Callers have ruled out regular files and links. */
 static inline const char *
 fxs_file_kind (mode_t mode)
 {
-  if (S_ISREG (mode))
-    return "a regular file";
   if (S_ISDIR (mode))
     return "a directory";
   if (S_ISCHR (mode))
@@ -21,8 +19,6 @@ fxs_file_kind (mode_t mode)
     return "a FIFO";
   if (S_ISSOCK (mode))
     return "a socket";
-  if (S_ISLNK (mode))
-    return "a symbolic link";
   return "a special file";
 }
 

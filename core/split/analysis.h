@@ -5,7 +5,7 @@
 #define FXS_SPLIT_ANALYSIS_H
 
 #include "split-private.h"
-#include "util/idset.h"
+#include "util/table.h"
 
 /* A set_grad_enabled or autocast region: the partitions (dense indices,
  * which follow partition ids once ids never decrease) it spans. */

@@ -93,4 +93,35 @@ gpointer fxs_table_add (FxsTable *t, guint32 hash);
 /* A fast hash of @len bytes (names, keys of the tables above). */
 guint32 fxs_name_hash (const char *s, gsize len);
 
+/* Tables keyed by 64-bit integers, the keys stored in the entries, for the
+ * engine's per-graph bookkeeping: FxsIdSet answers "seen before?", FxsIdMap
+ * maps a key to a 32-bit value (dense indices, below G_MAXUINT32).  Clearing
+ * one frees it and leaves it empty, usable. */
+typedef struct {
+  FxsTable table;    /* entries: hash and value + 1, the key */
+} FxsIdTable;
+typedef FxsIdTable FxsIdSet;
+typedef FxsIdTable FxsIdMap;
+
+void fxs_id_table_init (FxsIdTable *t);
+#define fxs_id_set_init fxs_id_table_init
+#define fxs_id_map_init fxs_id_table_init
+#define fxs_id_set_clear(set) fxs_table_clear (&(set)->table)
+#define fxs_id_map_clear(map) fxs_table_clear (&(map)->table)
+
+/* TRUE when @key was not in the set yet (and is now). */
+gboolean fxs_id_set_add (FxsIdSet *set, guint64 key);
+
+/* Looks @key up; when absent, inserts it with @value.  Returns the value
+ * stored under @key and sets *@inserted accordingly. */
+guint32  fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value,
+                                      gboolean *inserted);
+
+/* Packs two 32-bit indices into one key. */
+static inline guint64
+fxs_id_pair (guint32 a, guint32 b)
+{
+  return ((guint64) a << 32) | b;
+}
+
 #endif

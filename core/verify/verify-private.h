@@ -8,7 +8,6 @@
 
 #include "model/graph-private.h"
 #include "split/split-private.h"
-#include "util/idset.h"
 #include "util/table.h"
 
 /* A node's entry in its scope's table: a value number, a structure

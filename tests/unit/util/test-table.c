@@ -2,7 +2,6 @@
  * it (util/idset.c). */
 #include <string.h>
 
-#include "util/idset.h"
 #include "util/table.h"
 #include "../test-util.h"
 

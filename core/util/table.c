@@ -67,9 +67,8 @@ fxs_table_reserve (FxsTable *t, gsize n)
   for (gsize i = 0; i < old_cap; i++)
     {
       const FxsTableHead *e = (const FxsTableHead *) (old + i * t->entry_size);
-      if (!e->tag)
-        continue;
-      memcpy (empty_slot_for (t, e->hash), e, t->entry_size);
+      if (e->tag)
+        memcpy (empty_slot_for (t, e->hash), e, t->entry_size);
     }
   if (old != empty_slot)
     g_free (old);
@@ -124,44 +123,37 @@ mix (guint64 k)
   return (guint32) k;
 }
 
-/* Inserts @key with @value if absent; returns its entry. */
-static IdEntry *
-insert (FxsIdTable *t, guint64 key, guint32 value, gboolean *inserted)
-{
-  g_assert (value != G_MAXUINT32);
-  guint32 hash = mix (key);
-  fxs_table_room (&t->table);
-  for (gsize i = fxs_table_start (&t->table, hash);; i = fxs_table_step (&t->table, i))
-    {
-      IdEntry *e = fxs_table_at (&t->table, i);
-      *inserted = !e->head.tag;
-      if (*inserted)
-        {
-          *e = (IdEntry) { { hash, value + 1 }, key };
-          fxs_table_added (&t->table);
-          return e;
-        }
-      if (e->key == key)
-        return e;
-    }
-}
-
 void
 fxs_id_table_init (FxsIdTable *t)
 {
   fxs_table_init (&t->table, sizeof (IdEntry));
 }
 
+guint32
+fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value, gboolean *inserted)
+{
+  g_assert (value != G_MAXUINT32);
+  guint32 hash = mix (key);
+  fxs_table_room (&map->table);
+  for (gsize i = fxs_table_start (&map->table, hash);; i = fxs_table_step (&map->table, i))
+    {
+      IdEntry *e = fxs_table_at (&map->table, i);
+      *inserted = !e->head.tag;
+      if (*inserted)
+        {
+          *e = (IdEntry) { { hash, value + 1 }, key };
+          fxs_table_added (&map->table);
+          return value;
+        }
+      if (e->key == key)
+        return e->head.tag - 1;
+    }
+}
+
 gboolean
 fxs_id_set_add (FxsIdSet *set, guint64 key)
 {
   gboolean inserted;
-  insert (set, key, 0, &inserted);
+  fxs_id_map_lookup_or_insert (set, key, 0, &inserted);
   return inserted;
-}
-
-guint32
-fxs_id_map_lookup_or_insert (FxsIdMap *map, guint64 key, guint32 value, gboolean *inserted)
-{
-  return insert (map, key, value, inserted)->head.tag - 1;
 }

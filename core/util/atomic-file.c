@@ -24,33 +24,25 @@ struct FxsAtomicFile {
   FILE *stream;    /* NULL once finished writing */
   int fd;          /* the temporary's descriptor */
   int err;         /* the first write error (errno), 0 if none */
-  int slot;        /* where a signal handler finds tmp_path, -1 if not tracked */
   gboolean renamed;
 };
 
 /* The temporaries a signal handler removes: slots hold paths owned by
  * their FxsAtomicFile, set and cleared atomically; the handler only reads
- * them and calls unlink(2). */
+ * them and calls unlink(2).  Beyond MAX_TRACKED open files, a temporary
+ * is not tracked. */
 #define MAX_TRACKED 1024
 static char *tracked[MAX_TRACKED];
 
-static int
-track (char *tmp_path)
+/* Moves a slot from @from to @to: tracks a temporary (@from NULL) or
+ * stops a handler from removing it (@to NULL: it is renamed or about to be
+ * freed; nothing happens when it is not tracked). */
+static void
+retrack (char *from, char *to)
 {
   for (int i = 0; i < MAX_TRACKED; i++)
-    if (g_atomic_pointer_compare_and_exchange (&tracked[i], NULL, tmp_path))
-      return i;
-  return -1;
-}
-
-/* Stops a signal handler from removing the temporary (it is renamed or
- * about to be freed). */
-static void
-untrack (FxsAtomicFile *file)
-{
-  if (file->slot >= 0)
-    g_atomic_pointer_set (&tracked[file->slot], NULL);
-  file->slot = -1;
+    if (g_atomic_pointer_compare_and_exchange (&tracked[i], from, to))
+      return;
 }
 
 /* Set while files are renamed: a handler running on another thread (the
@@ -130,8 +122,7 @@ keep_owner_and_mode (int fd, const struct stat *old)
   /* chown first: it clears set-id bits that fchmod then restores.  Only
    * root (or the owner, for a group it is in) may; otherwise the file is
    * the process's, as any new file would be. */
-  if ((old->st_uid != geteuid () || old->st_gid != getegid ())
-      && fchown (fd, old->st_uid, old->st_gid) != 0)
+  if (fchown (fd, old->st_uid, old->st_gid) != 0)
     { /* not permitted: keep the process's ownership */ }
   if (fchmod (fd, old->st_mode & 07777) != 0)
     { /* not fatal: the file is still correct, only its mode differs */ }
@@ -177,7 +168,7 @@ fxs_atomic_file_open (const char *path, GError **error)
   f->path = g_strdup (path);
   f->tmp_path = tmpl;
   f->fd = fd;
-  f->slot = track (tmpl);
+  retrack (NULL, tmpl);
   if (exists)
     keep_owner_and_mode (fd, &old);
   /* write-only, no seek: output is written once from its start */
@@ -205,7 +196,7 @@ fxs_atomic_file_path (const FxsAtomicFile *file)
 static void
 free_file (FxsAtomicFile *file)
 {
-  untrack (file);
+  retrack (file->tmp_path, NULL);
   g_free (file->path);
   g_free (file->tmp_path);
   g_free (file->old_path);
@@ -279,15 +270,12 @@ keep_old_files (FxsAtomicFile **files, guint n, char **why)
           g_free (problem);
           return f;
         }
-      char *old = g_strconcat (f->tmp_path, ".old", NULL);
-      int err = link (f->path, old) == 0 ? 0 : errno;
-      if (err == 0 || err == EPERM || err == EMLINK || err == EOPNOTSUPP)
-        {
-          f->old_path = old;
-          f->move_aside = err != 0;
-          continue;
-        }
-      g_free (old);
+      f->old_path = g_strconcat (f->tmp_path, ".old", NULL);
+      int err = link (f->path, f->old_path) == 0 ? 0 : errno;
+      f->move_aside = err == EPERM || err == EMLINK || err == EOPNOTSUPP;
+      if (err == 0 || f->move_aside)
+        continue;
+      g_clear_pointer (&f->old_path, g_free);  /* no old file (ENOENT), or an error */
       if (err != ENOENT)
         {
           *why = g_strdup_printf ("cannot keep the old file aside: %s", g_strerror (err));
@@ -316,7 +304,7 @@ rename_all (FxsAtomicFile **files, guint n, char **why)
           return f;
         }
       f->renamed = TRUE;
-      untrack (f);
+      retrack (f->tmp_path, NULL);
     }
   return NULL;
 }

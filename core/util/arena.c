@@ -17,8 +17,6 @@ struct FxsArenaBlock {
   gsize size;   /* of the data, which follows 16-byte aligned */
 };
 
-/* ---- the arena ------------------------------------------------------------------ */
-
 void
 fxs_arena_init (FxsArena *arena)
 {

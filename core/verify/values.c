@@ -7,8 +7,9 @@
 
 #include <string.h>
 
-void
-fxs_verify_append_quoted (GString *out, const char *s)
+/* @s quoted and escaped for a one-line message. */
+static void
+append_quoted (GString *out, const char *s)
 {
   fxs_json_append_quoted (out, s, strlen (s));
 }
@@ -17,9 +18,9 @@ fxs_verify_append_quoted (GString *out, const char *s)
 static void
 append_name_op_target (GString *out, const FxsNode *node)
 {
-  fxs_verify_append_quoted (out, node->name);
+  append_quoted (out, node->name);
   g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  fxs_verify_append_quoted (out, node->target);
+  append_quoted (out, node->target);
   g_string_append_c (out, ')');
 }
 
@@ -31,7 +32,7 @@ fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
       guint32 val = scope->val[value->u.node->index];
       if (!(val & VAL_STRUCT) || val == VAL_NONE)
         return (Resolved) { val, NULL, scope };
-      const Struct *st = fxs_verify_struct (v, val);
+      const Resolved *st = fxs_verify_struct (v, val);
       value = st->value;
       scope = st->scope;
     }
@@ -99,7 +100,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
       g_string_append (out, "the value of original node ");
-      fxs_verify_append_quoted (out, fxs_graph_node (v->orig.graph, vn->rep)->name);
+      append_quoted (out, fxs_graph_node (v->orig.graph, vn->rep)->name);
       return;
     }
   const FxsValue *value = r.value;
@@ -120,7 +121,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
       fxs_json_append_quoted (out, value->u.s, value->n);
       break;
     case FXS_VALUE_OPAQUE:
-      fxs_verify_append_quoted (out, fxs_value_get_opaque_repr (value));
+      append_quoted (out, fxs_value_get_opaque_repr (value));
       break;
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
@@ -162,7 +163,7 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
           if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
             {
               g_string_append_c (path, '[');
-              fxs_verify_append_quoted (path, ra.value->u.items[2 * i].u.s);
+              append_quoted (path, ra.value->u.items[2 * i].u.s);
               g_string_append_c (path, ']');
             }
           else
@@ -231,6 +232,6 @@ const char *
 fxs_verify_quoted (Verifier *v, const char *text)
 {
   GString *s = g_string_new (NULL);
-  fxs_verify_append_quoted (s, text);
+  append_quoted (s, text);
   return fxs_verify_keep (v, s);
 }

@@ -27,12 +27,14 @@ struct Scope {
   const FxsNode *call;       /* the top-level call_module inlining this submodule */
 };
 
-/* A value that a node stands for without computing it: a submodule's
- * returned tuple (or an item of it that is a tuple). */
+/* A value with its scope after following node references to what they
+ * stand for: either a value number (@vn, @value NULL) or a literal value
+ * (a constant or container) read in @scope. */
 typedef struct {
+  guint32 vn;
   const FxsValue *value;
   Scope *scope;
-} Struct;
+} Resolved;
 
 typedef struct {
   guint32 rep;               /* the original node with this number */
@@ -52,7 +54,8 @@ typedef struct {
   GArray *vns;               /* Vn */
   FxsTable numbers;          /* vns by key: FxsTableHead (hash, vn + 1) */
   GString *keys;             /* the keys of the vns, one after the other */
-  GArray *structs;           /* Struct */
+  GArray *structs;           /* Resolved: values nodes stand for without computing
+                              * them (a submodule's returned tuple, an item of it) */
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
   FxsIdSet called;           /* submodule graphs already inlined */
   /* grad/autocast states: a state is (last set_grad value number + 1,
@@ -66,20 +69,11 @@ typedef struct {
   GError *error;
 } Verifier;
 
-/* A value with its scope after following node references to what they
- * stand for: either a value number (@vn, @value NULL) or a literal value
- * (a constant or container) read in @scope. */
-typedef struct {
-  guint32 vn;
-  const FxsValue *value;
-  Scope *scope;
-} Resolved;
-
 /* The structure behind a node's VAL_STRUCT entry. */
-static inline const Struct *
+static inline const Resolved *
 fxs_verify_struct (const Verifier *v, guint32 val)
 {
-  return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
+  return &g_array_index (v->structs, Resolved, val & ~VAL_STRUCT);
 }
 
 /* ---- values (values.c) ---------------------------------------------------- */
@@ -102,8 +96,6 @@ G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const F
 G_GNUC_INTERNAL void     fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r);
 /* "None", "an int", ... */
 G_GNUC_INTERNAL const char *fxs_verify_kind_name (FxsValueKind kind);
-/* @s quoted and escaped for a one-line message. */
-G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
 
 /* ---- messages (values.c) ---------------------------------------------------------- */
 

@@ -203,24 +203,25 @@ check_refs (Verifier *v, Scope *scope, const FxsNode *node)
                                                      : "which is not a node of its graph");
 }
 
-/* The original call node that @node (with original target @target)
- * should have matched, for the message: the first with the same op and
- * target that the split has not computed as often yet, preferring one of
- * the same name. */
+/* The first original call node that the split has not computed as often
+ * yet.  With @split (of original target @target), for the message about
+ * what it should have matched: the first with the same op and target,
+ * preferring one of the same name. */
 static const FxsNode *
-closest_original (const Verifier *v, const FxsNode *split, const char *target)
+uncomputed_original (const Verifier *v, const FxsNode *split, const char *target)
 {
   const FxsGraph *g = v->orig.graph;
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
       const FxsNode *node = fxs_graph_node (g, i);
-      if (node->op != split->op || strcmp (node->target, target) != 0)
+      if (split ? node->op != split->op || strcmp (node->target, target) != 0
+                : !fxs_op_is_call ((FxsOp) node->op))
         continue;
       const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
       if (vn->n_split >= vn->n_orig)
         continue;
-      if (strcmp (node->name, split->name) == 0)
+      if (!split || strcmp (node->name, split->name) == 0)
         return node;
       if (!best)
         best = node;
@@ -234,16 +235,14 @@ fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
   GString *m = g_string_new (fxs_verify_split_node (v, scope, node));
   GString *path = g_string_new (NULL), *why = g_string_new (NULL);
   const char *target = original_target (v, scope, node);
-  const FxsNode *close = closest_original (v, node, target);
+  const FxsNode *close = uncomputed_original (v, node, target);
   if (!close)
     {
       g_string_append (m, " computes nothing the original computes: ");
       if (!scope->name && node->op == FXS_OP_CALL_MODULE)
         g_string_append (m, "it calls no submodule of the split, and ");
-      g_string_append_printf (m, "no original %s node with target ",
-                              fxs_op_to_string ((FxsOp) node->op));
-      fxs_verify_append_quoted (m, target);
-      g_string_append (m, " is left to match it");
+      g_string_append_printf (m, "no original %s node with target %s is left to match it",
+                              fxs_op_to_string ((FxsOp) node->op), fxs_verify_quoted (v, target));
     }
   else
     {
@@ -297,8 +296,7 @@ bind (Verifier *v, Scope *scope, guint32 i, Resolved r)
     scope->val[i] = r.vn;
   else
     {
-      Struct st = { r.value, r.scope };
-      g_array_append_val (v->structs, st);
+      g_array_append_val (v->structs, r);
       scope->val[i] = VAL_STRUCT | (v->structs->len - 1);
     }
 }
@@ -315,7 +313,7 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
   guint32 val = scope->val[node->args.u.items[0].u.node->index];
   if (!(val & VAL_STRUCT) || val == VAL_NONE)
     return FALSE;
-  const Struct st = *fxs_verify_struct (v, val);
+  const Resolved st = *fxs_verify_struct (v, val);
   if (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST)
     return FALSE;
   gint64 k = node->args.u.items[1].u.i, len = st.value->n;
@@ -465,20 +463,12 @@ check_output (Verifier *v, Scope *top)
 static gboolean
 check_counts (Verifier *v)
 {
-  const FxsGraph *g = v->orig.graph;
-  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
-    {
-      const FxsNode *node = fxs_graph_node (g, i);
-      if (!fxs_op_is_call ((FxsOp) node->op))
-        continue;
-      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
-      if (vn->n_split >= vn->n_orig)
-        continue;
-      return fxs_verify_fail (v, "%s is not computed by the split%s", fxs_verify_orig_node (v, node),
-                   fxs_node_n_users (node) ? "" : " (it is dead code, but split_module keeps "
-                   "every call node, and dropping one may drop a side effect)");
-    }
-  return TRUE;
+  const FxsNode *node = uncomputed_original (v, NULL, NULL);
+  if (!node)
+    return TRUE;
+  return fxs_verify_fail (v, "%s is not computed by the split%s", fxs_verify_orig_node (v, node),
+                          fxs_node_n_users (node) ? "" : " (it is dead code, but split_module keeps "
+                          "every call node, and dropping one may drop a side effect)");
 }
 
 /* Every input of a submodule is used, except those that only bring a
@@ -503,21 +493,16 @@ static gboolean
 check_outputs_read (Verifier *v, const Scope *scope)
 {
   const FxsNode *call = scope->call;
-  const FxsNode *out = fxs_graph_output_node (scope->graph);
-  const FxsValue *ret = &out->args.u.items[0];
-  const FxsValue *items = ret;
-  guint n = 1;
-  if (ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST)
-    {
-      items = ret->u.items;
-      n = ret->n;
-    }
+  const FxsValue *ret = &fxs_graph_output_node (scope->graph)->args.u.items[0];
+  gboolean tuple = ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST;
+  const FxsValue *items = tuple ? ret->u.items : ret;
+  guint n = tuple ? ret->n : 1;
   gboolean whole = FALSE;
   guint8 *read = g_new0 (guint8, n ? n : 1);
   for (guint u = 0; u < fxs_node_n_users (call) && !whole; u++)
     {
       const FxsNode *user = fxs_node_user (call, u);
-      gboolean picks = ret != items && user->op == FXS_OP_CALL_FUNCTION
+      gboolean picks = tuple && user->op == FXS_OP_CALL_FUNCTION
                        && strcmp (user->target, "_operator.getitem") == 0 && user->args.n == 2
                        && user->args.u.items[0].kind == FXS_VALUE_NODE
                        && user->args.u.items[0].u.node == call
@@ -529,25 +514,21 @@ check_outputs_read (Verifier *v, const Scope *scope)
       else if (fxs_node_n_users (user) > 0)
         read[user->args.u.items[1].u.i] = TRUE;
     }
-  for (guint k = 0; k < n && !whole; k++)
-    {
-      if (read[k])
-        continue;
-      GString *m = g_string_new (NULL);
-      g_string_append_printf (m, "%s returns ", scope->name);
-      if (items[k].kind == FXS_VALUE_NODE)
-        fxs_verify_append_quoted (m, items[k].u.node->name);
-      else
-        g_string_append (m, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
-      if (ret != items)
-        g_string_append_printf (m, " (output %u)", k);
-      g_string_append (m, ", which nothing in the top-level graph reads");
-      fxs_verify_fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      break;
-    }
+  guint k = 0;
+  while (!whole && k < n && read[k])
+    k++;
   g_free (read);
-  return v->error == NULL;
+  if (whole || k == n)
+    return TRUE;
+  GString *what = g_string_new (NULL);
+  if (items[k].kind == FXS_VALUE_NODE)
+    g_string_append (what, fxs_verify_quoted (v, items[k].u.node->name));
+  else
+    g_string_append (what, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
+  if (tuple)
+    g_string_append_printf (what, " (output %u)", k);
+  return fxs_verify_fail (v, "%s returns %s, which nothing in the top-level graph reads", scope->name,
+                          fxs_verify_keep (v, what));
 }
 
 /* Every submodule is called. */
@@ -596,7 +577,7 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_table_reserve (&v.numbers, n);
   v.keys = g_string_new (NULL);
-  v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
+  v.structs = g_array_new (FALSE, FALSE, sizeof (Resolved));
   v.scopes = g_ptr_array_new_with_free_func (scope_free);
   v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);

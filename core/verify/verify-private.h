@@ -57,7 +57,7 @@ typedef struct {
   GArray *structs;           /* Resolved: values nodes stand for without computing
                               * them (a submodule's returned tuple, an item of it) */
   GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
-  FxsIdSet called;           /* submodule graphs already inlined */
+  GHashTable *called;        /* submodule graphs already inlined */
   /* grad/autocast states: a state is (last set_grad value number + 1,
    * autocast stack); stacks are (parent stack, entered value number).
    * Both are pairs numbered by one table: equal pairs, equal numbers;

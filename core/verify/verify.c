@@ -133,12 +133,13 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
   for (gsize i = fxs_table_start (&v->numbers, hash);; i = fxs_table_step (&v->numbers, i))
     {
       FxsTableHead *e = fxs_table_at (&v->numbers, i);
-      if (!e->tag && insert_rep == VAL_NONE)
+      if (e->tag)
         {
-          g_string_truncate (keys, start);
-          return VAL_NONE;
+          const Vn *vn = &g_array_index (v->vns, Vn, e->tag - 1);
+          if (e->hash != hash || vn->key_len != len || memcmp (keys->str + vn->key, key, len) != 0)
+            continue;
         }
-      if (!e->tag)
+      else if (insert_rep != VAL_NONE)
         {
           Vn entry = { insert_rep, 0, 0, start, len, NULL, NULL };
           g_array_append_val (v->vns, entry);
@@ -146,12 +147,8 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
           fxs_table_added (&v->numbers);
           return v->vns->len - 1;
         }
-      const Vn *vn = &g_array_index (v->vns, Vn, e->tag - 1);
-      if (e->hash == hash && vn->key_len == len && memcmp (keys->str + vn->key, key, len) == 0)
-        {
-          g_string_truncate (keys, start);
-          return e->tag - 1;
-        }
+      g_string_truncate (keys, start);
+      return e->tag ? e->tag - 1 : VAL_NONE;
     }
 }
 
@@ -332,7 +329,7 @@ static gboolean
 inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
 {
   const char *m = fxs_verify_split_node (v, top, call);
-  if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
+  if (!g_hash_table_add (v->called, (gpointer) sub))
     return fxs_verify_fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
                  m, call->target);
   if (call->kwargs.n)
@@ -343,22 +340,6 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
   if (n_inputs != call->args.n)
     return fxs_verify_fail (v, "%s passes %u arguments to %s, which takes %u inputs", m, call->args.n,
                  call->target, n_inputs);
-  guint k = 0;
-  for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
-    {
-      const FxsNode *node = fxs_graph_node (sub, i);
-      if (node->op != FXS_OP_PLACEHOLDER)
-        continue;
-      Resolved r = fxs_verify_resolve (v, &call->args.u.items[k++], top);
-      if (r.value)
-        {
-          GString *d = g_string_new (NULL);
-          fxs_verify_describe_resolved (v, d, r);
-          return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
-                       "input)", fxs_verify_split_node (v, scope, node), fxs_verify_keep (v, d));
-        }
-      scope->val[i] = r.vn;
-    }
   if (!evaluate (v, scope))
     return FALSE;
 
@@ -369,16 +350,29 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
   return TRUE;
 }
 
+/* Input @k of @scope: in a submodule, the value of one node that its call
+ * passes; in the top-level graph, the original's input @k. */
 static gboolean
-check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k)
+bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
 {
-  const char *m = fxs_verify_split_node (v, top, node);
+  if (scope->call)
+    {
+      Resolved r = fxs_verify_resolve (v, &scope->call->args.u.items[k], v->scopes->pdata[0]);
+      scope->val[node->index] = r.vn;
+      if (!r.value)
+        return TRUE;
+      GString *d = g_string_new (NULL);
+      fxs_verify_describe_resolved (v, d, r);
+      return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
+                              "input)", fxs_verify_split_node (v, scope, node), fxs_verify_keep (v, d));
+    }
+  const char *m = fxs_verify_split_node (v, scope, node);
   if (k >= v->placeholders->len)
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
                  v->placeholders->len);
   guint32 i = g_array_index (v->placeholders, guint32, k);
   const FxsNode *orig = fxs_graph_node (v->orig.graph, i);
-  top->val[node->index] = v->orig.val[i];
+  scope->val[node->index] = v->orig.val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
     return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k, fxs_verify_orig_node (v, orig));
@@ -400,7 +394,7 @@ evaluate (Verifier *v, Scope *scope)
                  n_top_inputs, v->placeholders->len,
                  fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (v->placeholders,
                                                                              guint32, n_top_inputs))));
-  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
+  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
       const FxsNode *node = fxs_graph_node (scope->graph, i);
       if (!check_refs (v, scope, node))
@@ -408,9 +402,8 @@ evaluate (Verifier *v, Scope *scope)
       switch ((FxsOp) node->op)
         {
         case FXS_OP_PLACEHOLDER:
-          if (top && !check_placeholder (v, scope, node, n_placeholders))
+          if (!bind_input (v, scope, node, n_placeholders++))
             return FALSE;
-          n_placeholders++;
           break;
         case FXS_OP_GET_ATTR:
           scope->val[i] = vn_lookup (v, scope, node, VAL_NONE);
@@ -436,7 +429,7 @@ evaluate (Verifier *v, Scope *scope)
           }
         }
     }
-  return v->error == NULL;
+  return TRUE;
 }
 
 /* ---- the checks once everything ran --------------------------------------------- */
@@ -531,26 +524,21 @@ check_outputs_read (Verifier *v, const Scope *scope)
                           fxs_verify_keep (v, what));
 }
 
-/* Every submodule is called. */
+/* Every submodule is called: the first by name that is not fails. */
 static gboolean
 check_all_called (Verifier *v)
 {
-  if (v->called.table.used >= g_hash_table_size (v->submodules))
+  const char *first = NULL;
+  GHashTableIter it;
+  gpointer name, sub;
+  g_hash_table_iter_init (&it, v->submodules);
+  while (g_hash_table_iter_next (&it, &name, &sub))
+    if (!g_hash_table_contains (v->called, sub) && (!first || strcmp (name, first) < 0))
+      first = name;
+  if (!first)
     return TRUE;
-  /* the first by name: the names sorted */
-  GList *names = g_list_sort (g_hash_table_get_keys (v->submodules), (GCompareFunc) strcmp);
-  for (GList *l = names; l; l = l->next)
-    {
-      const FxsGraph *sub = g_hash_table_lookup (v->submodules, l->data);
-      if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
-        {
-          fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
-                fxs_verify_quoted (v, l->data));
-          break;
-        }
-    }
-  g_list_free (names);
-  return v->error == NULL;
+  return fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
+                          fxs_verify_quoted (v, first));
 }
 
 /* ---- the whole check ---------------------------------------------------------------- */
@@ -581,7 +569,7 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   v.scopes = g_ptr_array_new_with_free_func (scope_free);
   v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);
-  fxs_id_set_init (&v.called);
+  v.called = g_hash_table_new (NULL, NULL);
   fxs_id_map_init (&v.pair_ids);
   v.pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
   /* pair 0: the first state (no set_grad yet, no autocast), the empty stack */
@@ -605,7 +593,7 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   g_ptr_array_unref (v.scopes);
   g_string_free (v.qualname, TRUE);
   g_ptr_array_unref (v.texts);
-  fxs_id_set_clear (&v.called);
+  g_hash_table_unref (v.called);
   fxs_id_map_clear (&v.pair_ids);
   g_array_free (v.pairs, TRUE);
   return ok;

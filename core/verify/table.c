@@ -16,23 +16,13 @@
 
 typedef struct {
   const FxsLoadSplit *parts;
+  FxsLoadPartition **entries;  /* the table: parts->partitions */
+  guint n_entries;
   GHashTable *submodules;    /* the file's: name -> graph */
   GHashTable *by_name;       /* partition name -> index + 1 */
   GHashTable *by_submodule;  /* submodule name -> index + 1 */
   Verifier msg;              /* only its texts (the message's quoted names) and error */
 } Table;
-
-static const FxsLoadPartition *
-entry (const Table *t, guint i)
-{
-  return t->parts->partitions->pdata[i];
-}
-
-static guint
-n_entries (const Table *t)
-{
-  return t->parts->partitions->len;
-}
 
 /* @s quoted and escaped for the message (owned by @t). */
 static const char *
@@ -55,9 +45,9 @@ index_of (const Table *t, const char *name)
 static gboolean
 check_entries (Table *t)
 {
-  for (guint i = 0; i < n_entries (t); i++)
+  for (guint i = 0; i < t->n_entries; i++)
     {
-      const FxsLoadPartition *e = entry (t, i);
+      const FxsLoadPartition *e = t->entries[i];
       if (index_of (t, e->name) >= 0)
         return fail (t, "two partitions are named %s", q (t, e->name));
       g_hash_table_insert (t->by_name, e->name, GUINT_TO_POINTER (i + 1));
@@ -67,7 +57,7 @@ check_entries (Table *t)
       guint other = GPOINTER_TO_UINT (g_hash_table_lookup (t->by_submodule, e->submodule));
       if (other)
         return fail (t, "partitions %s and %s both name submodule %s",
-                     q (t, entry (t, other - 1)->name), q (t, e->name), q (t, e->submodule));
+                     q (t, t->entries[other - 1]->name), q (t, e->name), q (t, e->submodule));
       g_hash_table_insert (t->by_submodule, e->submodule, GUINT_TO_POINTER (i + 1));
     }
   GPtrArray *names = t->parts->names;
@@ -78,7 +68,7 @@ check_entries (Table *t)
         return fail (t, "submodule %s has no entry", q (t, names->pdata[i]));
       if (at - 1 != i)
         return fail (t, "partition %s is entry %u, but its submodule %s is submodule %u: "
-                     "both are listed in the order of the calls", q (t, entry (t, at - 1)->name),
+                     "both are listed in the order of the calls", q (t, t->entries[at - 1]->name),
                      at, q (t, names->pdata[i]), i + 1);
     }
   return TRUE;
@@ -96,9 +86,9 @@ check_lists (Table *t, FxsIdSet *deps)
   fxs_id_set_init (&dependents);
   gboolean ok = TRUE;
   for (int pass = 0; pass < 3 && ok; pass++)
-    for (guint i = 0; i < n_entries (t) && ok; i++)
+    for (guint i = 0; i < t->n_entries && ok; i++)
       {
-        const FxsLoadPartition *e = entry (t, i);
+        const FxsLoadPartition *e = t->entries[i];
         GPtrArray *list = pass == 1 ? e->dependents : e->dependencies;
         const char *what = pass == 1 ? "dependents" : "dependencies";
         const char *other = pass == 1 ? "dependencies" : "dependents";
@@ -178,20 +168,20 @@ check_data_flow (Table *t, FxsIdSet *listed)
       fxs_value_foreach_node (&node->kwargs, add_flow, &f);
       if (f.unlisted >= 0)
         ok = fail (t, "partition %s takes values of partition %s (its call reads submodule %s's), "
-                   "but does not list it among its dependencies", q (t, entry (t, user)->name),
-                   q (t, entry (t, f.unlisted)->name), q (t, entry (t, f.unlisted)->submodule));
+                   "but does not list it among its dependencies", q (t, t->entries[user]->name),
+                   q (t, t->entries[f.unlisted]->name), q (t, t->entries[f.unlisted]->submodule));
     }
   /* every flow is listed; a listed dependency without a flow is left */
-  for (guint i = 0; i < n_entries (t) && ok && listed->table.used > flow.table.used; i++)
+  for (guint i = 0; i < t->n_entries && ok && listed->table.used > flow.table.used; i++)
     {
-      GPtrArray *deps = entry (t, i)->dependencies;
+      GPtrArray *deps = t->entries[i]->dependencies;
       for (guint k = 0; k < deps->len && ok; k++)
         {
           guint d = (guint) index_of (t, deps->pdata[k]);
           if (fxs_id_set_add (&flow, fxs_id_pair (i, d)))
             ok = fail (t, "partition %s lists partition %s among its dependencies, but its call "
-                       "takes no value of submodule %s", q (t, entry (t, i)->name),
-                       q (t, entry (t, d)->name), q (t, entry (t, d)->submodule));
+                       "takes no value of submodule %s", q (t, t->entries[i]->name),
+                       q (t, t->entries[d]->name), q (t, t->entries[d]->submodule));
         }
     }
   fxs_id_set_clear (&flow);
@@ -222,7 +212,7 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
       return FALSE;
     }
   Table t = {
-    parts, submodules,
+    parts, (FxsLoadPartition **) parts->partitions->pdata, parts->partitions->len, submodules,
     g_hash_table_new (g_str_hash, g_str_equal),
     g_hash_table_new (g_str_hash, g_str_equal),
     { .texts = g_ptr_array_new_with_free_func (g_free) },

@@ -136,7 +136,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
 
 gboolean
 fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
-                  GString *path, GString *why)
+                             GString *out)
 {
   Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
   gboolean same;
@@ -155,22 +155,21 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
           const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
           if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
             {
-              g_string_append_printf (path, "[%u]", i);
-              g_string_append (why, "a different key");
+              g_string_append_printf (out, "[%u] a different key", i);
               return TRUE;
             }
-          gsize len = path->len;
+          gsize len = out->len;
           if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
             {
-              g_string_append_c (path, '[');
-              append_quoted (path, ra.value->u.items[2 * i].u.s);
-              g_string_append_c (path, ']');
+              g_string_append_c (out, '[');
+              append_quoted (out, ra.value->u.items[2 * i].u.s);
+              g_string_append_c (out, ']');
             }
           else
-            g_string_append_printf (path, "[%u]", i);
-          if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
+            g_string_append_printf (out, "[%u]", i);
+          if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, out))
             return TRUE;
-          g_string_truncate (path, len);
+          g_string_truncate (out, len);
         }
       return FALSE;
     }
@@ -178,10 +177,10 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
     same = fxs_value_equal (ra.value, rb.value);
   if (same)
     return FALSE;
-  g_string_append (why, "is ");
-  fxs_verify_describe_resolved (v, why, ra);
-  g_string_append (why, " where the original has ");
-  fxs_verify_describe_resolved (v, why, rb);
+  g_string_append (out, " is ");
+  fxs_verify_describe_resolved (v, out, ra);
+  g_string_append (out, " where the original has ");
+  fxs_verify_describe_resolved (v, out, rb);
   return TRUE;
 }
 

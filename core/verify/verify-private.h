@@ -88,10 +88,10 @@ G_GNUC_INTERNAL void     fxs_verify_encode (const Verifier *v, GString *out, con
 /* Appends @tag and @word to @out: one unit of such a text. */
 G_GNUC_INTERNAL void     fxs_verify_encode_word (GString *out, guint8 tag, guint64 word);
 /* Whether @a in @sa (the split's) and @b in @sb (the original's) stand
- * for different values: FALSE when they match.  Appends to @path where
- * they first differ and to @why how. */
+ * for different values: FALSE when they match.  Appends to @out where
+ * they first differ and how ("[1] is 3 where the original has 2"). */
 G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa,
-                                      const FxsValue *b, Scope *sb, GString *path, GString *why);
+                                                      const FxsValue *b, Scope *sb, GString *out);
 /* "the value of original node "x"", "3", "a tuple of 2", ... */
 G_GNUC_INTERNAL void     fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r);
 /* "None", "an int", ... */

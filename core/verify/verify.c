@@ -229,35 +229,25 @@ uncomputed_original (const Verifier *v, const FxsNode *split, const char *target
 static gboolean
 fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  GString *m = g_string_new (fxs_verify_split_node (v, scope, node));
-  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
+  const char *m = fxs_verify_split_node (v, scope, node);
   const char *target = original_target (v, scope, node);
   const FxsNode *close = uncomputed_original (v, node, target);
   if (!close)
+    return fxs_verify_fail (v, "%s computes nothing the original computes: %sno original %s node "
+                            "with target %s is left to match it", m,
+                            !scope->name && node->op == FXS_OP_CALL_MODULE
+                              ? "it calls no submodule of the split, and " : "",
+                            fxs_op_to_string ((FxsOp) node->op), fxs_verify_quoted (v, target));
+  GString *d = g_string_new ("args");
+  if (!fxs_verify_first_difference (v, &node->args, scope, &close->args, &v->orig, d))
     {
-      g_string_append (m, " computes nothing the original computes: ");
-      if (!scope->name && node->op == FXS_OP_CALL_MODULE)
-        g_string_append (m, "it calls no submodule of the split, and ");
-      g_string_append_printf (m, "no original %s node with target %s is left to match it",
-                              fxs_op_to_string ((FxsOp) node->op), fxs_verify_quoted (v, target));
-    }
-  else
-    {
-      g_string_append_printf (m, " does not match %s: ", fxs_verify_orig_node (v, close));
-      if (fxs_verify_first_difference (v, &node->args, scope, &close->args, &v->orig, path, why))
-        g_string_append_printf (m, "args%s %s", path->str, why->str);
-      else if (fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, &v->orig,
-                                            path, why))
-        g_string_append_printf (m, "kwargs%s %s", path->str, why->str);
-      else
-        g_string_append (m, "it runs under other set_grad_enabled / autocast calls "
+      g_string_assign (d, "kwargs");
+      if (!fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, &v->orig, d))
+        g_string_assign (d, "it runs under other set_grad_enabled / autocast calls "
                             "(counted from the start of its submodule)");
     }
-  fxs_verify_fail (v, "%s", m->str);
-  g_string_free (m, TRUE);
-  g_string_free (path, TRUE);
-  g_string_free (why, TRUE);
-  return FALSE;
+  return fxs_verify_fail (v, "%s does not match %s: %s", m, fxs_verify_orig_node (v, close),
+                          fxs_verify_keep (v, d));
 }
 
 static gboolean
@@ -442,14 +432,12 @@ check_output (Verifier *v, Scope *top)
   const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
   if (!out || out->args.n != 1)
     return fxs_verify_fail (v, "the top-level graph's output node must return exactly one value");
-  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
-  gboolean differs = fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
-                                       &v->orig, path, why);
-  if (differs)
-    fxs_verify_fail (v, "the top-level output%s %s", path->str, why->str);
-  g_string_free (path, TRUE);
-  g_string_free (why, TRUE);
-  return !differs;
+  GString *d = g_string_new ("the top-level output");
+  if (fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
+                                   &v->orig, d))
+    return fxs_verify_fail (v, "%s", fxs_verify_keep (v, d));
+  g_string_free (d, TRUE);
+  return TRUE;
 }
 
 /* Every original call node is computed by the split. */

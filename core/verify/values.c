@@ -32,7 +32,7 @@ fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
       guint32 val = scope->val[value->u.node->index];
       if (!(val & VAL_STRUCT) || val == VAL_NONE)
         return (Resolved) { val, NULL, scope };
-      const Resolved *st = fxs_verify_struct (v, val);
+      const Resolved *st = &g_array_index (v->structs, Resolved, val & ~VAL_STRUCT);
       value = st->value;
       scope = st->scope;
     }
@@ -91,8 +91,6 @@ fxs_verify_kind_name (FxsValueKind kind)
   return kind < G_N_ELEMENTS (names) ? names[kind] : "a value";
 }
 
-/* What a resolved value is, for a message: the original node a value
- * number stands for, or a short description of a literal. */
 void
 fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
 {
@@ -198,7 +196,6 @@ fxs_verify_fail (Verifier *v, const char *format, ...)
   return FALSE;
 }
 
-/* Descriptions for messages, owned by @v until the check ends. */
 const char *
 fxs_verify_keep (Verifier *v, GString *s)
 {

@@ -69,13 +69,6 @@ typedef struct {
   GError *error;
 } Verifier;
 
-/* The structure behind a node's VAL_STRUCT entry. */
-static inline const Resolved *
-fxs_verify_struct (const Verifier *v, guint32 val)
-{
-  return &g_array_index (v->structs, Resolved, val & ~VAL_STRUCT);
-}
-
 /* ---- values (values.c) ---------------------------------------------------- */
 
 /* What @value stands for in @scope once node references are followed. */

@@ -297,11 +297,8 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
       || node->args.n != 2 || node->kwargs.n != 0
       || node->args.u.items[0].kind != FXS_VALUE_NODE || node->args.u.items[1].kind != FXS_VALUE_INT)
     return FALSE;
-  guint32 val = scope->val[node->args.u.items[0].u.node->index];
-  if (!(val & VAL_STRUCT) || val == VAL_NONE)
-    return FALSE;
-  const Resolved st = *fxs_verify_struct (v, val);
-  if (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST)
+  Resolved st = fxs_verify_resolve (v, &node->args.u.items[0], scope);
+  if (!st.value || (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST))
     return FALSE;
   gint64 k = node->args.u.items[1].u.i, len = st.value->n;
   if (k < -len || k >= len)
@@ -409,12 +406,8 @@ evaluate (Verifier *v, Scope *scope)
             const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
                                     ? g_hash_table_lookup (v->submodules, node->target)
                                     : NULL;
-            if (sub)
-              {
-                if (!inline_call (v, scope, node, sub))
-                  return FALSE;
-              }
-            else if (!fold_getitem (v, scope, node) && !match_call (v, scope, node))
+            if (sub ? !inline_call (v, scope, node, sub)
+                    : !fold_getitem (v, scope, node) && !match_call (v, scope, node))
               return FALSE;
           }
         }

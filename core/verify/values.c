@@ -98,7 +98,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
       g_string_append (out, "the value of original node ");
-      append_quoted (out, fxs_graph_node (v->orig.graph, vn->rep)->name);
+      append_quoted (out, fxs_graph_node (v->orig->graph, vn->rep)->name);
       return;
     }
   const FxsValue *value = r.value;

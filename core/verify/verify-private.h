@@ -22,9 +22,9 @@ typedef struct Scope Scope;
 struct Scope {
   const FxsGraph *graph;
   const char *name;          /* submodule name; NULL for the original and the top level */
-  guint32 *val;              /* per node */
   guint32 state;             /* grad/autocast state after the nodes evaluated so far */
   const FxsNode *call;       /* the top-level call_module inlining this submodule */
+  guint32 val[];             /* per node */
 };
 
 /* A value with its scope after following node references to what they
@@ -49,14 +49,15 @@ typedef struct {
 typedef struct {
   GHashTable *submodules;    /* the split's: name -> graph */
   GHashTable *qualnames;     /* new name -> old name, or NULL */
-  Scope orig;
+  Scope *orig;
+  Scope *top;
   GArray *placeholders;      /* guint32: the original's placeholder nodes */
   GArray *vns;               /* Vn */
   FxsTable numbers;          /* vns by key: FxsTableHead (hash, vn + 1) */
   GString *keys;             /* the keys of the vns, one after the other */
   GArray *structs;           /* Resolved: values nodes stand for without computing
                               * them (a submodule's returned tuple, an item of it) */
-  GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
+  GPtrArray *scopes;         /* Scope*: orig, top, then each submodule called */
   GHashTable *called;        /* submodule graphs already inlined */
   /* grad/autocast states: a state is (last set_grad value number + 1,
    * autocast stack); stacks are (parent stack, entered value number).

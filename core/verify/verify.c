@@ -25,26 +25,18 @@
 
 /* ---- scopes ----------------------------------------------------------------------- */
 
+/* A scope of @graph with no node evaluated yet, owned by v->scopes. */
 static Scope *
 scope_new (Verifier *v, const FxsGraph *graph, const char *name, const FxsNode *call)
 {
-  Scope *s = g_new0 (Scope, 1);
   guint n = fxs_graph_n_nodes (graph);
+  Scope *s = g_malloc0 (sizeof (Scope) + n * sizeof (guint32));
   s->graph = graph;
   s->name = name;
   s->call = call;
-  s->val = g_new (guint32, n ? n : 1);
-  memset (s->val, 0xff, (n ? n : 1) * sizeof (guint32));
+  memset (s->val, 0xff, n * sizeof (guint32));
   g_ptr_array_add (v->scopes, s);
   return s;
-}
-
-static void
-scope_free (gpointer data)
-{
-  Scope *s = data;
-  g_free (s->val);
-  g_free (s);
 }
 
 /* ---- grad and autocast state ------------------------------------------------------ */
@@ -157,7 +149,7 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
 static void
 number_original (Verifier *v)
 {
-  const FxsGraph *g = v->orig.graph;
+  const FxsGraph *g = v->orig->graph;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
       const FxsNode *node = fxs_graph_node (g, i);
@@ -170,14 +162,14 @@ number_original (Verifier *v)
           g_array_append_val (v->placeholders, i);
         }
       else if (node->op != FXS_OP_OUTPUT)
-        vn = vn_lookup (v, &v->orig, node, i);
+        vn = vn_lookup (v, v->orig, node, i);
       if (fxs_op_is_call ((FxsOp) node->op))
         {
           g_array_index (v->vns, Vn, vn).n_orig++;
           if (fxs_global_state_of (node))
-            next_state (v, &v->orig, node, vn);
+            next_state (v, v->orig, node, vn);
         }
-      v->orig.val[i] = vn;
+      v->orig->val[i] = vn;
     }
 }
 
@@ -207,7 +199,7 @@ check_refs (Verifier *v, Scope *scope, const FxsNode *node)
 static const FxsNode *
 uncomputed_original (const Verifier *v, const FxsNode *split, const char *target)
 {
-  const FxsGraph *g = v->orig.graph;
+  const FxsGraph *g = v->orig->graph;
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
@@ -215,7 +207,7 @@ uncomputed_original (const Verifier *v, const FxsNode *split, const char *target
       if (split ? node->op != split->op || strcmp (node->target, target) != 0
                 : !fxs_op_is_call ((FxsOp) node->op))
         continue;
-      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
+      const Vn *vn = &g_array_index (v->vns, Vn, v->orig->val[i]);
       if (vn->n_split >= vn->n_orig)
         continue;
       if (!split || strcmp (node->name, split->name) == 0)
@@ -239,10 +231,10 @@ fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
                               ? "it calls no submodule of the split, and " : "",
                             fxs_op_to_string ((FxsOp) node->op), fxs_verify_quoted (v, target));
   GString *d = g_string_new ("args");
-  if (!fxs_verify_first_difference (v, &node->args, scope, &close->args, &v->orig, d))
+  if (!fxs_verify_first_difference (v, &node->args, scope, &close->args, v->orig, d))
     {
       g_string_assign (d, "kwargs");
-      if (!fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, &v->orig, d))
+      if (!fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, v->orig, d))
         g_string_assign (d, "it runs under other set_grad_enabled / autocast calls "
                             "(counted from the start of its submodule)");
     }
@@ -262,7 +254,7 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node)
   if (!global && entry->n_split > entry->n_orig)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
                  fxs_verify_split_node (v, scope, node),
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, entry->rep)),
+                 fxs_verify_orig_node (v, fxs_graph_node (v->orig->graph, entry->rep)),
                  fxs_verify_split_node (v, entry->first_scope, entry->first));
   if (entry->n_split == 1)
     {
@@ -344,7 +336,7 @@ bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
 {
   if (scope->call)
     {
-      Resolved r = fxs_verify_resolve (v, &scope->call->args.u.items[k], v->scopes->pdata[0]);
+      Resolved r = fxs_verify_resolve (v, &scope->call->args.u.items[k], v->top);
       scope->val[node->index] = r.vn;
       if (!r.value)
         return TRUE;
@@ -358,8 +350,8 @@ bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
                  v->placeholders->len);
   guint32 i = g_array_index (v->placeholders, guint32, k);
-  const FxsNode *orig = fxs_graph_node (v->orig.graph, i);
-  scope->val[node->index] = v->orig.val[i];
+  const FxsNode *orig = fxs_graph_node (v->orig->graph, i);
+  scope->val[node->index] = v->orig->val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
     return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k, fxs_verify_orig_node (v, orig));
@@ -379,7 +371,7 @@ evaluate (Verifier *v, Scope *scope)
   if (top && n_top_inputs < v->placeholders->len)
     return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
                  n_top_inputs, v->placeholders->len,
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (v->placeholders,
+                 fxs_verify_orig_node (v, fxs_graph_node (v->orig->graph, g_array_index (v->placeholders,
                                                                              guint32, n_top_inputs))));
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
@@ -422,12 +414,12 @@ static gboolean
 check_output (Verifier *v, Scope *top)
 {
   const FxsNode *out = fxs_graph_output_node (top->graph);
-  const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
+  const FxsNode *orig_out = fxs_graph_output_node (v->orig->graph);
   if (!out || out->args.n != 1)
     return fxs_verify_fail (v, "the top-level graph's output node must return exactly one value");
   GString *d = g_string_new ("the top-level output");
   if (fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
-                                   &v->orig, d))
+                                   v->orig, d))
     return fxs_verify_fail (v, "%s", fxs_verify_keep (v, d));
   g_string_free (d, TRUE);
   return TRUE;
@@ -538,16 +530,14 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   Verifier v = { 0 };
   v.submodules = submodules;
   v.qualnames = qualname_map;
-  v.orig.graph = original;
   guint n = fxs_graph_n_nodes (original);
-  v.orig.val = g_new (guint32, n ? n : 1);
   v.placeholders = g_array_new (FALSE, FALSE, sizeof (guint32));
   v.vns = g_array_sized_new (FALSE, FALSE, sizeof (Vn), n);
   fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_table_reserve (&v.numbers, n);
   v.keys = g_string_new (NULL);
   v.structs = g_array_new (FALSE, FALSE, sizeof (Resolved));
-  v.scopes = g_ptr_array_new_with_free_func (scope_free);
+  v.scopes = g_ptr_array_new_with_free_func (g_free);
   v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);
   v.called = g_hash_table_new (NULL, NULL);
@@ -556,16 +546,16 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   /* pair 0: the first state (no set_grad yet, no autocast), the empty stack */
   intern_pair (&v, 0, 0);
 
+  v.orig = scope_new (&v, original, NULL, NULL);
   number_original (&v);
-  Scope *top_scope = scope_new (&v, split_top, NULL, NULL);
-  gboolean ok = evaluate (&v, top_scope) && check_output (&v, top_scope)
+  v.top = scope_new (&v, split_top, NULL, NULL);
+  gboolean ok = evaluate (&v, v.top) && check_output (&v, v.top)
                 && check_all_called (&v) && check_counts (&v);
-  for (guint k = 1; ok && k < v.scopes->len; k++)
+  for (guint k = 2; ok && k < v.scopes->len; k++)  /* the submodules' */
     ok = check_inputs_used (&v, v.scopes->pdata[k]) && check_outputs_read (&v, v.scopes->pdata[k]);
   if (!ok)
     g_propagate_error (error, v.error);
 
-  g_free (v.orig.val);
   g_array_free (v.placeholders, TRUE);
   g_array_free (v.vns, TRUE);
   fxs_table_clear (&v.numbers);

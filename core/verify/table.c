@@ -21,6 +21,8 @@ typedef struct {
   GHashTable *submodules;    /* the file's: name -> graph */
   GHashTable *by_name;       /* partition name -> index + 1 */
   GHashTable *by_submodule;  /* submodule name -> index + 1 */
+  FxsIdSet deps;             /* (entry, dependency) as the table lists them */
+  FxsIdSet flow;             /* (user, producer) as the calls pass values */
   Verifier msg;              /* only its texts (the message's quoted names) and error */
 } Table;
 
@@ -76,11 +78,11 @@ check_entries (Table *t)
 
 /* The names in the entries' dependencies, then in their dependents, are
  * partitions, each listed once; then each dependent lists the entry among
- * its dependencies, and back.  @deps gets (entry, dependency) for each.
+ * its dependencies, and back.  t->deps gets (entry, dependency) for each.
  * Membership is tested by adding: a miss fails the check, so a set that
  * grew is not looked at again. */
 static gboolean
-check_lists (Table *t, FxsIdSet *deps)
+check_lists (Table *t)
 {
   FxsIdSet dependents;   /* (dependent, entry) */
   fxs_id_set_init (&dependents);
@@ -99,10 +101,10 @@ check_lists (Table *t, FxsIdSet *deps)
             if (at < 0)
               ok = fail (t, "partition %s lists %s among its %s, but no partition has that name",
                          q (t, e->name), q (t, list->pdata[k]), what);
-            else if (pass < 2 && !fxs_id_set_add (pass ? &dependents : deps, edge))
+            else if (pass < 2 && !fxs_id_set_add (pass ? &dependents : &t->deps, edge))
               ok = fail (t, "partition %s lists %s twice among its %s", q (t, e->name),
                          q (t, list->pdata[k]), what);
-            else if (pass > 0 && fxs_id_set_add (pass == 1 ? deps : &dependents, edge))
+            else if (pass > 0 && fxs_id_set_add (pass == 1 ? &t->deps : &dependents, edge))
               ok = fail (t, "partition %s lists %s among its %s, but %s does not list it "
                          "among its %s", q (t, e->name), q (t, list->pdata[k]), what,
                          q (t, list->pdata[k]), other);
@@ -125,10 +127,8 @@ producer (const Table *t, const FxsNode *ref)
 }
 
 typedef struct {
-  const Table *t;
+  Table *t;
   guint user;
-  FxsIdSet *flow;        /* (user, producer) found so far */
-  FxsIdSet *listed;
   gint64 unlisted;       /* a producer the table does not list, or -1 */
 } Flow;
 
@@ -142,17 +142,15 @@ add_flow (const FxsNode *ref, gpointer data)
   guint64 edge = fxs_id_pair (f->user, (guint32) p);
   /* listed?  Adding tells; a miss ends the check, so the set that grew
    * is not looked at again */
-  if (fxs_id_set_add (f->flow, edge) && f->unlisted < 0 && fxs_id_set_add (f->listed, edge))
+  if (fxs_id_set_add (&f->t->flow, edge) && f->unlisted < 0 && fxs_id_set_add (&f->t->deps, edge))
     f->unlisted = p;
 }
 
 /* The dependencies are the partitions whose values reach each call. */
 static gboolean
-check_data_flow (Table *t, FxsIdSet *listed)
+check_data_flow (Table *t)
 {
   const FxsGraph *top = t->parts->top;
-  FxsIdSet flow;
-  fxs_id_set_init (&flow);
   gboolean ok = TRUE;
   for (guint i = 0; i < fxs_graph_n_nodes (top) && ok; i++)
     {
@@ -163,7 +161,7 @@ check_data_flow (Table *t, FxsIdSet *listed)
                                                                      node->target)) - 1;
       if (user < 0)
         continue;  /* a call of something else: verify reports it */
-      Flow f = { t, (guint) user, &flow, listed, -1 };
+      Flow f = { t, (guint) user, -1 };
       fxs_value_foreach_node (&node->args, add_flow, &f);
       fxs_value_foreach_node (&node->kwargs, add_flow, &f);
       if (f.unlisted >= 0)
@@ -172,19 +170,18 @@ check_data_flow (Table *t, FxsIdSet *listed)
                    q (t, t->entries[f.unlisted]->name), q (t, t->entries[f.unlisted]->submodule));
     }
   /* every flow is listed; a listed dependency without a flow is left */
-  for (guint i = 0; i < t->n_entries && ok && listed->table.used > flow.table.used; i++)
+  for (guint i = 0; i < t->n_entries && ok && t->deps.table.used > t->flow.table.used; i++)
     {
       GPtrArray *deps = t->entries[i]->dependencies;
       for (guint k = 0; k < deps->len && ok; k++)
         {
           guint d = (guint) index_of (t, deps->pdata[k]);
-          if (fxs_id_set_add (&flow, fxs_id_pair (i, d)))
+          if (fxs_id_set_add (&t->flow, fxs_id_pair (i, d)))
             ok = fail (t, "partition %s lists partition %s among its dependencies, but its call "
                        "takes no value of submodule %s", q (t, t->entries[i]->name),
                        q (t, t->entries[d]->name), q (t, t->entries[d]->submodule));
         }
     }
-  fxs_id_set_clear (&flow);
   return ok;
 }
 
@@ -215,12 +212,13 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
     parts, (FxsLoadPartition **) parts->partitions->pdata, parts->partitions->len, submodules,
     g_hash_table_new (g_str_hash, g_str_equal),
     g_hash_table_new (g_str_hash, g_str_equal),
-    { .texts = g_ptr_array_new_with_free_func (g_free) },
+    .msg = { .texts = g_ptr_array_new_with_free_func (g_free) },
   };
-  FxsIdSet deps;
-  fxs_id_set_init (&deps);
-  gboolean ok = check_entries (&t) && check_lists (&t, &deps) && check_data_flow (&t, &deps);
-  fxs_id_set_clear (&deps);
+  fxs_id_set_init (&t.deps);
+  fxs_id_set_init (&t.flow);
+  gboolean ok = check_entries (&t) && check_lists (&t) && check_data_flow (&t);
+  fxs_id_set_clear (&t.deps);
+  fxs_id_set_clear (&t.flow);
   g_hash_table_unref (t.by_name);
   g_hash_table_unref (t.by_submodule);
   if (!ok)

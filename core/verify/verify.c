@@ -184,12 +184,10 @@ static gboolean
 check_refs (Verifier *v, Scope *scope, const FxsNode *node)
 {
   const FxsNode *ref = fxs_graph_bad_ref (scope->graph, node->index, &node->args, &node->kwargs);
-  if (!ref)
-    return TRUE;
-  return fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_split_node (v, scope, node),
-                          fxs_verify_quoted (v, ref->name),
-                          ref->graph == scope->graph ? "which does not come before it"
-                                                     : "which is not a node of its graph");
+  return !ref || fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_split_node (v, scope, node),
+                                  fxs_verify_quoted (v, ref->name),
+                                  ref->graph == scope->graph ? "which does not come before it"
+                                                             : "which is not a node of its graph");
 }
 
 /* The first original call node that the split has not computed as often
@@ -430,11 +428,11 @@ static gboolean
 check_counts (Verifier *v)
 {
   const FxsNode *node = uncomputed_original (v, NULL, NULL);
-  if (!node)
-    return TRUE;
-  return fxs_verify_fail (v, "%s is not computed by the split%s", fxs_verify_orig_node (v, node),
-                          fxs_node_n_users (node) ? "" : " (it is dead code, but split_module keeps "
-                          "every call node, and dropping one may drop a side effect)");
+  return !node || fxs_verify_fail (v, "%s is not computed by the split%s",
+                                   fxs_verify_orig_node (v, node),
+                                   fxs_node_n_users (node) ? "" : " (it is dead code, but "
+                                   "split_module keeps every call node, and dropping one may drop "
+                                   "a side effect)");
 }
 
 /* Every input of a submodule is used, except those that only bring a
@@ -508,10 +506,8 @@ check_all_called (Verifier *v)
   while (g_hash_table_iter_next (&it, &name, &sub))
     if (!g_hash_table_contains (v->called, sub) && (!first || strcmp (name, first) < 0))
       first = name;
-  if (!first)
-    return TRUE;
-  return fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
-                          fxs_verify_quoted (v, first));
+  return !first || fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
+                                    fxs_verify_quoted (v, first));
 }
 
 /* ---- the whole check ---------------------------------------------------------------- */

@@ -114,9 +114,10 @@ check_lists (Table *t)
   return ok;
 }
 
-/* The partition whose call or returned tuple @ref stands for, or -1. */
+/* The partition whose call, or an item of what the call returns, @ref
+ * stands for, or -1. */
 static gint64
-producer (const Table *t, const FxsNode *ref)
+partition_of (const Table *t, const FxsNode *ref)
 {
   while (ref->op == FXS_OP_CALL_FUNCTION && strcmp (ref->target, "_operator.getitem") == 0
          && ref->args.n >= 1 && ref->args.u.items[0].kind == FXS_VALUE_NODE)
@@ -136,7 +137,7 @@ static void
 add_flow (const FxsNode *ref, gpointer data)
 {
   Flow *f = data;
-  gint64 p = producer (f->t, ref);
+  gint64 p = partition_of (f->t, ref);
   if (p < 0 || p == f->user)
     return;
   guint64 edge = fxs_id_pair (f->user, (guint32) p);
@@ -155,12 +156,9 @@ check_data_flow (Table *t)
   for (guint i = 0; i < fxs_graph_n_nodes (top) && ok; i++)
     {
       const FxsNode *node = fxs_graph_node (top, i);
-      if (node->op != FXS_OP_CALL_MODULE)
-        continue;
-      gint64 user = (gint64) GPOINTER_TO_UINT (g_hash_table_lookup (t->by_submodule,
-                                                                     node->target)) - 1;
+      gint64 user = node->op == FXS_OP_CALL_MODULE ? partition_of (t, node) : -1;
       if (user < 0)
-        continue;  /* a call of something else: verify reports it */
+        continue;  /* not a call of an entry's submodule: verify reports other calls */
       Flow f = { t, (guint) user, -1 };
       fxs_value_foreach_node (&node->args, add_flow, &f);
       fxs_value_foreach_node (&node->kwargs, add_flow, &f);

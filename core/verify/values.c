@@ -14,16 +14,6 @@ append_quoted (GString *out, const char *s)
   fxs_json_append_quoted (out, s, strlen (s));
 }
 
-/* 'name' (op 'target') */
-static void
-append_name_op_target (GString *out, const FxsNode *node)
-{
-  append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  append_quoted (out, node->target);
-  g_string_append_c (out, ')');
-}
-
 Resolved
 fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
 {
@@ -205,22 +195,17 @@ fxs_verify_keep (Verifier *v, GString *s)
 }
 
 const char *
-fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node)
+fxs_verify_node (Verifier *v, const Scope *scope, const FxsNode *node)
 {
   GString *s = g_string_new (NULL);
   if (scope->name)
     g_string_append_printf (s, "%s: node ", scope->name);
   else
-    g_string_append (s, "top-level node ");
-  append_name_op_target (s, node);
-  return fxs_verify_keep (v, s);
-}
-
-const char *
-fxs_verify_orig_node (Verifier *v, const FxsNode *node)
-{
-  GString *s = g_string_new ("original node ");
-  append_name_op_target (s, node);
+    g_string_append (s, scope == v->orig ? "original node " : "top-level node ");
+  append_quoted (s, node->name);
+  g_string_append_printf (s, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  append_quoted (s, node->target);
+  g_string_append_c (s, ')');
   return fxs_verify_keep (v, s);
 }
 

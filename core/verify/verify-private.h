@@ -96,12 +96,11 @@ G_GNUC_INTERNAL const char *fxs_verify_kind_name (FxsValueKind kind);
 /* Sets v->error (FXS_ERROR_VERIFY) unless it is set; FALSE. */
 G_GNUC_INTERNAL gboolean fxs_verify_fail (Verifier *v, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Texts for a message, owned by @v until the check ends: @s's (freed),
- * a split node's ("submod_1: node "add_1" (call_function
- * "_operator.add")", "top-level node ...") and an original node's
- * description ("original node ..."), @text quoted. */
+ * @node's description in @scope ("submod_1: node "add_1" (call_function
+ * "_operator.add")", "top-level node ...", "original node ..."), @text
+ * quoted. */
 G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
-G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
-G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_node (Verifier *v, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
 
 /* ---- a split result file's partitions table (table.c) --------------------- */

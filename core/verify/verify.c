@@ -184,7 +184,7 @@ static gboolean
 check_refs (Verifier *v, Scope *scope, const FxsNode *node)
 {
   const FxsNode *ref = fxs_graph_bad_ref (scope->graph, node->index, &node->args, &node->kwargs);
-  return !ref || fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_split_node (v, scope, node),
+  return !ref || fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_node (v, scope, node),
                                   fxs_verify_quoted (v, ref->name),
                                   ref->graph == scope->graph ? "which does not come before it"
                                                              : "which is not a node of its graph");
@@ -219,7 +219,7 @@ uncomputed_original (const Verifier *v, const FxsNode *split, const char *target
 static gboolean
 fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  const char *m = fxs_verify_split_node (v, scope, node);
+  const char *m = fxs_verify_node (v, scope, node);
   const char *target = original_target (v, scope, node);
   const FxsNode *close = uncomputed_original (v, node, target);
   if (!close)
@@ -236,7 +236,7 @@ fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
         g_string_assign (d, "it runs under other set_grad_enabled / autocast calls "
                             "(counted from the start of its submodule)");
     }
-  return fxs_verify_fail (v, "%s does not match %s: %s", m, fxs_verify_orig_node (v, close),
+  return fxs_verify_fail (v, "%s does not match %s: %s", m, fxs_verify_node (v, v->orig, close),
                           fxs_verify_keep (v, d));
 }
 
@@ -251,9 +251,9 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node)
   entry->n_split++;
   if (!global && entry->n_split > entry->n_orig)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
-                 fxs_verify_split_node (v, scope, node),
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig->graph, entry->rep)),
-                 fxs_verify_split_node (v, entry->first_scope, entry->first));
+                 fxs_verify_node (v, scope, node),
+                 fxs_verify_node (v, v->orig, fxs_graph_node (v->orig->graph, entry->rep)),
+                 fxs_verify_node (v, entry->first_scope, entry->first));
   if (entry->n_split == 1)
     {
       entry->first = node;
@@ -305,7 +305,7 @@ static gboolean evaluate (Verifier *v, Scope *scope);
 static gboolean
 inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
 {
-  const char *m = fxs_verify_split_node (v, top, call);
+  const char *m = fxs_verify_node (v, top, call);
   if (!g_hash_table_add (v->called, (gpointer) sub))
     return fxs_verify_fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
                  m, call->target);
@@ -341,9 +341,9 @@ bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
       GString *d = g_string_new (NULL);
       fxs_verify_describe_resolved (v, d, r);
       return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
-                              "input)", fxs_verify_split_node (v, scope, node), fxs_verify_keep (v, d));
+                              "input)", fxs_verify_node (v, scope, node), fxs_verify_keep (v, d));
     }
-  const char *m = fxs_verify_split_node (v, scope, node);
+  const char *m = fxs_verify_node (v, scope, node);
   if (k >= v->placeholders->len)
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
                  v->placeholders->len);
@@ -352,10 +352,12 @@ bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
   scope->val[node->index] = v->orig->val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
-    return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k, fxs_verify_orig_node (v, orig));
+    return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k,
+                            fxs_verify_node (v, v->orig, orig));
   if ((node->args.n != 0) != (orig->args.n != 0)
       || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
-    return fxs_verify_fail (v, "%s has another default value than %s", m, fxs_verify_orig_node (v, orig));
+    return fxs_verify_fail (v, "%s has another default value than %s", m,
+                            fxs_verify_node (v, v->orig, orig));
   return TRUE;
 }
 
@@ -368,9 +370,9 @@ evaluate (Verifier *v, Scope *scope)
   guint n_top_inputs = top ? fxs_graph_count_op (scope->graph, FXS_OP_PLACEHOLDER) : 0;
   if (top && n_top_inputs < v->placeholders->len)
     return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
-                 n_top_inputs, v->placeholders->len,
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig->graph, g_array_index (v->placeholders,
-                                                                             guint32, n_top_inputs))));
+                            n_top_inputs, v->placeholders->len,
+                            fxs_verify_node (v, v->orig, fxs_graph_node (v->orig->graph,
+                                             g_array_index (v->placeholders, guint32, n_top_inputs))));
   for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
       const FxsNode *node = fxs_graph_node (scope->graph, i);
@@ -386,7 +388,7 @@ evaluate (Verifier *v, Scope *scope)
           scope->val[i] = vn_lookup (v, scope, node, VAL_NONE);
           if (scope->val[i] == VAL_NONE)
             return fxs_verify_fail (v, "%s reads attribute %s, which no get_attr node of the original "
-                                    "reads", fxs_verify_split_node (v, scope, node),
+                                    "reads", fxs_verify_node (v, scope, node),
                                     fxs_verify_quoted (v, original_target (v, scope, node)));
           break;
         case FXS_OP_OUTPUT:
@@ -429,7 +431,7 @@ check_counts (Verifier *v)
 {
   const FxsNode *node = uncomputed_original (v, NULL, NULL);
   return !node || fxs_verify_fail (v, "%s is not computed by the split%s",
-                                   fxs_verify_orig_node (v, node),
+                                   fxs_verify_node (v, v->orig, node),
                                    fxs_node_n_users (node) ? "" : " (it is dead code, but "
                                    "split_module keeps every call node, and dropping one may drop "
                                    "a side effect)");
@@ -446,7 +448,7 @@ check_inputs_used (Verifier *v, const Scope *scope)
       if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
         continue;
       return fxs_verify_fail (v, "%s is an input that nothing in the submodule uses",
-                   fxs_verify_split_node (v, scope, node));
+                   fxs_verify_node (v, scope, node));
     }
   return TRUE;
 }

@@ -16,23 +16,15 @@
 
 typedef struct {
   const FxsLoadSplit *parts;
+  FxsLoadPartition **entries;  /* the table: parts->partitions */
+  guint n_entries;
   GHashTable *submodules;    /* the file's: name -> graph */
   GHashTable *by_name;       /* partition name -> index + 1 */
   GHashTable *by_submodule;  /* submodule name -> index + 1 */
+  FxsIdSet deps;             /* (entry, dependency) as the table lists them */
+  FxsIdSet flow;             /* (user, producer) as the calls pass values */
   Verifier msg;              /* only its texts (the message's quoted names) and error */
 } Table;
-
-static const FxsLoadPartition *
-entry (const Table *t, guint i)
-{
-  return t->parts->partitions->pdata[i];
-}
-
-static guint
-n_entries (const Table *t)
-{
-  return t->parts->partitions->len;
-}
 
 /* @s quoted and escaped for the message (owned by @t). */
 static const char *
@@ -55,9 +47,9 @@ index_of (const Table *t, const char *name)
 static gboolean
 check_entries (Table *t)
 {
-  for (guint i = 0; i < n_entries (t); i++)
+  for (guint i = 0; i < t->n_entries; i++)
     {
-      const FxsLoadPartition *e = entry (t, i);
+      const FxsLoadPartition *e = t->entries[i];
       if (index_of (t, e->name) >= 0)
         return fail (t, "two partitions are named %s", q (t, e->name));
       g_hash_table_insert (t->by_name, e->name, GUINT_TO_POINTER (i + 1));
@@ -67,7 +59,7 @@ check_entries (Table *t)
       guint other = GPOINTER_TO_UINT (g_hash_table_lookup (t->by_submodule, e->submodule));
       if (other)
         return fail (t, "partitions %s and %s both name submodule %s",
-                     q (t, entry (t, other - 1)->name), q (t, e->name), q (t, e->submodule));
+                     q (t, t->entries[other - 1]->name), q (t, e->name), q (t, e->submodule));
       g_hash_table_insert (t->by_submodule, e->submodule, GUINT_TO_POINTER (i + 1));
     }
   GPtrArray *names = t->parts->names;
@@ -78,7 +70,7 @@ check_entries (Table *t)
         return fail (t, "submodule %s has no entry", q (t, names->pdata[i]));
       if (at - 1 != i)
         return fail (t, "partition %s is entry %u, but its submodule %s is submodule %u: "
-                     "both are listed in the order of the calls", q (t, entry (t, at - 1)->name),
+                     "both are listed in the order of the calls", q (t, t->entries[at - 1]->name),
                      at, q (t, names->pdata[i]), i + 1);
     }
   return TRUE;
@@ -86,19 +78,19 @@ check_entries (Table *t)
 
 /* The names in the entries' dependencies, then in their dependents, are
  * partitions, each listed once; then each dependent lists the entry among
- * its dependencies, and back.  @deps gets (entry, dependency) for each.
+ * its dependencies, and back.  t->deps gets (entry, dependency) for each.
  * Membership is tested by adding: a miss fails the check, so a set that
  * grew is not looked at again. */
 static gboolean
-check_lists (Table *t, FxsIdSet *deps)
+check_lists (Table *t)
 {
   FxsIdSet dependents;   /* (dependent, entry) */
   fxs_id_set_init (&dependents);
   gboolean ok = TRUE;
   for (int pass = 0; pass < 3 && ok; pass++)
-    for (guint i = 0; i < n_entries (t) && ok; i++)
+    for (guint i = 0; i < t->n_entries && ok; i++)
       {
-        const FxsLoadPartition *e = entry (t, i);
+        const FxsLoadPartition *e = t->entries[i];
         GPtrArray *list = pass == 1 ? e->dependents : e->dependencies;
         const char *what = pass == 1 ? "dependents" : "dependencies";
         const char *other = pass == 1 ? "dependencies" : "dependents";
@@ -109,10 +101,10 @@ check_lists (Table *t, FxsIdSet *deps)
             if (at < 0)
               ok = fail (t, "partition %s lists %s among its %s, but no partition has that name",
                          q (t, e->name), q (t, list->pdata[k]), what);
-            else if (pass < 2 && !fxs_id_set_add (pass ? &dependents : deps, edge))
+            else if (pass < 2 && !fxs_id_set_add (pass ? &dependents : &t->deps, edge))
               ok = fail (t, "partition %s lists %s twice among its %s", q (t, e->name),
                          q (t, list->pdata[k]), what);
-            else if (pass > 0 && fxs_id_set_add (pass == 1 ? deps : &dependents, edge))
+            else if (pass > 0 && fxs_id_set_add (pass == 1 ? &t->deps : &dependents, edge))
               ok = fail (t, "partition %s lists %s among its %s, but %s does not list it "
                          "among its %s", q (t, e->name), q (t, list->pdata[k]), what,
                          q (t, list->pdata[k]), other);
@@ -122,9 +114,10 @@ check_lists (Table *t, FxsIdSet *deps)
   return ok;
 }
 
-/* The partition whose call or returned tuple @ref stands for, or -1. */
+/* The partition whose call, or an item of what the call returns, @ref
+ * stands for, or -1. */
 static gint64
-producer (const Table *t, const FxsNode *ref)
+partition_of (const Table *t, const FxsNode *ref)
 {
   while (ref->op == FXS_OP_CALL_FUNCTION && strcmp (ref->target, "_operator.getitem") == 0
          && ref->args.n >= 1 && ref->args.u.items[0].kind == FXS_VALUE_NODE)
@@ -135,10 +128,8 @@ producer (const Table *t, const FxsNode *ref)
 }
 
 typedef struct {
-  const Table *t;
+  Table *t;
   guint user;
-  FxsIdSet *flow;        /* (user, producer) found so far */
-  FxsIdSet *listed;
   gint64 unlisted;       /* a producer the table does not list, or -1 */
 } Flow;
 
@@ -146,55 +137,49 @@ static void
 add_flow (const FxsNode *ref, gpointer data)
 {
   Flow *f = data;
-  gint64 p = producer (f->t, ref);
+  gint64 p = partition_of (f->t, ref);
   if (p < 0 || p == f->user)
     return;
   guint64 edge = fxs_id_pair (f->user, (guint32) p);
   /* listed?  Adding tells; a miss ends the check, so the set that grew
    * is not looked at again */
-  if (fxs_id_set_add (f->flow, edge) && f->unlisted < 0 && fxs_id_set_add (f->listed, edge))
+  if (fxs_id_set_add (&f->t->flow, edge) && f->unlisted < 0 && fxs_id_set_add (&f->t->deps, edge))
     f->unlisted = p;
 }
 
 /* The dependencies are the partitions whose values reach each call. */
 static gboolean
-check_data_flow (Table *t, FxsIdSet *listed)
+check_data_flow (Table *t)
 {
   const FxsGraph *top = t->parts->top;
-  FxsIdSet flow;
-  fxs_id_set_init (&flow);
   gboolean ok = TRUE;
   for (guint i = 0; i < fxs_graph_n_nodes (top) && ok; i++)
     {
       const FxsNode *node = fxs_graph_node (top, i);
-      if (node->op != FXS_OP_CALL_MODULE)
-        continue;
-      gint64 user = (gint64) GPOINTER_TO_UINT (g_hash_table_lookup (t->by_submodule,
-                                                                     node->target)) - 1;
+      gint64 user = node->op == FXS_OP_CALL_MODULE ? partition_of (t, node) : -1;
       if (user < 0)
-        continue;  /* a call of something else: verify reports it */
-      Flow f = { t, (guint) user, &flow, listed, -1 };
+        continue;  /* not a call of an entry's submodule: verify reports other calls */
+      Flow f = { t, (guint) user, -1 };
       fxs_value_foreach_node (&node->args, add_flow, &f);
       fxs_value_foreach_node (&node->kwargs, add_flow, &f);
       if (f.unlisted >= 0)
         ok = fail (t, "partition %s takes values of partition %s (its call reads submodule %s's), "
-                   "but does not list it among its dependencies", q (t, entry (t, user)->name),
-                   q (t, entry (t, f.unlisted)->name), q (t, entry (t, f.unlisted)->submodule));
+                   "but does not list it among its dependencies", q (t, t->entries[user]->name),
+                   q (t, t->entries[f.unlisted]->name), q (t, t->entries[f.unlisted]->submodule));
     }
   /* every flow is listed; a listed dependency without a flow is left */
-  for (guint i = 0; i < n_entries (t) && ok && listed->table.used > flow.table.used; i++)
+  for (guint i = 0; i < t->n_entries && ok && t->deps.table.used > t->flow.table.used; i++)
     {
-      GPtrArray *deps = entry (t, i)->dependencies;
+      GPtrArray *deps = t->entries[i]->dependencies;
       for (guint k = 0; k < deps->len && ok; k++)
         {
           guint d = (guint) index_of (t, deps->pdata[k]);
-          if (fxs_id_set_add (&flow, fxs_id_pair (i, d)))
+          if (fxs_id_set_add (&t->flow, fxs_id_pair (i, d)))
             ok = fail (t, "partition %s lists partition %s among its dependencies, but its call "
-                       "takes no value of submodule %s", q (t, entry (t, i)->name),
-                       q (t, entry (t, d)->name), q (t, entry (t, d)->submodule));
+                       "takes no value of submodule %s", q (t, t->entries[i]->name),
+                       q (t, t->entries[d]->name), q (t, t->entries[d]->submodule));
         }
     }
-  fxs_id_set_clear (&flow);
   return ok;
 }
 
@@ -222,15 +207,16 @@ fxs_verify_partition_table (const FxsGraph *original, const FxsLoadSplit *parts,
       return FALSE;
     }
   Table t = {
-    parts, submodules,
+    parts, (FxsLoadPartition **) parts->partitions->pdata, parts->partitions->len, submodules,
     g_hash_table_new (g_str_hash, g_str_equal),
     g_hash_table_new (g_str_hash, g_str_equal),
-    { .texts = g_ptr_array_new_with_free_func (g_free) },
+    .msg = { .texts = g_ptr_array_new_with_free_func (g_free) },
   };
-  FxsIdSet deps;
-  fxs_id_set_init (&deps);
-  gboolean ok = check_entries (&t) && check_lists (&t, &deps) && check_data_flow (&t, &deps);
-  fxs_id_set_clear (&deps);
+  fxs_id_set_init (&t.deps);
+  fxs_id_set_init (&t.flow);
+  gboolean ok = check_entries (&t) && check_lists (&t) && check_data_flow (&t);
+  fxs_id_set_clear (&t.deps);
+  fxs_id_set_clear (&t.flow);
   g_hash_table_unref (t.by_name);
   g_hash_table_unref (t.by_submodule);
   if (!ok)

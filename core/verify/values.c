@@ -7,20 +7,11 @@
 
 #include <string.h>
 
-void
-fxs_verify_append_quoted (GString *out, const char *s)
+/* @s quoted and escaped for a one-line message. */
+static void
+append_quoted (GString *out, const char *s)
 {
   fxs_json_append_quoted (out, s, strlen (s));
-}
-
-/* 'name' (op 'target') */
-static void
-append_name_op_target (GString *out, const FxsNode *node)
-{
-  fxs_verify_append_quoted (out, node->name);
-  g_string_append_printf (out, " (%s ", fxs_op_to_string ((FxsOp) node->op));
-  fxs_verify_append_quoted (out, node->target);
-  g_string_append_c (out, ')');
 }
 
 Resolved
@@ -31,7 +22,7 @@ fxs_verify_resolve (const Verifier *v, const FxsValue *value, Scope *scope)
       guint32 val = scope->val[value->u.node->index];
       if (!(val & VAL_STRUCT) || val == VAL_NONE)
         return (Resolved) { val, NULL, scope };
-      const Struct *st = fxs_verify_struct (v, val);
+      const Resolved *st = &g_array_index (v->structs, Resolved, val & ~VAL_STRUCT);
       value = st->value;
       scope = st->scope;
     }
@@ -90,8 +81,6 @@ fxs_verify_kind_name (FxsValueKind kind)
   return kind < G_N_ELEMENTS (names) ? names[kind] : "a value";
 }
 
-/* What a resolved value is, for a message: the original node a value
- * number stands for, or a short description of a literal. */
 void
 fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
 {
@@ -99,7 +88,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
     {
       const Vn *vn = &g_array_index (v->vns, Vn, r.vn);
       g_string_append (out, "the value of original node ");
-      fxs_verify_append_quoted (out, fxs_graph_node (v->orig.graph, vn->rep)->name);
+      append_quoted (out, fxs_graph_node (v->orig->graph, vn->rep)->name);
       return;
     }
   const FxsValue *value = r.value;
@@ -120,7 +109,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
       fxs_json_append_quoted (out, value->u.s, value->n);
       break;
     case FXS_VALUE_OPAQUE:
-      fxs_verify_append_quoted (out, fxs_value_get_opaque_repr (value));
+      append_quoted (out, fxs_value_get_opaque_repr (value));
       break;
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
@@ -135,7 +124,7 @@ fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r)
 
 gboolean
 fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, const FxsValue *b, Scope *sb,
-                  GString *path, GString *why)
+                             GString *out)
 {
   Resolved ra = fxs_verify_resolve (v, a, sa), rb = fxs_verify_resolve (v, b, sb);
   gboolean same;
@@ -154,22 +143,21 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
           const FxsValue *ib = dict ? &rb.value->u.items[2 * i + 1] : &rb.value->u.items[i];
           if (dict && !fxs_value_equal (&ra.value->u.items[2 * i], &rb.value->u.items[2 * i]))
             {
-              g_string_append_printf (path, "[%u]", i);
-              g_string_append (why, "a different key");
+              g_string_append_printf (out, "[%u] a different key", i);
               return TRUE;
             }
-          gsize len = path->len;
+          gsize len = out->len;
           if (dict && ra.value->u.items[2 * i].kind == FXS_VALUE_STRING)
             {
-              g_string_append_c (path, '[');
-              fxs_verify_append_quoted (path, ra.value->u.items[2 * i].u.s);
-              g_string_append_c (path, ']');
+              g_string_append_c (out, '[');
+              append_quoted (out, ra.value->u.items[2 * i].u.s);
+              g_string_append_c (out, ']');
             }
           else
-            g_string_append_printf (path, "[%u]", i);
-          if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, path, why))
+            g_string_append_printf (out, "[%u]", i);
+          if (fxs_verify_first_difference (v, ia, ra.scope, ib, rb.scope, out))
             return TRUE;
-          g_string_truncate (path, len);
+          g_string_truncate (out, len);
         }
       return FALSE;
     }
@@ -177,10 +165,10 @@ fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa, co
     same = fxs_value_equal (ra.value, rb.value);
   if (same)
     return FALSE;
-  g_string_append (why, "is ");
-  fxs_verify_describe_resolved (v, why, ra);
-  g_string_append (why, " where the original has ");
-  fxs_verify_describe_resolved (v, why, rb);
+  g_string_append (out, " is ");
+  fxs_verify_describe_resolved (v, out, ra);
+  g_string_append (out, " where the original has ");
+  fxs_verify_describe_resolved (v, out, rb);
   return TRUE;
 }
 
@@ -198,7 +186,6 @@ fxs_verify_fail (Verifier *v, const char *format, ...)
   return FALSE;
 }
 
-/* Descriptions for messages, owned by @v until the check ends. */
 const char *
 fxs_verify_keep (Verifier *v, GString *s)
 {
@@ -208,22 +195,17 @@ fxs_verify_keep (Verifier *v, GString *s)
 }
 
 const char *
-fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node)
+fxs_verify_node (Verifier *v, const Scope *scope, const FxsNode *node)
 {
   GString *s = g_string_new (NULL);
   if (scope->name)
     g_string_append_printf (s, "%s: node ", scope->name);
   else
-    g_string_append (s, "top-level node ");
-  append_name_op_target (s, node);
-  return fxs_verify_keep (v, s);
-}
-
-const char *
-fxs_verify_orig_node (Verifier *v, const FxsNode *node)
-{
-  GString *s = g_string_new ("original node ");
-  append_name_op_target (s, node);
+    g_string_append (s, scope == v->orig ? "original node " : "top-level node ");
+  append_quoted (s, node->name);
+  g_string_append_printf (s, " (%s ", fxs_op_to_string ((FxsOp) node->op));
+  append_quoted (s, node->target);
+  g_string_append_c (s, ')');
   return fxs_verify_keep (v, s);
 }
 
@@ -231,6 +213,6 @@ const char *
 fxs_verify_quoted (Verifier *v, const char *text)
 {
   GString *s = g_string_new (NULL);
-  fxs_verify_append_quoted (s, text);
+  append_quoted (s, text);
   return fxs_verify_keep (v, s);
 }

@@ -21,17 +21,19 @@ typedef struct Scope Scope;
 struct Scope {
   const FxsGraph *graph;
   const char *name;          /* submodule name; NULL for the original and the top level */
-  guint32 *val;              /* per node */
   guint32 state;             /* grad/autocast state after the nodes evaluated so far */
   const FxsNode *call;       /* the top-level call_module inlining this submodule */
+  guint32 val[];             /* per node */
 };
 
-/* A value that a node stands for without computing it: a submodule's
- * returned tuple (or an item of it that is a tuple). */
+/* A value with its scope after following node references to what they
+ * stand for: either a value number (@vn, @value NULL) or a literal value
+ * (a constant or container) read in @scope. */
 typedef struct {
+  guint32 vn;
   const FxsValue *value;
   Scope *scope;
-} Struct;
+} Resolved;
 
 typedef struct {
   guint32 rep;               /* the original node with this number */
@@ -46,14 +48,16 @@ typedef struct {
 typedef struct {
   GHashTable *submodules;    /* the split's: name -> graph */
   GHashTable *qualnames;     /* new name -> old name, or NULL */
-  Scope orig;
+  Scope *orig;
+  Scope *top;
   GArray *placeholders;      /* guint32: the original's placeholder nodes */
   GArray *vns;               /* Vn */
   FxsTable numbers;          /* vns by key: FxsTableHead (hash, vn + 1) */
   GString *keys;             /* the keys of the vns, one after the other */
-  GArray *structs;           /* Struct */
-  GPtrArray *scopes;         /* Scope*: the top level, then each submodule called */
-  FxsIdSet called;           /* submodule graphs already inlined */
+  GArray *structs;           /* Resolved: values nodes stand for without computing
+                              * them (a submodule's returned tuple, an item of it) */
+  GPtrArray *scopes;         /* Scope*: orig, top, then each submodule called */
+  GHashTable *called;        /* submodule graphs already inlined */
   /* grad/autocast states: a state is (last set_grad value number + 1,
    * autocast stack); stacks are (parent stack, entered value number).
    * Both are pairs numbered by one table: equal pairs, equal numbers;
@@ -64,22 +68,6 @@ typedef struct {
   GPtrArray *texts;          /* char*: the texts of a message being made */
   GError *error;
 } Verifier;
-
-/* A value with its scope after following node references to what they
- * stand for: either a value number (@vn, @value NULL) or a literal value
- * (a constant or container) read in @scope. */
-typedef struct {
-  guint32 vn;
-  const FxsValue *value;
-  Scope *scope;
-} Resolved;
-
-/* The structure behind a node's VAL_STRUCT entry. */
-static inline const Struct *
-fxs_verify_struct (const Verifier *v, guint32 val)
-{
-  return &g_array_index (v->structs, Struct, val & ~VAL_STRUCT);
-}
 
 /* ---- values (values.c) ---------------------------------------------------- */
 
@@ -93,28 +81,25 @@ G_GNUC_INTERNAL void     fxs_verify_encode (const Verifier *v, GString *out, con
 /* Appends @tag and @word to @out: one unit of such a text. */
 G_GNUC_INTERNAL void     fxs_verify_encode_word (GString *out, guint8 tag, guint64 word);
 /* Whether @a in @sa (the split's) and @b in @sb (the original's) stand
- * for different values: FALSE when they match.  Appends to @path where
- * they first differ and to @why how. */
+ * for different values: FALSE when they match.  Appends to @out where
+ * they first differ and how ("[1] is 3 where the original has 2"). */
 G_GNUC_INTERNAL gboolean fxs_verify_first_difference (const Verifier *v, const FxsValue *a, Scope *sa,
-                                      const FxsValue *b, Scope *sb, GString *path, GString *why);
+                                                      const FxsValue *b, Scope *sb, GString *out);
 /* "the value of original node "x"", "3", "a tuple of 2", ... */
 G_GNUC_INTERNAL void     fxs_verify_describe_resolved (const Verifier *v, GString *out, Resolved r);
 /* "None", "an int", ... */
 G_GNUC_INTERNAL const char *fxs_verify_kind_name (FxsValueKind kind);
-/* @s quoted and escaped for a one-line message. */
-G_GNUC_INTERNAL void     fxs_verify_append_quoted (GString *out, const char *s);
 
 /* ---- messages (values.c) ---------------------------------------------------------- */
 
 /* Sets v->error (FXS_ERROR_VERIFY) unless it is set; FALSE. */
 G_GNUC_INTERNAL gboolean fxs_verify_fail (Verifier *v, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Texts for a message, owned by @v until the check ends: @s's (freed),
- * a split node's ("submod_1: node "add_1" (call_function
- * "_operator.add")", "top-level node ...") and an original node's
- * description ("original node ..."), @text quoted. */
+ * @node's description in @scope ("submod_1: node "add_1" (call_function
+ * "_operator.add")", "top-level node ...", "original node ..."), @text
+ * quoted. */
 G_GNUC_INTERNAL const char *fxs_verify_keep (Verifier *v, GString *s);
-G_GNUC_INTERNAL const char *fxs_verify_split_node (Verifier *v, const Scope *scope, const FxsNode *node);
-G_GNUC_INTERNAL const char *fxs_verify_orig_node (Verifier *v, const FxsNode *node);
+G_GNUC_INTERNAL const char *fxs_verify_node (Verifier *v, const Scope *scope, const FxsNode *node);
 G_GNUC_INTERNAL const char *fxs_verify_quoted (Verifier *v, const char *text);
 
 /* ---- a split result file's partitions table (table.c) --------------------- */

@@ -25,26 +25,18 @@
 
 /* ---- scopes ----------------------------------------------------------------------- */
 
+/* A scope of @graph with no node evaluated yet, owned by v->scopes. */
 static Scope *
 scope_new (Verifier *v, const FxsGraph *graph, const char *name, const FxsNode *call)
 {
-  Scope *s = g_new0 (Scope, 1);
   guint n = fxs_graph_n_nodes (graph);
+  Scope *s = g_malloc0 (sizeof (Scope) + n * sizeof (guint32));
   s->graph = graph;
   s->name = name;
   s->call = call;
-  s->val = g_new (guint32, n ? n : 1);
-  memset (s->val, 0xff, (n ? n : 1) * sizeof (guint32));
+  memset (s->val, 0xff, n * sizeof (guint32));
   g_ptr_array_add (v->scopes, s);
   return s;
-}
-
-static void
-scope_free (gpointer data)
-{
-  Scope *s = data;
-  g_free (s->val);
-  g_free (s);
 }
 
 /* ---- grad and autocast state ------------------------------------------------------ */
@@ -133,12 +125,13 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
   for (gsize i = fxs_table_start (&v->numbers, hash);; i = fxs_table_step (&v->numbers, i))
     {
       FxsTableHead *e = fxs_table_at (&v->numbers, i);
-      if (!e->tag && insert_rep == VAL_NONE)
+      if (e->tag)
         {
-          g_string_truncate (keys, start);
-          return VAL_NONE;
+          const Vn *vn = &g_array_index (v->vns, Vn, e->tag - 1);
+          if (e->hash != hash || vn->key_len != len || memcmp (keys->str + vn->key, key, len) != 0)
+            continue;
         }
-      if (!e->tag)
+      else if (insert_rep != VAL_NONE)
         {
           Vn entry = { insert_rep, 0, 0, start, len, NULL, NULL };
           g_array_append_val (v->vns, entry);
@@ -146,12 +139,8 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
           fxs_table_added (&v->numbers);
           return v->vns->len - 1;
         }
-      const Vn *vn = &g_array_index (v->vns, Vn, e->tag - 1);
-      if (e->hash == hash && vn->key_len == len && memcmp (keys->str + vn->key, key, len) == 0)
-        {
-          g_string_truncate (keys, start);
-          return e->tag - 1;
-        }
+      g_string_truncate (keys, start);
+      return e->tag ? e->tag - 1 : VAL_NONE;
     }
 }
 
@@ -160,7 +149,7 @@ vn_lookup (Verifier *v, Scope *scope, const FxsNode *node, guint32 insert_rep)
 static void
 number_original (Verifier *v)
 {
-  const FxsGraph *g = v->orig.graph;
+  const FxsGraph *g = v->orig->graph;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
       const FxsNode *node = fxs_graph_node (g, i);
@@ -173,14 +162,14 @@ number_original (Verifier *v)
           g_array_append_val (v->placeholders, i);
         }
       else if (node->op != FXS_OP_OUTPUT)
-        vn = vn_lookup (v, &v->orig, node, i);
+        vn = vn_lookup (v, v->orig, node, i);
       if (fxs_op_is_call ((FxsOp) node->op))
         {
           g_array_index (v->vns, Vn, vn).n_orig++;
           if (fxs_global_state_of (node))
-            next_state (v, &v->orig, node, vn);
+            next_state (v, v->orig, node, vn);
         }
-      v->orig.val[i] = vn;
+      v->orig->val[i] = vn;
     }
 }
 
@@ -195,32 +184,31 @@ static gboolean
 check_refs (Verifier *v, Scope *scope, const FxsNode *node)
 {
   const FxsNode *ref = fxs_graph_bad_ref (scope->graph, node->index, &node->args, &node->kwargs);
-  if (!ref)
-    return TRUE;
-  return fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_split_node (v, scope, node),
-                          fxs_verify_quoted (v, ref->name),
-                          ref->graph == scope->graph ? "which does not come before it"
-                                                     : "which is not a node of its graph");
+  return !ref || fxs_verify_fail (v, "%s refers to %s, %s", fxs_verify_node (v, scope, node),
+                                  fxs_verify_quoted (v, ref->name),
+                                  ref->graph == scope->graph ? "which does not come before it"
+                                                             : "which is not a node of its graph");
 }
 
-/* The original call node that @node (with original target @target)
- * should have matched, for the message: the first with the same op and
- * target that the split has not computed as often yet, preferring one of
- * the same name. */
+/* The first original call node that the split has not computed as often
+ * yet.  With @split (of original target @target), for the message about
+ * what it should have matched: the first with the same op and target,
+ * preferring one of the same name. */
 static const FxsNode *
-closest_original (const Verifier *v, const FxsNode *split, const char *target)
+uncomputed_original (const Verifier *v, const FxsNode *split, const char *target)
 {
-  const FxsGraph *g = v->orig.graph;
+  const FxsGraph *g = v->orig->graph;
   const FxsNode *best = NULL;
   for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
     {
       const FxsNode *node = fxs_graph_node (g, i);
-      if (node->op != split->op || strcmp (node->target, target) != 0)
+      if (split ? node->op != split->op || strcmp (node->target, target) != 0
+                : !fxs_op_is_call ((FxsOp) node->op))
         continue;
-      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
+      const Vn *vn = &g_array_index (v->vns, Vn, v->orig->val[i]);
       if (vn->n_split >= vn->n_orig)
         continue;
-      if (strcmp (node->name, split->name) == 0)
+      if (!split || strcmp (node->name, split->name) == 0)
         return node;
       if (!best)
         best = node;
@@ -231,37 +219,25 @@ closest_original (const Verifier *v, const FxsNode *split, const char *target)
 static gboolean
 fail_unmatched (Verifier *v, Scope *scope, const FxsNode *node)
 {
-  GString *m = g_string_new (fxs_verify_split_node (v, scope, node));
-  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
+  const char *m = fxs_verify_node (v, scope, node);
   const char *target = original_target (v, scope, node);
-  const FxsNode *close = closest_original (v, node, target);
+  const FxsNode *close = uncomputed_original (v, node, target);
   if (!close)
+    return fxs_verify_fail (v, "%s computes nothing the original computes: %sno original %s node "
+                            "with target %s is left to match it", m,
+                            !scope->name && node->op == FXS_OP_CALL_MODULE
+                              ? "it calls no submodule of the split, and " : "",
+                            fxs_op_to_string ((FxsOp) node->op), fxs_verify_quoted (v, target));
+  GString *d = g_string_new ("args");
+  if (!fxs_verify_first_difference (v, &node->args, scope, &close->args, v->orig, d))
     {
-      g_string_append (m, " computes nothing the original computes: ");
-      if (!scope->name && node->op == FXS_OP_CALL_MODULE)
-        g_string_append (m, "it calls no submodule of the split, and ");
-      g_string_append_printf (m, "no original %s node with target ",
-                              fxs_op_to_string ((FxsOp) node->op));
-      fxs_verify_append_quoted (m, target);
-      g_string_append (m, " is left to match it");
-    }
-  else
-    {
-      g_string_append_printf (m, " does not match %s: ", fxs_verify_orig_node (v, close));
-      if (fxs_verify_first_difference (v, &node->args, scope, &close->args, &v->orig, path, why))
-        g_string_append_printf (m, "args%s %s", path->str, why->str);
-      else if (fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, &v->orig,
-                                            path, why))
-        g_string_append_printf (m, "kwargs%s %s", path->str, why->str);
-      else
-        g_string_append (m, "it runs under other set_grad_enabled / autocast calls "
+      g_string_assign (d, "kwargs");
+      if (!fxs_verify_first_difference (v, &node->kwargs, scope, &close->kwargs, v->orig, d))
+        g_string_assign (d, "it runs under other set_grad_enabled / autocast calls "
                             "(counted from the start of its submodule)");
     }
-  fxs_verify_fail (v, "%s", m->str);
-  g_string_free (m, TRUE);
-  g_string_free (path, TRUE);
-  g_string_free (why, TRUE);
-  return FALSE;
+  return fxs_verify_fail (v, "%s does not match %s: %s", m, fxs_verify_node (v, v->orig, close),
+                          fxs_verify_keep (v, d));
 }
 
 static gboolean
@@ -275,9 +251,9 @@ match_call (Verifier *v, Scope *scope, const FxsNode *node)
   entry->n_split++;
   if (!global && entry->n_split > entry->n_orig)
     return fxs_verify_fail (v, "%s computes %s again, which %s computes already",
-                 fxs_verify_split_node (v, scope, node),
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, entry->rep)),
-                 fxs_verify_split_node (v, entry->first_scope, entry->first));
+                 fxs_verify_node (v, scope, node),
+                 fxs_verify_node (v, v->orig, fxs_graph_node (v->orig->graph, entry->rep)),
+                 fxs_verify_node (v, entry->first_scope, entry->first));
   if (entry->n_split == 1)
     {
       entry->first = node;
@@ -297,8 +273,7 @@ bind (Verifier *v, Scope *scope, guint32 i, Resolved r)
     scope->val[i] = r.vn;
   else
     {
-      Struct st = { r.value, r.scope };
-      g_array_append_val (v->structs, st);
+      g_array_append_val (v->structs, r);
       scope->val[i] = VAL_STRUCT | (v->structs->len - 1);
     }
 }
@@ -312,11 +287,8 @@ fold_getitem (Verifier *v, Scope *scope, const FxsNode *node)
       || node->args.n != 2 || node->kwargs.n != 0
       || node->args.u.items[0].kind != FXS_VALUE_NODE || node->args.u.items[1].kind != FXS_VALUE_INT)
     return FALSE;
-  guint32 val = scope->val[node->args.u.items[0].u.node->index];
-  if (!(val & VAL_STRUCT) || val == VAL_NONE)
-    return FALSE;
-  const Struct st = *fxs_verify_struct (v, val);
-  if (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST)
+  Resolved st = fxs_verify_resolve (v, &node->args.u.items[0], scope);
+  if (!st.value || (st.value->kind != FXS_VALUE_TUPLE && st.value->kind != FXS_VALUE_LIST))
     return FALSE;
   gint64 k = node->args.u.items[1].u.i, len = st.value->n;
   if (k < -len || k >= len)
@@ -333,8 +305,8 @@ static gboolean evaluate (Verifier *v, Scope *scope);
 static gboolean
 inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
 {
-  const char *m = fxs_verify_split_node (v, top, call);
-  if (!fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
+  const char *m = fxs_verify_node (v, top, call);
+  if (!g_hash_table_add (v->called, (gpointer) sub))
     return fxs_verify_fail (v, "%s calls %s a second time (verify expects each submodule to be called once)",
                  m, call->target);
   if (call->kwargs.n)
@@ -345,22 +317,6 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
   if (n_inputs != call->args.n)
     return fxs_verify_fail (v, "%s passes %u arguments to %s, which takes %u inputs", m, call->args.n,
                  call->target, n_inputs);
-  guint k = 0;
-  for (guint i = 0; i < fxs_graph_n_nodes (sub); i++)
-    {
-      const FxsNode *node = fxs_graph_node (sub, i);
-      if (node->op != FXS_OP_PLACEHOLDER)
-        continue;
-      Resolved r = fxs_verify_resolve (v, &call->args.u.items[k++], top);
-      if (r.value)
-        {
-          GString *d = g_string_new (NULL);
-          fxs_verify_describe_resolved (v, d, r);
-          return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
-                       "input)", fxs_verify_split_node (v, scope, node), fxs_verify_keep (v, d));
-        }
-      scope->val[i] = r.vn;
-    }
   if (!evaluate (v, scope))
     return FALSE;
 
@@ -371,22 +327,37 @@ inline_call (Verifier *v, Scope *top, const FxsNode *call, const FxsGraph *sub)
   return TRUE;
 }
 
+/* Input @k of @scope: in a submodule, the value of one node that its call
+ * passes; in the top-level graph, the original's input @k. */
 static gboolean
-check_placeholder (Verifier *v, Scope *top, const FxsNode *node, guint k)
+bind_input (Verifier *v, Scope *scope, const FxsNode *node, guint k)
 {
-  const char *m = fxs_verify_split_node (v, top, node);
+  if (scope->call)
+    {
+      Resolved r = fxs_verify_resolve (v, &scope->call->args.u.items[k], v->top);
+      scope->val[node->index] = r.vn;
+      if (!r.value)
+        return TRUE;
+      GString *d = g_string_new (NULL);
+      fxs_verify_describe_resolved (v, d, r);
+      return fxs_verify_fail (v, "%s is given %s, not the value of one node (verify expects a node per "
+                              "input)", fxs_verify_node (v, scope, node), fxs_verify_keep (v, d));
+    }
+  const char *m = fxs_verify_node (v, scope, node);
   if (k >= v->placeholders->len)
     return fxs_verify_fail (v, "%s is an input the original does not have (it has %u)", m,
                  v->placeholders->len);
   guint32 i = g_array_index (v->placeholders, guint32, k);
-  const FxsNode *orig = fxs_graph_node (v->orig.graph, i);
-  top->val[node->index] = v->orig.val[i];
+  const FxsNode *orig = fxs_graph_node (v->orig->graph, i);
+  scope->val[node->index] = v->orig->val[i];
   /* keep_original_node_name gives the top-level placeholder the node's name as target */
   if (strcmp (node->target, orig->target) != 0 && strcmp (node->target, orig->name) != 0)
-    return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k, fxs_verify_orig_node (v, orig));
+    return fxs_verify_fail (v, "%s is input %u, which is %s in the original", m, k,
+                            fxs_verify_node (v, v->orig, orig));
   if ((node->args.n != 0) != (orig->args.n != 0)
       || (node->args.n && !fxs_value_equal (&node->args.u.items[0], &orig->args.u.items[0])))
-    return fxs_verify_fail (v, "%s has another default value than %s", m, fxs_verify_orig_node (v, orig));
+    return fxs_verify_fail (v, "%s has another default value than %s", m,
+                            fxs_verify_node (v, v->orig, orig));
   return TRUE;
 }
 
@@ -399,10 +370,10 @@ evaluate (Verifier *v, Scope *scope)
   guint n_top_inputs = top ? fxs_graph_count_op (scope->graph, FXS_OP_PLACEHOLDER) : 0;
   if (top && n_top_inputs < v->placeholders->len)
     return fxs_verify_fail (v, "the top-level graph has %u inputs, the original %u: %s is missing",
-                 n_top_inputs, v->placeholders->len,
-                 fxs_verify_orig_node (v, fxs_graph_node (v->orig.graph, g_array_index (v->placeholders,
-                                                                             guint32, n_top_inputs))));
-  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph) && !v->error; i++)
+                            n_top_inputs, v->placeholders->len,
+                            fxs_verify_node (v, v->orig, fxs_graph_node (v->orig->graph,
+                                             g_array_index (v->placeholders, guint32, n_top_inputs))));
+  for (guint i = 0; i < fxs_graph_n_nodes (scope->graph); i++)
     {
       const FxsNode *node = fxs_graph_node (scope->graph, i);
       if (!check_refs (v, scope, node))
@@ -410,15 +381,14 @@ evaluate (Verifier *v, Scope *scope)
       switch ((FxsOp) node->op)
         {
         case FXS_OP_PLACEHOLDER:
-          if (top && !check_placeholder (v, scope, node, n_placeholders))
+          if (!bind_input (v, scope, node, n_placeholders++))
             return FALSE;
-          n_placeholders++;
           break;
         case FXS_OP_GET_ATTR:
           scope->val[i] = vn_lookup (v, scope, node, VAL_NONE);
           if (scope->val[i] == VAL_NONE)
             return fxs_verify_fail (v, "%s reads attribute %s, which no get_attr node of the original "
-                                    "reads", fxs_verify_split_node (v, scope, node),
+                                    "reads", fxs_verify_node (v, scope, node),
                                     fxs_verify_quoted (v, original_target (v, scope, node)));
           break;
         case FXS_OP_OUTPUT:
@@ -428,17 +398,13 @@ evaluate (Verifier *v, Scope *scope)
             const FxsGraph *sub = top && node->op == FXS_OP_CALL_MODULE
                                     ? g_hash_table_lookup (v->submodules, node->target)
                                     : NULL;
-            if (sub)
-              {
-                if (!inline_call (v, scope, node, sub))
-                  return FALSE;
-              }
-            else if (!fold_getitem (v, scope, node) && !match_call (v, scope, node))
+            if (sub ? !inline_call (v, scope, node, sub)
+                    : !fold_getitem (v, scope, node) && !match_call (v, scope, node))
               return FALSE;
           }
         }
     }
-  return v->error == NULL;
+  return TRUE;
 }
 
 /* ---- the checks once everything ran --------------------------------------------- */
@@ -448,37 +414,27 @@ static gboolean
 check_output (Verifier *v, Scope *top)
 {
   const FxsNode *out = fxs_graph_output_node (top->graph);
-  const FxsNode *orig_out = fxs_graph_output_node (v->orig.graph);
+  const FxsNode *orig_out = fxs_graph_output_node (v->orig->graph);
   if (!out || out->args.n != 1)
     return fxs_verify_fail (v, "the top-level graph's output node must return exactly one value");
-  GString *path = g_string_new (NULL), *why = g_string_new (NULL);
-  gboolean differs = fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
-                                       &v->orig, path, why);
-  if (differs)
-    fxs_verify_fail (v, "the top-level output%s %s", path->str, why->str);
-  g_string_free (path, TRUE);
-  g_string_free (why, TRUE);
-  return !differs;
+  GString *d = g_string_new ("the top-level output");
+  if (fxs_verify_first_difference (v, &out->args.u.items[0], top, &orig_out->args.u.items[0],
+                                   v->orig, d))
+    return fxs_verify_fail (v, "%s", fxs_verify_keep (v, d));
+  g_string_free (d, TRUE);
+  return TRUE;
 }
 
 /* Every original call node is computed by the split. */
 static gboolean
 check_counts (Verifier *v)
 {
-  const FxsGraph *g = v->orig.graph;
-  for (guint i = 0; i < fxs_graph_n_nodes (g); i++)
-    {
-      const FxsNode *node = fxs_graph_node (g, i);
-      if (!fxs_op_is_call ((FxsOp) node->op))
-        continue;
-      const Vn *vn = &g_array_index (v->vns, Vn, v->orig.val[i]);
-      if (vn->n_split >= vn->n_orig)
-        continue;
-      return fxs_verify_fail (v, "%s is not computed by the split%s", fxs_verify_orig_node (v, node),
-                   fxs_node_n_users (node) ? "" : " (it is dead code, but split_module keeps "
-                   "every call node, and dropping one may drop a side effect)");
-    }
-  return TRUE;
+  const FxsNode *node = uncomputed_original (v, NULL, NULL);
+  return !node || fxs_verify_fail (v, "%s is not computed by the split%s",
+                                   fxs_verify_node (v, v->orig, node),
+                                   fxs_node_n_users (node) ? "" : " (it is dead code, but "
+                                   "split_module keeps every call node, and dropping one may drop "
+                                   "a side effect)");
 }
 
 /* Every input of a submodule is used, except those that only bring a
@@ -492,7 +448,7 @@ check_inputs_used (Verifier *v, const Scope *scope)
       if (node->op != FXS_OP_PLACEHOLDER || fxs_node_n_users (node) > 0 || fxs_node_symbol (node))
         continue;
       return fxs_verify_fail (v, "%s is an input that nothing in the submodule uses",
-                   fxs_verify_split_node (v, scope, node));
+                   fxs_verify_node (v, scope, node));
     }
   return TRUE;
 }
@@ -503,21 +459,16 @@ static gboolean
 check_outputs_read (Verifier *v, const Scope *scope)
 {
   const FxsNode *call = scope->call;
-  const FxsNode *out = fxs_graph_output_node (scope->graph);
-  const FxsValue *ret = &out->args.u.items[0];
-  const FxsValue *items = ret;
-  guint n = 1;
-  if (ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST)
-    {
-      items = ret->u.items;
-      n = ret->n;
-    }
+  const FxsValue *ret = &fxs_graph_output_node (scope->graph)->args.u.items[0];
+  gboolean tuple = ret->kind == FXS_VALUE_TUPLE || ret->kind == FXS_VALUE_LIST;
+  const FxsValue *items = tuple ? ret->u.items : ret;
+  guint n = tuple ? ret->n : 1;
   gboolean whole = FALSE;
   guint8 *read = g_new0 (guint8, n ? n : 1);
   for (guint u = 0; u < fxs_node_n_users (call) && !whole; u++)
     {
       const FxsNode *user = fxs_node_user (call, u);
-      gboolean picks = ret != items && user->op == FXS_OP_CALL_FUNCTION
+      gboolean picks = tuple && user->op == FXS_OP_CALL_FUNCTION
                        && strcmp (user->target, "_operator.getitem") == 0 && user->args.n == 2
                        && user->args.u.items[0].kind == FXS_VALUE_NODE
                        && user->args.u.items[0].u.node == call
@@ -529,47 +480,36 @@ check_outputs_read (Verifier *v, const Scope *scope)
       else if (fxs_node_n_users (user) > 0)
         read[user->args.u.items[1].u.i] = TRUE;
     }
-  for (guint k = 0; k < n && !whole; k++)
-    {
-      if (read[k])
-        continue;
-      GString *m = g_string_new (NULL);
-      g_string_append_printf (m, "%s returns ", scope->name);
-      if (items[k].kind == FXS_VALUE_NODE)
-        fxs_verify_append_quoted (m, items[k].u.node->name);
-      else
-        g_string_append (m, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
-      if (ret != items)
-        g_string_append_printf (m, " (output %u)", k);
-      g_string_append (m, ", which nothing in the top-level graph reads");
-      fxs_verify_fail (v, "%s", m->str);
-      g_string_free (m, TRUE);
-      break;
-    }
+  guint k = 0;
+  while (!whole && k < n && read[k])
+    k++;
   g_free (read);
-  return v->error == NULL;
+  if (whole || k == n)
+    return TRUE;
+  GString *what = g_string_new (NULL);
+  if (items[k].kind == FXS_VALUE_NODE)
+    g_string_append (what, fxs_verify_quoted (v, items[k].u.node->name));
+  else
+    g_string_append (what, fxs_verify_kind_name ((FxsValueKind) items[k].kind));
+  if (tuple)
+    g_string_append_printf (what, " (output %u)", k);
+  return fxs_verify_fail (v, "%s returns %s, which nothing in the top-level graph reads", scope->name,
+                          fxs_verify_keep (v, what));
 }
 
-/* Every submodule is called. */
+/* Every submodule is called: the first by name that is not fails. */
 static gboolean
 check_all_called (Verifier *v)
 {
-  if (v->called.table.used >= g_hash_table_size (v->submodules))
-    return TRUE;
-  /* the first by name: the names sorted */
-  GList *names = g_list_sort (g_hash_table_get_keys (v->submodules), (GCompareFunc) strcmp);
-  for (GList *l = names; l; l = l->next)
-    {
-      const FxsGraph *sub = g_hash_table_lookup (v->submodules, l->data);
-      if (fxs_id_set_add (&v->called, (guint64) (guintptr) sub))
-        {
-          fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
-                fxs_verify_quoted (v, l->data));
-          break;
-        }
-    }
-  g_list_free (names);
-  return v->error == NULL;
+  const char *first = NULL;
+  GHashTableIter it;
+  gpointer name, sub;
+  g_hash_table_iter_init (&it, v->submodules);
+  while (g_hash_table_iter_next (&it, &name, &sub))
+    if (!g_hash_table_contains (v->called, sub) && (!first || strcmp (name, first) < 0))
+      first = name;
+  return !first || fxs_verify_fail (v, "submodule %s is never called by the top-level graph",
+                                    fxs_verify_quoted (v, first));
 }
 
 /* ---- the whole check ---------------------------------------------------------------- */
@@ -588,34 +528,32 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   Verifier v = { 0 };
   v.submodules = submodules;
   v.qualnames = qualname_map;
-  v.orig.graph = original;
   guint n = fxs_graph_n_nodes (original);
-  v.orig.val = g_new (guint32, n ? n : 1);
   v.placeholders = g_array_new (FALSE, FALSE, sizeof (guint32));
   v.vns = g_array_sized_new (FALSE, FALSE, sizeof (Vn), n);
   fxs_table_init (&v.numbers, sizeof (FxsTableHead));
   fxs_table_reserve (&v.numbers, n);
   v.keys = g_string_new (NULL);
-  v.structs = g_array_new (FALSE, FALSE, sizeof (Struct));
-  v.scopes = g_ptr_array_new_with_free_func (scope_free);
+  v.structs = g_array_new (FALSE, FALSE, sizeof (Resolved));
+  v.scopes = g_ptr_array_new_with_free_func (g_free);
   v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);
-  fxs_id_set_init (&v.called);
+  v.called = g_hash_table_new (NULL, NULL);
   fxs_id_map_init (&v.pair_ids);
   v.pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
   /* pair 0: the first state (no set_grad yet, no autocast), the empty stack */
   intern_pair (&v, 0, 0);
 
+  v.orig = scope_new (&v, original, NULL, NULL);
   number_original (&v);
-  Scope *top_scope = scope_new (&v, split_top, NULL, NULL);
-  gboolean ok = evaluate (&v, top_scope) && check_output (&v, top_scope)
+  v.top = scope_new (&v, split_top, NULL, NULL);
+  gboolean ok = evaluate (&v, v.top) && check_output (&v, v.top)
                 && check_all_called (&v) && check_counts (&v);
-  for (guint k = 1; ok && k < v.scopes->len; k++)
+  for (guint k = 2; ok && k < v.scopes->len; k++)  /* the submodules' */
     ok = check_inputs_used (&v, v.scopes->pdata[k]) && check_outputs_read (&v, v.scopes->pdata[k]);
   if (!ok)
     g_propagate_error (error, v.error);
 
-  g_free (v.orig.val);
   g_array_free (v.placeholders, TRUE);
   g_array_free (v.vns, TRUE);
   fxs_table_clear (&v.numbers);
@@ -624,7 +562,7 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   g_ptr_array_unref (v.scopes);
   g_string_free (v.qualname, TRUE);
   g_ptr_array_unref (v.texts);
-  fxs_id_set_clear (&v.called);
+  g_hash_table_unref (v.called);
   fxs_id_map_clear (&v.pair_ids);
   g_array_free (v.pairs, TRUE);
   return ok;

@@ -10,7 +10,7 @@
 #include <fxsplit/partitioner.h>
 #include <fxsplit/output.h>
 
-/* ---- a loaded plugin (descriptor.c, module.c) ------------------------------- */
+/* ---- a loaded plugin (descriptor.c) ---------------------------------------- */
 
 struct FxsPlugin {
   char *path;                 /* the module file */
@@ -30,13 +30,9 @@ struct FxsPlugin {
   FxsPluginDirSource source, shadowed_source;
 };
 
-/* dlopen()s exactly the file @path (absolute), every symbol resolved now
- * (module.c).  Errors: "PATH: cannot load: REASON", FXS_ERROR_PLUGIN_INVALID
- * or _NOT_FOUND.  Close with dlclose(). */
-void      *fxs_module_open (const char *path, GError **error);
-
-/* Opens @path and checks its descriptor: ABI, kind, hooks, option table.
- * Errors name @path: FXS_ERROR_PLUGIN_INVALID, _ABI. */
+/* dlopen()s exactly the file @path (absolute), every symbol resolved now,
+ * and checks its descriptor: ABI, kind, hooks, option table.  Errors name
+ * @path: FXS_ERROR_PLUGIN_NOT_FOUND, _INVALID, _ABI. */
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
 
@@ -79,10 +75,10 @@ gboolean fxs_options_set (FxsOptions *options, const char *key, const char *text
 /* The first required option that is unset, or NULL. */
 const FxsOptionSpec *fxs_options_missing_required (const FxsOptions *options);
 
-/* The entry of @key, NULL when the table has none; its value, NULL also
- * when it is unset. */
-const FxsOptionSpec  *fxs_options_spec (const FxsOptions *options, const char *key);
-const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key);
+/* The value of @key, NULL when it is unset or the table has no @key; sets
+ * *@spec (may be NULL) to its entry, NULL when there is none. */
+const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key,
+                                       const FxsOptionSpec **spec);
 /* The directory @key's value was written relative to: the @base_dir it
  * was set with, else fxs_options_new()'s (may be NULL). */
 const char           *fxs_options_base_dir (const FxsOptions *options, const char *key);

@@ -87,12 +87,6 @@ fxs_plugin_registry_add_dir (FxsPluginRegistry *registry, FxsPluginDirSource sou
   g_array_insert_val (registry->dirs, pos, entry);
 }
 
-const char *
-fxs_plugin_registry_installed_dir (void)
-{
-  return FXS_INSTALLED_PLUGIN_DIR;
-}
-
 /* build/plugins beside an uninstalled build/cli/fxsplit, or NULL: only the
  * build writes FXS_BUILD_TREE_MARKER there, nothing installs it. */
 static char *

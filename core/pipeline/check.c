@@ -319,7 +319,7 @@ check_output_paths (FxsPipeline *p, GError **error)
       for (guint k = 0; k < ctx->plugin->n_options && !problem; k++)
         {
           const char *key = ctx->plugin->info->options[k].key;
-          const FxsOptionValue *v = fxs_options_get (ctx->options, key);
+          const FxsOptionValue *v = fxs_options_get (ctx->options, key, NULL);
           if (ctx->plugin->info->options[k].type != FXS_OPTION_OUTPUT_PATH || !v)
             continue;
           problem = output_path_problem (seen, owner, v->text, ctx->label);

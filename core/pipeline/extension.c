@@ -23,7 +23,7 @@ static const char *const *
 expected_extensions (const FxsPluginContext *ctx)
 {
   const char *name = fxs_plugin_name (ctx->plugin);
-  const FxsOptionValue *format = fxs_options_get (ctx->options, "format");
+  const FxsOptionValue *format = fxs_options_get (ctx->options, "format", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     if (strcmp (expected[i].plugin, name) == 0
         && (!expected[i].format || (format && strcmp (format->text, expected[i].format) == 0)))
@@ -38,7 +38,7 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
     {
       FxsPluginContext *ctx = p->outputs->pdata[i];
       const char *const *valid = expected_extensions (ctx);
-      const FxsOptionValue *path = fxs_options_get (ctx->options, "path");
+      const FxsOptionValue *path = fxs_options_get (ctx->options, "path", NULL);
       char *base = valid && path ? g_path_get_basename (path->text) : NULL;
       const char *dot = base ? strrchr (base, '.') : NULL;
       /* a name without an extension contradicts nothing */

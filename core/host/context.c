@@ -182,7 +182,6 @@ OPTION_READER (gboolean, bool, FXS_OPTION_BOOL, b, FALSE)
 char *
 fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
 {
-  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
   const char *program = fxs_plugin_option_string (ctx, key);
   if (!program || !*program)
     return NULL;

@@ -78,10 +78,9 @@ fail (const FxsPlugin *p, GError **error, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  GError *message = g_error_new_valist (FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, format, args);
   va_end (args);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: %s", p->path, message);
-  g_free (message);
+  g_propagate_prefixed_error (error, message, "%s: ", p->path);
   return FALSE;
 }
 
@@ -160,13 +159,12 @@ check_options (FxsPlugin *p, GError **error)
                  : bad_pointer (p, error, "the option table (%p)", (gconstpointer) table);
       if (!o->key)
         break;
-      if (!loaded_string (o->key, MAX_NAME))
-        return bad_pointer (p, error, "the key of option %u (%p)", n, (gconstpointer) o->key);
-      if (o->help && !loaded_string (o->help, MAX_TEXT))
-        return bad_pointer (p, error, "the help of option %u (%p)", n, (gconstpointer) o->help);
-      if (o->default_value && !loaded_string (o->default_value, MAX_TEXT))
-        return bad_pointer (p, error, "the default of option %u (%p)", n,
-                            (gconstpointer) o->default_value);
+      const char *const texts[] = { o->key, o->help, o->default_value };
+      const char *const text_names[] = { "key", "help", "default" };
+      for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+        if (texts[i] && !loaded_string (texts[i], i == 0 ? MAX_NAME : MAX_TEXT))
+          return bad_pointer (p, error, "the %s of option %u (%p)", text_names[i], n,
+                              (gconstpointer) texts[i]);
       const char *problem = NULL;
       if (!*o->key || o->key[strspn (o->key, "abcdefghijklmnopqrstuvwxyz0123456789_")])
         problem = "is not made of a-z, 0-9 and _";
@@ -246,15 +244,14 @@ find_descriptor (FxsPlugin *p, GError **error)
   char *name = fxs_text_escape (info->name, MAX_NAME);
   char *version = fxs_text_escape (info->version, MAX_NAME);
   gboolean plain = strcmp (name, info->name) == 0 && strcmp (version, info->version) == 0;
-  if (!plain)
+  if (plain)
+    p->info = info;
+  else
     fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
           name, version);
   g_free (name);
   g_free (version);
-  if (!plain)
-    return FALSE;
-  p->info = info;
-  return TRUE;
+  return plain;
 }
 
 /* The hooks of the kind, each one that is set code of a loaded object. */

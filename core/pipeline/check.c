@@ -70,8 +70,8 @@ read_graph_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
 {
   if (!check_keys (group, graph_keys, error))
     return FALSE;
-  const FxsPipelineSetting *input = fxs_pipeline_group_lookup (group, "input");
-  const FxsPipelineSetting *dir = fxs_pipeline_group_lookup (group, "plugin_dir");
+  const FxsPipelineSetting *input = g_hash_table_lookup (group->by_key, "input");
+  const FxsPipelineSetting *dir = g_hash_table_lookup (group->by_key, "plugin_dir");
   FxsOptionValue v;
   if (input && !parse_setting (group, input, FXS_OPTION_PATH, &v, error))
     return FALSE;
@@ -184,7 +184,7 @@ static FxsPluginContext *
 make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
                GError **error)
 {
-  const FxsPipelineSetting *key = fxs_pipeline_group_lookup (group, "plugin");
+  const FxsPipelineSetting *key = g_hash_table_lookup (group->by_key, "plugin");
   const char *kind_name = fxs_plugin_kind_to_string (kind);
   if (!key)
     {
@@ -326,7 +326,7 @@ check_output_paths (FxsPipeline *p, GError **error)
           if (!problem)
             continue;
           FxsPipelineGroup *group = fxs_pipeline_group (p, ctx->label, NULL);
-          const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
+          const FxsPipelineSetting *s = g_hash_table_lookup (group->by_key, key);
           fxs_pipeline_fail (error, FXS_ERROR_CONFIG, s ? s->origin : group->origin, ctx->label,
                              "%s: %s: %s", fxs_plugin_name (ctx->plugin), key, problem);
         }

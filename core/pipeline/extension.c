@@ -45,7 +45,7 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
       if (dot && dot != base && !g_strv_contains (valid, dot))
         {
           const FxsPipelineSetting *s
-            = fxs_pipeline_group_lookup (fxs_pipeline_group (p, ctx->label, NULL), "path");
+            = g_hash_table_lookup (fxs_pipeline_group (p, ctx->label, NULL)->by_key, "path");
           char *joined = g_strjoinv (" or ", (char **) valid);
           char *where = fxs_pipeline_where (s ? s->origin : NULL, ctx->label);
           char *line = g_strdup_printf ("%s%s: warning: path '%s' ends in %s, not %s", where,

@@ -79,17 +79,11 @@ fxs_pipeline_group (FxsPipeline *pipeline, const char *name, const char *origin)
   return g;
 }
 
-const FxsPipelineSetting *
-fxs_pipeline_group_lookup (const FxsPipelineGroup *group, const char *key)
-{
-  return g_hash_table_lookup (group->by_key, key);
-}
-
 void
 fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const char *value,
                         const char *origin, const char *base_dir)
 {
-  FxsPipelineSetting *s = (FxsPipelineSetting *) fxs_pipeline_group_lookup (group, key);
+  FxsPipelineSetting *s = g_hash_table_lookup (group->by_key, key);
   if (!s)
     {
       s = g_new0 (FxsPipelineSetting, 1);
@@ -167,12 +161,11 @@ fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin, const 
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  GError *message = g_error_new_valist (FXS_ERROR, code, format, args);
   va_end (args);
   char *where = fxs_pipeline_where (origin, group);
-  g_set_error (error, FXS_ERROR, code, "%s%s", where, message);
+  g_propagate_prefixed_error (error, message, "%s", where);
   g_free (where);
-  g_free (message);
   return FALSE;
 }
 

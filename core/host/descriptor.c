@@ -28,20 +28,17 @@ open_module (const char *path, GError **error)
   /* dlopen() would search LD_LIBRARY_PATH and the system for a name
    * without '/'; the registry always resolves to absolute paths. */
   g_return_val_if_fail (path != NULL && g_path_is_absolute (path), NULL);
-  FxsErrorCode code = FXS_ERROR_PLUGIN_NOT_FOUND;
-  const char *reason = "no such file";
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      /* not a FIFO or a device, which dlopen() would block on or read; a
-       * file that is not ELF is told by dlopen() (below) */
-      code = FXS_ERROR_PLUGIN_INVALID;
-      reason = g_file_test (path, G_FILE_TEST_IS_DIR)        ? "is a directory"
-               : !g_file_test (path, G_FILE_TEST_IS_REGULAR) ? "not a regular file"
-                                                             : NULL;
-    }
+  /* not a FIFO or a device, which dlopen() would block on or read; a file
+   * that is not ELF (or is gone: the registry found it) is told by dlopen() */
+  const char *reason = NULL;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    reason = "is a directory";
+  else if (g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    reason = "not a regular file";
   if (reason)
     {
-      g_set_error (error, FXS_ERROR, code, "%s: cannot load: %s", path, reason);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s", path,
+                   reason);
       return NULL;
     }
   dlerror ();
@@ -63,13 +60,12 @@ open_module (const char *path, GError **error)
   return handle;
 }
 
-static const char *const kind_names[] = { NULL, "partitioner", "output" };
-
 const char *
 fxs_plugin_kind_to_string (FxsPluginKind kind)
 {
-  return kind == FXS_PLUGIN_PARTITIONER || kind == FXS_PLUGIN_OUTPUT ? kind_names[kind]
-                                                                       : "unknown";
+  return kind == FXS_PLUGIN_PARTITIONER ? "partitioner"
+         : kind == FXS_PLUGIN_OUTPUT    ? "output"
+                                        : "unknown";
 }
 
 /* FXS_ERROR_PLUGIN_INVALID "PATH: MESSAGE". */

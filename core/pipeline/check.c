@@ -75,8 +75,7 @@ read_graph_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   FxsOptionValue v;
   if (input && !parse_setting (group, input, FXS_OPTION_PATH, &v, error))
     return FALSE;
-  if (input)
-    p->input = v.text;
+  p->input = input ? v.text : NULL;
   if (!dir)
     return TRUE;
   char *path = g_canonicalize_filename (dir->value, dir->base_dir);
@@ -159,13 +158,12 @@ read_options (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlug
   for (guint i = 0; i < group->settings->len; i++)
     {
       const FxsPipelineSetting *s = group->settings->pdata[i];
-      GError *local = NULL;
       if (strcmp (s->key, "plugin") == 0
-          || fxs_options_set (options, s->key, s->value, s->base_dir, &local))
+          || fxs_options_set (options, s->key, s->value, s->base_dir, error))
         continue;
-      fxs_pipeline_fail (error, FXS_ERROR_OPTION, s->origin, group->name, "%s: %s", name,
-                         local->message);
-      g_error_free (local);
+      char *where = fxs_pipeline_where (s->origin, group->name);
+      g_prefix_error (error, "%s%s: ", where, name);
+      g_free (where);
       fxs_options_free (options);
       return NULL;
     }

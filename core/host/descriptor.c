@@ -311,7 +311,7 @@ fxs_plugin_close (FxsPlugin *plugin)
     return;
   if (plugin->module)
     dlclose (plugin->module);
-  g_free (plugin->shadowed);
+  g_free (plugin->found.shadowed);
   g_free (plugin->who);
   g_free (plugin->path);
   g_free (plugin);
@@ -331,11 +331,11 @@ const char *
 fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
                           FxsPluginDirSource *shadowed_source)
 {
-  if (plugin->shadowed && source)
-    *source = plugin->source;
-  if (plugin->shadowed && shadowed_source)
-    *shadowed_source = plugin->shadowed_source;
-  return plugin->shadowed;
+  if (plugin->found.shadowed && source)
+    *source = plugin->found.source;
+  if (plugin->found.shadowed && shadowed_source)
+    *shadowed_source = plugin->found.shadowed_source;
+  return plugin->found.shadowed;
 }
 
 void

@@ -12,6 +12,14 @@
 
 /* ---- a loaded plugin (descriptor.c) ---------------------------------------- */
 
+/* Where a module found by name was found, and the file of its name that it
+ * hides later on the search path (NULL when none). */
+typedef struct {
+  FxsPluginDirSource source;
+  char *shadowed;
+  FxsPluginDirSource shadowed_source;
+} FxsPluginFound;
+
 struct FxsPlugin {
   char *path;                 /* the module file */
   char *who;                  /* "plugin 'NAME' (PATH)" escaped, for a crash handler */
@@ -24,10 +32,7 @@ struct FxsPlugin {
   FxsPartitionerLabelFunc label;  /* ABI 1.1; NULL for 1.0 plugins */
   FxsSplitCallback callback;  /* the module's split_callback */
   FxsOutputWriteFunc write;
-  /* Set when it was found by module name and hides a module of the same
-   * name later on the search path. */
-  char *shadowed;             /* that module's file */
-  FxsPluginDirSource source, shadowed_source;
+  FxsPluginFound found;       /* set when found by module name, hiding another */
 };
 
 /* dlopen()s exactly the file @path (absolute), every symbol resolved now,

@@ -37,7 +37,7 @@ struct FxsPlugin {
 
 /* dlopen()s exactly the file @path (absolute), every symbol resolved now,
  * and checks its descriptor: ABI, kind, hooks, option table.  Errors name
- * @path: FXS_ERROR_PLUGIN_NOT_FOUND, _INVALID, _ABI. */
+ * @path: FXS_ERROR_PLUGIN_INVALID, _ABI. */
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
 

@@ -29,7 +29,8 @@ open_module (const char *path, GError **error)
    * without '/'; the registry always resolves to absolute paths. */
   g_return_val_if_fail (path != NULL && g_path_is_absolute (path), NULL);
   /* not a FIFO or a device, which dlopen() would block on or read; a file
-   * that is not ELF (or is gone: the registry found it) is told by dlopen() */
+   * that is not ELF, or vanished since the registry found it, is told by
+   * dlopen() (below) */
   const char *reason = NULL;
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     reason = "is a directory";

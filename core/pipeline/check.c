@@ -190,14 +190,13 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
                          "no 'plugin' key: name the %s plugin to use", kind_name);
       return NULL;
     }
-  GError *local = NULL;
   const FxsPlugin *plugin = fxs_plugin_registry_load (p->registry, key->value, key->base_dir,
-                                                      &local);
+                                                      error);
   if (!plugin)
     {
-      fxs_pipeline_fail (error, local->code, key->origin, group->name, "plugin: %s",
-                         local->message);
-      g_error_free (local);
+      char *key_where = fxs_pipeline_where (key->origin, group->name);
+      g_prefix_error (error, "%splugin: ", key_where);
+      g_free (key_where);
       return NULL;
     }
   FxsPluginKind is = fxs_plugin_kind (plugin);

@@ -138,7 +138,8 @@ FXS_GETTER (const char *, fxs_plugin_context_label, FxsPluginContext, ctx, ctx->
 static const FxsOptionValue *
 option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType type)
 {
-  const FxsOptionSpec *spec = fxs_options_spec (ctx->options, key);
+  const FxsOptionSpec *spec;
+  const FxsOptionValue *value = fxs_options_get (ctx->options, key, &spec);
   if (!spec)
     {
       g_critical ("plugin '%s' reads option '%s', which its option table does not declare",
@@ -152,14 +153,14 @@ option_value (const FxsPluginContext *ctx, const char *key, FxsOptionType type)
                   fxs_plugin_name (ctx->plugin), key, fxs_option_type_to_string (spec->type));
       return NULL;
     }
-  return fxs_options_get (ctx->options, key);
+  return value;
 }
 
 gboolean
 fxs_plugin_option_is_set (const FxsPluginContext *ctx, const char *key)
 {
   g_return_val_if_fail (ctx != NULL && key != NULL, FALSE);
-  return fxs_options_get (ctx->options, key) != NULL;
+  return fxs_options_get (ctx->options, key, NULL) != NULL;
 }
 
 /* fxs_plugin_option_NAME: the value of @key read as @type, its member
@@ -181,7 +182,6 @@ OPTION_READER (gboolean, bool, FXS_OPTION_BOOL, b, FALSE)
 char *
 fxs_plugin_option_program (const FxsPluginContext *ctx, const char *key)
 {
-  g_return_val_if_fail (ctx != NULL && key != NULL, NULL);
   const char *program = fxs_plugin_option_string (ctx, key);
   if (!program || !*program)
     return NULL;

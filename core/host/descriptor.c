@@ -16,13 +16,57 @@
 #define MAX_NAME 200
 #define MAX_TEXT 65536
 
-static const char *const kind_names[] = { NULL, "partitioner", "output" };
+/* The one place that opens module files: plain dlopen() of the exact,
+ * absolute file the registry resolved, so that the file whose descriptor
+ * is checked is the one that runs (libltdl's extension search tried
+ * NAME.la and NAME.so first).  RTLD_NOW: a plugin built against a newer
+ * libfxsplit fails here with the dynamic linker's message, not mid-run.
+ * Its ELF constructors run: plugins are trusted code (docs/cli.md). */
+static void *
+open_module (const char *path, GError **error)
+{
+  /* dlopen() would search LD_LIBRARY_PATH and the system for a name
+   * without '/'; the registry always resolves to absolute paths. */
+  g_return_val_if_fail (path != NULL && g_path_is_absolute (path), NULL);
+  /* not a FIFO or a device, which dlopen() would block on or read; a file
+   * that is not ELF, or vanished since the registry found it, is told by
+   * dlopen() (below) */
+  const char *reason = NULL;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    reason = "is a directory";
+  else if (g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    reason = "not a regular file";
+  if (reason)
+    {
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s", path,
+                   reason);
+      return NULL;
+    }
+  dlerror ();
+  /* local: plugins do not see each other's symbols. */
+  void *handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    {
+      const char *why = dlerror ();
+      why = why ? why : "unknown reason";
+      /* without the leading "PATH: " it often adds */
+      gsize len = strlen (path);
+      if (strncmp (why, path, len) == 0 && strncmp (why + len, ": ", 2) == 0)
+        why += len + 2;
+      gboolean not_so = strstr (why, "invalid ELF header") || strstr (why, "file too short")
+                        || strstr (why, "only ET_DYN and ET_EXEC");
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: cannot load: %s%s%s", path,
+                   not_so ? "not a shared object (" : "", why, not_so ? ")" : "");
+    }
+  return handle;
+}
 
 const char *
 fxs_plugin_kind_to_string (FxsPluginKind kind)
 {
-  return kind == FXS_PLUGIN_PARTITIONER || kind == FXS_PLUGIN_OUTPUT ? kind_names[kind]
-                                                                       : "unknown";
+  return kind == FXS_PLUGIN_PARTITIONER ? "partitioner"
+         : kind == FXS_PLUGIN_OUTPUT    ? "output"
+                                        : "unknown";
 }
 
 /* FXS_ERROR_PLUGIN_INVALID "PATH: MESSAGE". */
@@ -31,10 +75,9 @@ fail (const FxsPlugin *p, GError **error, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  GError *message = g_error_new_valist (FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, format, args);
   va_end (args);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_INVALID, "%s: %s", p->path, message);
-  g_free (message);
+  g_propagate_prefixed_error (error, message, "%s: ", p->path);
   return FALSE;
 }
 
@@ -113,13 +156,12 @@ check_options (FxsPlugin *p, GError **error)
                  : bad_pointer (p, error, "the option table (%p)", (gconstpointer) table);
       if (!o->key)
         break;
-      if (!loaded_string (o->key, MAX_NAME))
-        return bad_pointer (p, error, "the key of option %u (%p)", n, (gconstpointer) o->key);
-      if (o->help && !loaded_string (o->help, MAX_TEXT))
-        return bad_pointer (p, error, "the help of option %u (%p)", n, (gconstpointer) o->help);
-      if (o->default_value && !loaded_string (o->default_value, MAX_TEXT))
-        return bad_pointer (p, error, "the default of option %u (%p)", n,
-                            (gconstpointer) o->default_value);
+      const char *const texts[] = { o->key, o->help, o->default_value };
+      const char *const text_names[] = { "key", "help", "default" };
+      for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+        if (texts[i] && !loaded_string (texts[i], i == 0 ? MAX_NAME : MAX_TEXT))
+          return bad_pointer (p, error, "the %s of option %u (%p)", text_names[i], n,
+                              (gconstpointer) texts[i]);
       const char *problem = NULL;
       if (!*o->key || o->key[strspn (o->key, "abcdefghijklmnopqrstuvwxyz0123456789_")])
         problem = "is not made of a-z, 0-9 and _";
@@ -199,15 +241,14 @@ find_descriptor (FxsPlugin *p, GError **error)
   char *name = fxs_text_escape (info->name, MAX_NAME);
   char *version = fxs_text_escape (info->version, MAX_NAME);
   gboolean plain = strcmp (name, info->name) == 0 && strcmp (version, info->version) == 0;
-  if (!plain)
+  if (plain)
+    p->info = info;
+  else
     fail (p, error, "its descriptor's name '%s' or version '%s' holds control characters",
           name, version);
   g_free (name);
   g_free (version);
-  if (!plain)
-    return FALSE;
-  p->info = info;
-  return TRUE;
+  return plain;
 }
 
 /* The hooks of the kind, each one that is set code of a loaded object. */
@@ -243,7 +284,7 @@ find_hooks (FxsPlugin *p, GError **error)
 FxsPlugin *
 fxs_plugin_open (const char *path, GError **error)
 {
-  void *module = fxs_module_open (path, error);
+  void *module = open_module (path, error);
   if (!module)
     return NULL;
   FxsPlugin *p = g_new0 (FxsPlugin, 1);
@@ -271,7 +312,7 @@ fxs_plugin_close (FxsPlugin *plugin)
     return;
   if (plugin->module)
     dlclose (plugin->module);
-  g_free (plugin->shadowed);
+  g_free (plugin->found.shadowed);
   g_free (plugin->who);
   g_free (plugin->path);
   g_free (plugin);
@@ -291,11 +332,11 @@ const char *
 fxs_plugin_shadowed_path (const FxsPlugin *plugin, FxsPluginDirSource *source,
                           FxsPluginDirSource *shadowed_source)
 {
-  if (plugin->shadowed && source)
-    *source = plugin->source;
-  if (plugin->shadowed && shadowed_source)
-    *shadowed_source = plugin->shadowed_source;
-  return plugin->shadowed;
+  if (plugin->found.shadowed && source)
+    *source = plugin->found.source;
+  if (plugin->found.shadowed && shadowed_source)
+    *shadowed_source = plugin->found.shadowed_source;
+  return plugin->found.shadowed;
 }
 
 void

@@ -10,7 +10,15 @@
 #include <fxsplit/partitioner.h>
 #include <fxsplit/output.h>
 
-/* ---- a loaded plugin (descriptor.c, module.c) ------------------------------- */
+/* ---- a loaded plugin (descriptor.c) ---------------------------------------- */
+
+/* Where a module found by name was found, and the file of its name that it
+ * hides later on the search path (NULL when none). */
+typedef struct {
+  FxsPluginDirSource source;
+  char *shadowed;
+  FxsPluginDirSource shadowed_source;
+} FxsPluginFound;
 
 struct FxsPlugin {
   char *path;                 /* the module file */
@@ -24,19 +32,12 @@ struct FxsPlugin {
   FxsPartitionerLabelFunc label;  /* ABI 1.1; NULL for 1.0 plugins */
   FxsSplitCallback callback;  /* the module's split_callback */
   FxsOutputWriteFunc write;
-  /* Set when it was found by module name and hides a module of the same
-   * name later on the search path. */
-  char *shadowed;             /* that module's file */
-  FxsPluginDirSource source, shadowed_source;
+  FxsPluginFound found;       /* set when found by module name, hiding another */
 };
 
-/* dlopen()s exactly the file @path (absolute), every symbol resolved now
- * (module.c).  Errors: "PATH: cannot load: REASON", FXS_ERROR_PLUGIN_INVALID
- * or _NOT_FOUND.  Close with dlclose(). */
-void      *fxs_module_open (const char *path, GError **error);
-
-/* Opens @path and checks its descriptor: ABI, kind, hooks, option table.
- * Errors name @path: FXS_ERROR_PLUGIN_INVALID, _ABI. */
+/* dlopen()s exactly the file @path (absolute), every symbol resolved now,
+ * and checks its descriptor: ABI, kind, hooks, option table.  Errors name
+ * @path: FXS_ERROR_PLUGIN_INVALID, _ABI. */
 FxsPlugin *fxs_plugin_open (const char *path, GError **error);
 void       fxs_plugin_close (FxsPlugin *plugin);
 
@@ -79,10 +80,10 @@ gboolean fxs_options_set (FxsOptions *options, const char *key, const char *text
 /* The first required option that is unset, or NULL. */
 const FxsOptionSpec *fxs_options_missing_required (const FxsOptions *options);
 
-/* The entry of @key, NULL when the table has none; its value, NULL also
- * when it is unset. */
-const FxsOptionSpec  *fxs_options_spec (const FxsOptions *options, const char *key);
-const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key);
+/* The value of @key, NULL when it is unset or the table has no @key; sets
+ * *@spec (may be NULL) to its entry, NULL when there is none. */
+const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key,
+                                       const FxsOptionSpec **spec);
 /* The directory @key's value was written relative to: the @base_dir it
  * was set with, else fxs_options_new()'s (may be NULL). */
 const char           *fxs_options_base_dir (const FxsOptions *options, const char *key);

@@ -147,11 +147,9 @@ fxs_options_set (FxsOptions *options, const char *key, const char *text, const c
       return FALSE;
     }
   FxsOptionValue value;
-  GError *local = NULL;
-  if (!fxs_option_parse (options->table[i].type, text, base_dir, &value, &local))
+  if (!fxs_option_parse (options->table[i].type, text, base_dir, &value, error))
     {
-      option_error (error, "%s: %s", key, local->message);
-      g_error_free (local);
+      g_prefix_error (error, "%s: ", key);
       return FALSE;
     }
   Slot *slot = &options->slots[i];
@@ -172,17 +170,12 @@ fxs_options_missing_required (const FxsOptions *options)
   return NULL;
 }
 
-const FxsOptionSpec *
-fxs_options_spec (const FxsOptions *options, const char *key)
-{
-  int i = find (options, key);
-  return i < 0 ? NULL : &options->table[i];
-}
-
 const FxsOptionValue *
-fxs_options_get (const FxsOptions *options, const char *key)
+fxs_options_get (const FxsOptions *options, const char *key, const FxsOptionSpec **spec)
 {
   int i = find (options, key);
+  if (spec)
+    *spec = i < 0 ? NULL : &options->table[i];
   return i < 0 || !options->slots[i].is_set ? NULL : &options->slots[i].value;
 }
 

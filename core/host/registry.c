@@ -87,12 +87,6 @@ fxs_plugin_registry_add_dir (FxsPluginRegistry *registry, FxsPluginDirSource sou
   g_array_insert_val (registry->dirs, pos, entry);
 }
 
-const char *
-fxs_plugin_registry_installed_dir (void)
-{
-  return FXS_INSTALLED_PLUGIN_DIR;
-}
-
 /* build/plugins beside an uninstalled build/cli/fxsplit, or NULL: only the
  * build writes FXS_BUILD_TREE_MARKER there, nothing installs it. */
 static char *
@@ -161,20 +155,13 @@ searched_dirs (const FxsPluginRegistry *registry)
   return g_string_free (s, FALSE);
 }
 
-/* Where a module found by name was found, and the file it hides. */
-typedef struct {
-  FxsPluginDirSource source;
-  char *shadowed;
-  FxsPluginDirSource shadowed_source;
-} Found;
-
 /* The module file that @name designates, or NULL with @error set.  A name
  * with '/' or ending in ".so" is a path: exactly that file when it exists,
  * else that path + ".so".  Any other name is NAME.so in the first search
  * directory that has one (@found says which, and what it hides). */
 static char *
 resolve_module (const FxsPluginRegistry *registry, const char *name, const char *base_dir,
-                Found *found, GError **error)
+                FxsPluginFound *found, GError **error)
 {
   if (strchr (name, '/') || g_str_has_suffix (name, MODULE_SUFFIX))
     {
@@ -224,17 +211,15 @@ resolve_module (const FxsPluginRegistry *registry, const char *name, const char 
         }
       g_free (candidate);
     }
-  if (path)
+  if (!path)
     {
-      g_free (file);
-      return path;
+      char *dirs = searched_dirs (registry);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
+                   "unknown plugin '%s': no %s (%s)", name, file, dirs);
+      g_free (dirs);
     }
-  char *dirs = searched_dirs (registry);
-  g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND, "unknown plugin '%s': no %s (%s)",
-               name, file, dirs);
-  g_free (dirs);
   g_free (file);
-  return NULL;
+  return path;
 }
 
 const FxsPlugin *
@@ -242,7 +227,7 @@ fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name, const c
                           GError **error)
 {
   g_return_val_if_fail (registry != NULL && name != NULL, NULL);
-  Found found = { 0 };
+  FxsPluginFound found = { 0 };
   char *path = resolve_module (registry, name, base_dir, &found, error);
   if (!path)
     return NULL;
@@ -253,11 +238,10 @@ fxs_plugin_registry_load (FxsPluginRegistry *registry, const char *name, const c
       if (plugin)
         g_hash_table_insert (registry->by_path, plugin->path, plugin);
     }
-  if (plugin && found.shadowed && !plugin->shadowed)
+  if (plugin && found.shadowed && !plugin->found.shadowed)
     {
-      plugin->shadowed = g_steal_pointer (&found.shadowed);
-      plugin->source = found.source;
-      plugin->shadowed_source = found.shadowed_source;
+      plugin->found = found;
+      found.shadowed = NULL;
     }
   g_free (found.shadowed);
   g_free (path);

@@ -70,13 +70,12 @@ read_graph_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
 {
   if (!check_keys (group, graph_keys, error))
     return FALSE;
-  const FxsPipelineSetting *input = fxs_pipeline_group_lookup (group, "input");
-  const FxsPipelineSetting *dir = fxs_pipeline_group_lookup (group, "plugin_dir");
+  const FxsPipelineSetting *input = g_hash_table_lookup (group->by_key, "input");
+  const FxsPipelineSetting *dir = g_hash_table_lookup (group->by_key, "plugin_dir");
   FxsOptionValue v;
   if (input && !parse_setting (group, input, FXS_OPTION_PATH, &v, error))
     return FALSE;
-  if (input)
-    p->input = v.text;
+  p->input = input ? v.text : NULL;
   if (!dir)
     return TRUE;
   char *path = g_canonicalize_filename (dir->value, dir->base_dir);
@@ -159,13 +158,12 @@ read_options (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlug
   for (guint i = 0; i < group->settings->len; i++)
     {
       const FxsPipelineSetting *s = group->settings->pdata[i];
-      GError *local = NULL;
       if (strcmp (s->key, "plugin") == 0
-          || fxs_options_set (options, s->key, s->value, s->base_dir, &local))
+          || fxs_options_set (options, s->key, s->value, s->base_dir, error))
         continue;
-      fxs_pipeline_fail (error, FXS_ERROR_OPTION, s->origin, group->name, "%s: %s", name,
-                         local->message);
-      g_error_free (local);
+      char *where = fxs_pipeline_where (s->origin, group->name);
+      g_prefix_error (error, "%s%s: ", where, name);
+      g_free (where);
       fxs_options_free (options);
       return NULL;
     }
@@ -184,7 +182,7 @@ static FxsPluginContext *
 make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
                GError **error)
 {
-  const FxsPipelineSetting *key = fxs_pipeline_group_lookup (group, "plugin");
+  const FxsPipelineSetting *key = g_hash_table_lookup (group->by_key, "plugin");
   const char *kind_name = fxs_plugin_kind_to_string (kind);
   if (!key)
     {
@@ -192,14 +190,13 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
                          "no 'plugin' key: name the %s plugin to use", kind_name);
       return NULL;
     }
-  GError *local = NULL;
   const FxsPlugin *plugin = fxs_plugin_registry_load (p->registry, key->value, key->base_dir,
-                                                      &local);
+                                                      error);
   if (!plugin)
     {
-      fxs_pipeline_fail (error, local->code, key->origin, group->name, "plugin: %s",
-                         local->message);
-      g_error_free (local);
+      char *key_where = fxs_pipeline_where (key->origin, group->name);
+      g_prefix_error (error, "%splugin: ", key_where);
+      g_free (key_where);
       return NULL;
     }
   FxsPluginKind is = fxs_plugin_kind (plugin);
@@ -319,14 +316,14 @@ check_output_paths (FxsPipeline *p, GError **error)
       for (guint k = 0; k < ctx->plugin->n_options && !problem; k++)
         {
           const char *key = ctx->plugin->info->options[k].key;
-          const FxsOptionValue *v = fxs_options_get (ctx->options, key);
+          const FxsOptionValue *v = fxs_options_get (ctx->options, key, NULL);
           if (ctx->plugin->info->options[k].type != FXS_OPTION_OUTPUT_PATH || !v)
             continue;
           problem = output_path_problem (seen, owner, v->text, ctx->label);
           if (!problem)
             continue;
           FxsPipelineGroup *group = fxs_pipeline_group (p, ctx->label, NULL);
-          const FxsPipelineSetting *s = fxs_pipeline_group_lookup (group, key);
+          const FxsPipelineSetting *s = g_hash_table_lookup (group->by_key, key);
           fxs_pipeline_fail (error, FXS_ERROR_CONFIG, s ? s->origin : group->origin, ctx->label,
                              "%s: %s: %s", fxs_plugin_name (ctx->plugin), key, problem);
         }

@@ -23,7 +23,7 @@ static const char *const *
 expected_extensions (const FxsPluginContext *ctx)
 {
   const char *name = fxs_plugin_name (ctx->plugin);
-  const FxsOptionValue *format = fxs_options_get (ctx->options, "format");
+  const FxsOptionValue *format = fxs_options_get (ctx->options, "format", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     if (strcmp (expected[i].plugin, name) == 0
         && (!expected[i].format || (format && strcmp (format->text, expected[i].format) == 0)))
@@ -38,14 +38,14 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
     {
       FxsPluginContext *ctx = p->outputs->pdata[i];
       const char *const *valid = expected_extensions (ctx);
-      const FxsOptionValue *path = fxs_options_get (ctx->options, "path");
+      const FxsOptionValue *path = fxs_options_get (ctx->options, "path", NULL);
       char *base = valid && path ? g_path_get_basename (path->text) : NULL;
       const char *dot = base ? strrchr (base, '.') : NULL;
       /* a name without an extension contradicts nothing */
       if (dot && dot != base && !g_strv_contains (valid, dot))
         {
           const FxsPipelineSetting *s
-            = fxs_pipeline_group_lookup (fxs_pipeline_group (p, ctx->label, NULL), "path");
+            = g_hash_table_lookup (fxs_pipeline_group (p, ctx->label, NULL)->by_key, "path");
           char *joined = g_strjoinv (" or ", (char **) valid);
           char *where = fxs_pipeline_where (s ? s->origin : NULL, ctx->label);
           char *line = g_strdup_printf ("%s%s: warning: path '%s' ends in %s, not %s", where,

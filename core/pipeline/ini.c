@@ -65,7 +65,7 @@ read_line (FxsPipeline *pipeline, char *line, const char *origin, FxsPipelineGro
   if (strpbrk (key, "[]"))
     return fail_at (error, origin, name, "key ", key,
                     ": keys cannot hold '[' or ']' (no KEY[LOCALE] translations in a pipeline)");
-  const FxsPipelineSetting *first = fxs_pipeline_group_lookup (*group, key);
+  const FxsPipelineSetting *first = g_hash_table_lookup ((*group)->by_key, key);
   if (first)
     return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, origin, name,
                               "%s is set twice (first at line %s)", key, line_of (first->origin));

@@ -108,12 +108,10 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
   for (guint i = 0; i < n; i++)
     {
       const FxsNode *node = fxs_graph_node (sub, part->first_node + i);
-      GError *local = NULL;
       piece[i] = FXS_PARTITION_ID_UNSET;  /* as the engine does: tells a missing id */
-      if (!call_partitioner (node, run, &piece[i], &local))
+      if (!call_partitioner (node, run, &piece[i], error))
         {
-          g_propagate_prefixed_error (error, local, "node '%s': ",
-                                      fxs_node_name (fxs_partition_node (part, i)));
+          g_prefix_error (error, "node '%s': ", fxs_node_name (fxs_partition_node (part, i)));
           g_free (piece);
           return FALSE;
         }

@@ -52,9 +52,6 @@ FxsPipelineGroup *fxs_pipeline_group (FxsPipeline *pipeline, const char *name,
 /* Sets @key in @group, replacing an earlier value. */
 void fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const char *value,
                              const char *origin, const char *base_dir);
-/* The setting of @key in @group, or NULL. */
-const FxsPipelineSetting *fxs_pipeline_group_lookup (const FxsPipelineGroup *group,
-                                                     const char *key);
 
 /* Warns about built-in outputs whose path has another format's extension. */
 void fxs_pipeline_warn_output_extensions (FxsPipeline *pipeline);

@@ -79,17 +79,11 @@ fxs_pipeline_group (FxsPipeline *pipeline, const char *name, const char *origin)
   return g;
 }
 
-const FxsPipelineSetting *
-fxs_pipeline_group_lookup (const FxsPipelineGroup *group, const char *key)
-{
-  return g_hash_table_lookup (group->by_key, key);
-}
-
 void
 fxs_pipeline_group_set (FxsPipelineGroup *group, const char *key, const char *value,
                         const char *origin, const char *base_dir)
 {
-  FxsPipelineSetting *s = (FxsPipelineSetting *) fxs_pipeline_group_lookup (group, key);
+  FxsPipelineSetting *s = g_hash_table_lookup (group->by_key, key);
   if (!s)
     {
       s = g_new0 (FxsPipelineSetting, 1);
@@ -167,12 +161,11 @@ fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin, const 
 {
   va_list args;
   va_start (args, format);
-  char *message = g_strdup_vprintf (format, args);
+  GError *message = g_error_new_valist (FXS_ERROR, code, format, args);
   va_end (args);
   char *where = fxs_pipeline_where (origin, group);
-  g_set_error (error, FXS_ERROR, code, "%s%s", where, message);
+  g_propagate_prefixed_error (error, message, "%s", where);
   g_free (where);
-  g_free (message);
   return FALSE;
 }
 
@@ -188,38 +181,26 @@ FXS_GETTER (const FxsGraph *, fxs_pipeline_graph, FxsPipeline, p, p->graph, NULL
 FXS_GETTER (const FxsSplitResult *, fxs_pipeline_result, FxsPipeline, p, p->result, NULL)
 FXS_GETTER (guint, fxs_pipeline_n_outputs, FxsPipeline, p, p->outputs->len, 0)
 
-static const FxsPluginContext *
-output_at (const FxsPipeline *pipeline, guint i)
-{
-  g_return_val_if_fail (i < pipeline->outputs->len, NULL);
-  return pipeline->outputs->pdata[i];
-}
+/* fxs_pipeline_output_NAME: @expr of output @i's instance ctx, @none when
+ * there is no output @i. */
+#define OUTPUT_GETTER(Ret, name, expr, none)                                  \
+  Ret                                                                         \
+  fxs_pipeline_output_##name (const FxsPipeline *pipeline, guint i)           \
+  {                                                                           \
+    g_return_val_if_fail (i < pipeline->outputs->len, none);                  \
+    const FxsPluginContext *ctx = pipeline->outputs->pdata[i];                \
+    return expr;                                                              \
+  }
 
-const char *
-fxs_pipeline_output_label (const FxsPipeline *pipeline, guint i)
-{
-  const FxsPluginContext *ctx = output_at (pipeline, i);
-  return ctx ? ctx->label : NULL;
-}
-
-const char *
-fxs_pipeline_output_plugin (const FxsPipeline *pipeline, guint i)
-{
-  const FxsPluginContext *ctx = output_at (pipeline, i);
-  return ctx ? fxs_plugin_name (ctx->plugin) : NULL;
-}
-
-guint
-fxs_pipeline_output_n_files (const FxsPipeline *pipeline, guint i)
-{
-  const FxsPluginContext *ctx = output_at (pipeline, i);
-  return ctx && pipeline->written ? ctx->files->len : 0;
-}
+OUTPUT_GETTER (const char *, label, ctx->label, NULL)
+OUTPUT_GETTER (const char *, plugin, fxs_plugin_name (ctx->plugin), NULL)
+OUTPUT_GETTER (guint, n_files, pipeline->written ? ctx->files->len : 0, 0)
 
 const char *
 fxs_pipeline_output_file (const FxsPipeline *pipeline, guint i, guint j)
 {
-  const FxsPluginContext *ctx = output_at (pipeline, i);
-  g_return_val_if_fail (ctx && pipeline->written && j < ctx->files->len, NULL);
+  g_return_val_if_fail (i < pipeline->outputs->len, NULL);
+  const FxsPluginContext *ctx = pipeline->outputs->pdata[i];
+  g_return_val_if_fail (pipeline->written && j < ctx->files->len, NULL);
   return ctx->files->pdata[j];
 }

@@ -54,9 +54,6 @@ FXS_API void fxs_plugin_registry_add_dir (FxsPluginRegistry *registry, FxsPlugin
  * environment sets FXSPLIT_NO_DEFAULT_PLUGIN_DIR=1 (tests use it to keep
  * the system's plugins out). */
 FXS_API void fxs_plugin_registry_add_default_dirs (FxsPluginRegistry *registry);
-/* The directory `meson install` puts plugins in (the pkg-config variable
- * pluginsdir). */
-FXS_API const char *fxs_plugin_registry_installed_dir (void);
 
 /* The search path, in search order. */
 FXS_API guint       fxs_plugin_registry_n_dirs (const FxsPluginRegistry *registry);

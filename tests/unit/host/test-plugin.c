@@ -239,8 +239,8 @@ test_options_set (void)
     { .key = "name", .type = FXS_OPTION_STRING, .help = "s", .flags = FXS_OPTION_REQUIRED },
   };
   FxsOptions *o = fxs_options_new (table, 2, "/base");
-  CU_ASSERT_EQUAL (fxs_options_get (o, "count")->i, 3);
-  CU_ASSERT_PTR_NULL (fxs_options_get (o, "name"));
+  CU_ASSERT_EQUAL (fxs_options_get (o, "count", NULL)->i, 3);
+  CU_ASSERT_PTR_NULL (fxs_options_get (o, "name", NULL));
   CU_ASSERT_PTR_EQUAL (fxs_options_missing_required (o), &table[1]);
   GError *error = NULL;
   CU_ASSERT_FALSE (fxs_options_set (o, "cuont", "4", NULL, &error));
@@ -249,10 +249,10 @@ test_options_set (void)
   CU_ASSERT_FALSE (fxs_options_set (o, "count", "four", NULL, &error));
   CU_ASSERT_STRING_EQUAL (error->message, "count: expected an integer, got 'four'");
   g_clear_error (&error);
-  CU_ASSERT_EQUAL (fxs_options_get (o, "count")->i, 3);
+  CU_ASSERT_EQUAL (fxs_options_get (o, "count", NULL)->i, 3);
   CU_ASSERT_TRUE (fxs_options_set (o, "count", "5", NULL, NULL));
   CU_ASSERT_TRUE (fxs_options_set (o, "name", "x", NULL, NULL));
-  CU_ASSERT_EQUAL (fxs_options_get (o, "count")->i, 5);
+  CU_ASSERT_EQUAL (fxs_options_get (o, "count", NULL)->i, 5);
   CU_ASSERT_PTR_NULL (fxs_options_missing_required (o));
   fxs_options_free (o);
 

@@ -144,7 +144,7 @@ test_ini_syntax (void)
   FxsPipeline *p = load_pipeline (path, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL (p);
   const FxsPipelineSetting *affix
-    = fxs_pipeline_group_lookup (fxs_pipeline_group (p, "split", NULL), "partition_affix");
+    = g_hash_table_lookup (fxs_pipeline_group (p, "split", NULL)->by_key, "partition_affix");
   CU_ASSERT_STRING_EQUAL (affix->value, "a\\nb \\t");
   fxs_pipeline_free (p);
   remove_tree (dir);

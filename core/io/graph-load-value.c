@@ -377,5 +377,3 @@ fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
     }
   g_return_val_if_reached (FALSE);
 }
-
-/* Meta members with a meaning of their own; the rest is free-form. */

@@ -150,15 +150,6 @@ call_begin (FxsJsonReader *r, const FxsJsonItem *item, int *tag)
   return action;
 }
 
-static gboolean
-call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
-{
-  r->in_item = TRUE;
-  gboolean ok = r->handler.value (r->user_data, item, value);
-  r->in_item = FALSE;
-  return ok;
-}
-
 /* A value ended inside a streamed container (or at the top). */
 static void
 finish_member (FxsJsonReader *r)
@@ -169,28 +160,33 @@ finish_member (FxsJsonReader *r)
     r->frames[r->depth - 1].count++;
 }
 
-/* Where a scalar goes: the pending values of the collected container it is
- * in, or @tmp to be handed over by on_scalar(). */
+/* Where a value goes: the pending values of the collected container it is
+ * in, or @tmp to be handed over by on_complete(). */
 static inline FxsJson *
 scalar_slot (FxsJsonReader *r, FxsJson *tmp)
 {
   return r->n_collecting > 0 ? new_pending (r) : tmp;
 }
 
-/* The scalar @v (from scalar_slot()) is complete. */
+/* The value @v (from scalar_slot()) is complete: pending in the collected
+ * container it is in, or handed over, a scalar after its begin() (a
+ * container had its own when it started). */
 static int
-on_scalar (FxsJsonReader *r, FxsJson *v)
+on_complete (FxsJsonReader *r, FxsJson *v, gboolean scalar)
 {
   if (r->n_collecting > 0)
-    return 1; /* @v is pending already */
+    return 1;
   FxsJsonItem item;
   current_item (r, &item, v->type, v->pos);
   int tag = 0;
-  FxsJsonAction action = call_begin (r, &item, &tag);
-  if (action == FXS_JSON_FAIL || !call_value (r, &item, v))
+  if (scalar && call_begin (r, &item, &tag) == FXS_JSON_FAIL)
     return 0;
-  finish_member (r);
-  return 1;
+  r->in_item = TRUE;
+  gboolean ok = r->handler.value (r->user_data, &item, v);
+  r->in_item = FALSE;
+  if (ok)
+    finish_member (r);
+  return ok;
 }
 
 /* Copies @len bytes of text into the scratch arena, NUL-terminated and
@@ -303,7 +299,7 @@ scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s, gsiz
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, type, flags, (guint32) len, pos);
   v->u.s = copy;
-  return on_scalar (r, v);
+  return on_complete (r, v, TRUE);
 }
 
 /* null (@b < 0) or a bool */
@@ -314,7 +310,7 @@ scalar_literal (FxsJsonReader *r, int b)
   set_json (v, b < 0 ? FXS_JSON_NULL : FXS_JSON_BOOL, 0, 0, fxs_json_feeder_next_token (&r->feed));
   v->u.s = NULL;
   v->u.b = b > 0;
-  return on_scalar (r, v);
+  return on_complete (r, v, TRUE);
 }
 
 static int
@@ -511,14 +507,7 @@ end_collected (FxsJsonReader *r)
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, type, 0, (guint32) (type == FXS_JSON_OBJECT ? n / 2 : n), pos);
   v->u.items = items;
-  if (r->n_collecting > 0)
-    return 1;
-  FxsJsonItem item;
-  current_item (r, &item, v->type, v->pos);
-  if (!call_value (r, &item, v))
-    return 0;
-  finish_member (r);
-  return 1;
+  return on_complete (r, v, FALSE);
 }
 
 static int
@@ -578,13 +567,11 @@ fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize lengt
 gboolean
 fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
 {
-  g_return_val_if_fail (reader->feed.yajl == NULL, FALSE);
   int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {
-      int err = errno;
       g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot open: %s", reader->name,
-                   g_strerror (err));
+                   g_strerror (errno));
       return FALSE;
     }
   reader->fd = fd;

@@ -112,8 +112,7 @@ gboolean
 fxs_load_check_member (FxsLoader *l, const FxsJson *obj,
                        const FxsMember *m, const FxsJson *v)
 {
-  char what[24];
-  g_snprintf (what, sizeof what, "\"%s\"", m->name);
+  const char *what = fxs_load_quoted (l, m->name, m->len);
   gint64 value;
   if (!v)
     return fxs_load_fail (l, FXS_ERROR_FORMAT, obj, "%s", m->missing);
@@ -248,7 +247,6 @@ convert_reference (FxsLoader *l, const FxsJson *ref, FxsValue *out)
     return fxs_load_fail (l, FXS_ERROR_GRAPH, ref, "refers to itself");
   /* not an error yet: the rest of the list tells whether it is later or missing */
   FxsForwardRef *f = &l->forward;
-  f->active = TRUE;
   f->name = g_strndup (ref->u.s, ref->n);
   f->pos = ref->pos;
   f->message = start_message (l, ref);

@@ -173,7 +173,7 @@ locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *col
   Locator l = { 1, 1, 0, skip, pos };
   if (r->data)
     locate_block (&l, r->data, (gsize) r->feed.total);
-  else if (r->fd >= 0)
+  else
     {
       char *buf = g_malloc (64 * 1024);
       gint64 offset = 0;
@@ -194,8 +194,6 @@ locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *col
         }
       g_free (buf);
     }
-  else
-    return FALSE;
   *line = l.line;
   *column = l.column;
   return TRUE;

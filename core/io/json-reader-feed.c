@@ -183,9 +183,10 @@ chunk_size (const FxsJsonReader *r, gsize chunk)
 
 gboolean
 fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, const char *data,
-                   gsize length, int *read_errno)
+                   gsize length, GError **error)
 {
   FxsJsonFeeder *f = &r->feed;
+  g_return_val_if_fail (f->yajl == NULL, FALSE);
   f->bad_escape = -1;
   f->yajl = yajl_alloc (callbacks, NULL, r);
   /* strict JSON: no comments, UTF-8 validated, one value */
@@ -220,9 +221,10 @@ fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, co
             continue;
           if (got < 0)
             {
-              *read_errno = errno;
-              ok = FALSE;
-              break;
+              g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
+                           g_strerror (errno));
+              g_free (buf);
+              return FALSE;
             }
           bytes = buf;
         }
@@ -242,5 +244,7 @@ fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, co
         }
     }
   g_free (buf);
+  if (!ok)
+    fxs_json_reader_report (r, error);
   return ok;
 }

@@ -61,10 +61,9 @@ fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
  * validated, one value), each token to @callbacks with @r: what @fd reads
  * when it is >= 0, else the @length bytes at @data, in chunks of
  * r->chunk_size bytes (more while a long token is pending), then its end.
- * FALSE when parsing stopped (a syntax error or a limit is recorded in @r)
- * or a read failed (*@read_errno set). */
+ * FALSE with @error set when a read failed or parsing stopped. */
 gboolean fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd,
-                            const char *data, gsize length, int *read_errno);
+                            const char *data, gsize length, GError **error);
 
 /* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 

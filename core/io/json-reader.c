@@ -50,16 +50,10 @@ fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
 }
 
 void
-fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
+fxs_json_reader_set_limits (FxsJsonReader *reader, gsize max_string, gsize chunk)
 {
-  /* at least a byte: input is fed in pieces of at most the limit */
-  reader->max_string = MAX (max, 1);
-}
-
-void
-fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
-{
-  reader->chunk_size = MAX (size, 1);
+  reader->max_string = max_string ? max_string : FXS_JSON_MAX_STRING;
+  reader->chunk_size = MAX (chunk, 1);
 }
 
 void
@@ -541,27 +535,12 @@ static const yajl_callbacks callbacks = {
 
 /* ---- entry points ---------------------------------------------------------- */
 
-/* Feeds @data, or what @fd reads when it is >= 0, to yajl. */
-static gboolean
-parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
-{
-  g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
-  int read_errno = 0;
-  gboolean ok = fxs_json_feed_all (r, &callbacks, fd, data, length, &read_errno);
-  if (read_errno)
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
-                 g_strerror (read_errno));
-  else if (!ok)
-    fxs_json_reader_report (r, error);
-  return ok;
-}
-
 gboolean
 fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
                             GError **error)
 {
   reader->data = data;
-  return parse (reader, -1, data, length, error);
+  return fxs_json_feed_all (reader, &callbacks, -1, data, length, error);
 }
 
 gboolean
@@ -575,7 +554,7 @@ fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **er
       return FALSE;
     }
   reader->fd = fd;
-  gboolean ok = parse (reader, fd, NULL, 0, error);
+  gboolean ok = fxs_json_feed_all (reader, &callbacks, fd, NULL, 0, error);
   close (fd);
   reader->fd = -1;
   return ok;

@@ -96,10 +96,9 @@ typedef struct {
 FxsJsonReader *fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
                                     gpointer user_data);
 void           fxs_json_reader_free (FxsJsonReader *reader);
-/* For tests: a smaller string limit than FXS_JSON_MAX_STRING, and chunks
- * smaller than 1 MiB (to exercise tokens that span chunks). */
-void           fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max);
-void           fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size);
+/* For tests: a smaller string limit than FXS_JSON_MAX_STRING (0: that),
+ * and chunks smaller than 1 MiB (to exercise tokens that span chunks). */
+void           fxs_json_reader_set_limits (FxsJsonReader *reader, gsize max_string, gsize chunk);
 /* Parse a whole input once.  FALSE with @error set on the first problem:
  * FXS_ERROR_IO, FXS_ERROR_PARSE, or the consumer's error. */
 gboolean fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error);

@@ -22,10 +22,7 @@ fxs_load_type_name (FxsJsonType type)
 static GString *
 start_message (FxsLoader *l, const FxsJson *where)
 {
-  GString *msg = g_string_new (NULL);
-  fxs_json_reader_append_path (l->reader, msg, l->root, where);
-  if (msg->len > 0)
-    g_string_append (msg, ": ");
+  GString *msg = fxs_json_reader_start_message (l->reader, l->root, where);
   if (l->node_name)
     {
       g_string_append (msg, "node ");

@@ -69,10 +69,10 @@ append_path_to (GString *out, const FxsJson *root, const FxsJson *where)
   return FALSE;
 }
 
-void
-fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJson *root,
-                             const FxsJson *where)
+GString *
+fxs_json_reader_start_message (FxsJsonReader *r, const FxsJson *root, const FxsJson *where)
 {
+  GString *out = g_string_new (NULL);
   FxsJsonSegment child;
   for (guint i = 1; i < r->depth; i++)
     append_segment (out, &r->frames[i].seg);
@@ -80,6 +80,9 @@ fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJson *root
     append_segment (out, &child);
   if (root && where)
     append_path_to (out, root, where);
+  if (out->len > 0)
+    g_string_append (out, ": ");
+  return out;
 }
 
 /* Records the first error only: FALSE when one is recorded already. */
@@ -101,10 +104,7 @@ fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact, const 
 {
   if (!start_error (r, code, pos, exact))
     return;
-  r->error_message = g_string_new (NULL);
-  fxs_json_reader_append_path (r, r->error_message, NULL, NULL);
-  if (r->error_message->len > 0)
-    g_string_append (r->error_message, ": ");
+  r->error_message = fxs_json_reader_start_message (r, NULL, NULL);
   g_string_append_vprintf (r->error_message, format, args);
 }
 

@@ -482,9 +482,8 @@ end_collected (FxsJsonReader *r)
       if (dup)
         {
           FxsJson obj = { .type = FXS_JSON_OBJECT, .n = (guint32) (n / 2), .u.items = children };
-          GString *msg = g_string_new (NULL);
-          fxs_json_reader_append_path (r, msg, &obj, dup + 1);
-          g_string_append (msg, ": duplicate key");
+          GString *msg = fxs_json_reader_start_message (r, &obj, dup + 1);
+          g_string_append (msg, "duplicate key");
           fxs_json_reader_fail_message (r, FXS_ERROR_FORMAT, dup->pos, msg->str);
           g_string_free (msg, TRUE);
           return 0;

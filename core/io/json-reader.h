@@ -116,11 +116,11 @@ void fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
 void fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
                                    const char *message);
 
-/* Appends the current item's path ("nodes[12]") and the path from @root,
- * its collected value, down to @where in it ("args[0]"; for a key, the path
- * of its object). */
-void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJson *root,
-                                  const FxsJson *where);
+/* A new message that starts with the current item's path ("nodes[12]") and
+ * the path from @root, its collected value, down to @where in it ("args[0]";
+ * for a key, the path of its object), then ": " unless the path is empty. */
+GString *fxs_json_reader_start_message (FxsJsonReader *reader, const FxsJson *root,
+                                        const FxsJson *where);
 
 /* The value of member @key of object @obj, or NULL. */
 const FxsJson *fxs_json_member (const FxsJson *obj, const char *key);

@@ -105,8 +105,8 @@ G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoader *l, FxsErrorCode code, gint
 /* @s quoted and escaped for a message; lives until the next call (one
  * message has one such string). */
 G_GNUC_INTERNAL const char *fxs_load_quoted (FxsLoader *l, const char *s, gsize len);
-/* A number's text, cut short when very long; lives in @buf. */
-G_GNUC_INTERNAL const char *fxs_load_shown (const FxsJson *number, char buf[64]);
+/* A number's text, cut short when very long; lives as fxs_load_quoted()'s. */
+G_GNUC_INTERNAL const char *fxs_load_shown (FxsLoader *l, const FxsJson *number);
 /* Whether @j has @type; else fails with "@must_be, not <its type>". */
 static inline gboolean
 fxs_load_expect (FxsLoader *l, const FxsJson *j, FxsJsonType type, const char *must_be)

@@ -54,15 +54,13 @@ fxs_load_quoted (FxsLoader *l, const char *s, gsize len)
   return l->quoted->str;
 }
 
-/* A number's text for a message, cut short when it is very long; lives in
- * @buf. */
 const char *
-fxs_load_shown (const FxsJson *number, char buf[64])
+fxs_load_shown (FxsLoader *l, const FxsJson *number)
 {
   if (number->n < 60)
     return number->u.s;
-  g_snprintf (buf, 64, "%.40s...(%u digits)", number->u.s, number->n);
-  return buf;
+  g_string_printf (l->quoted, "%.40s...(%u digits)", number->u.s, number->n);
+  return l->quoted->str;
 }
 
 /* ---- scalars ---------------------------------------------------------------- */
@@ -152,10 +150,9 @@ fxs_load_integer (FxsLoader *l, const FxsJson *j, gint64 *out)
       *out = *j->u.s == '-' ? -v : v;
       return TRUE;
     }
-  char buf[64];
   if (!fxs_load_parse_integer (j->u.s, out))
     return fxs_load_fail (l, FXS_ERROR_FORMAT, j,
-                          "integer %s does not fit in 64 bits", fxs_load_shown (j, buf));
+                          "integer %s does not fit in 64 bits", fxs_load_shown (l, j));
   return TRUE;
 }
 
@@ -337,7 +334,6 @@ convert_tagged (FxsLoader *l, const FxsJson *obj, FxsValue *out)
 gboolean
 fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
 {
-  char buf[64];
   switch ((FxsJsonType) j->type)
     {
     case FXS_JSON_NULL:
@@ -358,7 +354,7 @@ fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
       out->u.f = g_ascii_strtod (j->u.s, NULL);
       if (errno == ERANGE && isinf (out->u.f))
         return fxs_load_fail (l, FXS_ERROR_FORMAT, j, "number %s is out of the range of a float "
-                              "(write {\"float\": \"inf\"})", fxs_load_shown (j, buf));
+                              "(write {\"float\": \"inf\"})", fxs_load_shown (l, j));
       return TRUE;
     case FXS_JSON_STRING:
       out->kind = FXS_VALUE_STRING;

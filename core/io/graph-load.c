@@ -218,11 +218,10 @@ top_value (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
         return fxs_load_fail (l, FXS_ERROR_FORMAT, v,
                               "\"version\" must be an integer, not %s",
                               fxs_load_type_name (v->type));
-      char buf[64];
       if (!fxs_load_parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
         return fxs_load_fail (l, FXS_ERROR_VERSION, v,
                               "unsupported format version %s (this build reads version %d)",
-                              fxs_load_shown (v, buf), FXS_GRAPH_FORMAT_VERSION);
+                              fxs_load_shown (l, v), FXS_GRAPH_FORMAT_VERSION);
       l->have_version = TRUE;
     }
   return TRUE; /* x-... extensions */

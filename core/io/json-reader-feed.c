@@ -11,11 +11,9 @@ static void
 syntax_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
 {
   unsigned char *text = yajl_get_error (r->feed.yajl, 0, NULL, 0);
-  char *what = g_strstrip ((char *) text);
-  if (g_str_has_prefix (what, "parse error: "))
-    what += strlen ("parse error: ");
-  else if (g_str_has_prefix (what, "lexical error: "))
-    what += strlen ("lexical error: ");
+  /* "parse error: ..." or "lexical error: ..." */
+  char *what = strstr (g_strstrip ((char *) text), "error: ");
+  what = what ? what + strlen ("error: ") : (char *) text;
   gsize len = strlen (what);
   if (len > 0 && what[len - 1] == '.')
     what[len - 1] = '\0';

@@ -277,8 +277,9 @@ checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean k
 }
 
 static int
-scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s, gsize len)
+scalar_text (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len)
 {
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
   guint8 flags;
   char *copy = checked_text (r, s, len, pos, FALSE, type == FXS_JSON_NUMBER, &flags);
   if (!copy)
@@ -322,16 +323,13 @@ cb_boolean (void *ctx, int b)
 static int
 cb_number (void *ctx, const char *s, size_t len)
 {
-  FxsJsonReader *r = ctx;
-  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_NUMBER, s, len);
+  return scalar_text (ctx, FXS_JSON_NUMBER, s, len);
 }
 
 static int
 cb_string (void *ctx, const unsigned char *s, size_t len)
 {
-  FxsJsonReader *r = ctx;
-  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_STRING,
-                      (const char *) s, len);
+  return scalar_text (ctx, FXS_JSON_STRING, (const char *) s, len);
 }
 
 static FxsJsonFrame *
@@ -376,12 +374,6 @@ start_container (FxsJsonReader *r, FxsJsonType type)
   f->streamed = action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS;
   f->own_keys = action == FXS_JSON_STREAM_OWN_KEYS;
   f->tag = tag;
-  if (f->streamed && type == FXS_JSON_OBJECT)
-    {
-      if (!f->key)
-        f->key = g_string_new (NULL);
-      g_string_truncate (f->key, 0);
-    }
   if (!f->streamed)
     r->n_collecting = 1;
   return 1;
@@ -416,18 +408,16 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
       k->u.s = copy;
       return 1;
     }
+  if (!f->key)
+    f->key = g_string_new (NULL);
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, copy, len);
   f->key_pos = pos;
-  if (f->own_keys)
+  if (f->own_keys || key_set_add (&f->keys, copy, len, TRUE))
     return 1;
-  if (!key_set_add (&f->keys, copy, len, TRUE))
-    {
-      r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
-      return 0;
-    }
-  return 1;
+  r->in_item = TRUE;
+  fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
+  return 0;
 }
 
 /* Texts are zero-padded to whole words (copy_text): most keys differ in

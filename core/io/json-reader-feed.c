@@ -18,7 +18,7 @@ syntax_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
   if (len > 0 && what[len - 1] == '.')
     what[len - 1] = '\0';
   r->depth = 0; /* the location says where; a path would be half-built */
-  if (at_end && !r->feed.seen_token)
+  if (at_end && r->feed.prev_end == 0)  /* no token ended */
     fxs_json_reader_fail_exact (r, pos, "empty input: expected a JSON object");
   else if (at_end && strstr (what, "premature EOF"))
     fxs_json_reader_fail_exact (r, pos, "unexpected end of the input: the file is truncated");

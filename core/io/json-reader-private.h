@@ -34,7 +34,6 @@ typedef struct {
   gint64 esc_at;            /* where the \u escape (of a high surrogate: its pair) starts */
   gboolean esc_pair;        /* after a high surrogate's escape */
   gboolean completing;      /* inside yajl_complete_parse */
-  gboolean seen_token;
 } FxsJsonFeeder;
 
 /* In a yajl callback: where its token is (the end of the one before, the
@@ -44,17 +43,7 @@ fxs_json_feeder_next_token (FxsJsonFeeder *f)
 {
   gint64 pos = f->prev_end;
   f->prev_end = f->completing ? f->total : f->base + (gint64) yajl_get_bytes_consumed (f->yajl);
-  f->seen_token = TRUE;
   return pos;
-}
-
-/* In a yajl callback of a string or key, after fxs_json_feeder_next_token:
- * whether an unpaired UTF-16 surrogate escape lies in its text (yajl would
- * decode it to '?', or pair a high surrogate with any escape after it). */
-static inline gboolean
-fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
-{
-  return f->bad_escape >= 0 && f->bad_escape < f->prev_end;
 }
 
 /* Feeds the whole input to yajl as strict JSON (no comments, UTF-8

@@ -255,8 +255,11 @@ static inline char *
 checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean key,
               gboolean number, guint8 *flags)
 {
-  /* a number has no escapes */
-  if (G_UNLIKELY (!number && fxs_json_feeder_bad_escape (&r->feed)))
+  /* an unpaired surrogate escape in the token that just ended (yajl decodes
+   * it to '?', or pairs a high surrogate with any escape after it); a
+   * number has no escapes */
+  gint64 bad = r->feed.bad_escape;
+  if (G_UNLIKELY (!number && bad >= 0 && bad < r->feed.prev_end))
     return fail_text (r, pos, key, len,
                       "a string that is not valid text: a UTF-16 surrogate escape that is not "
                       "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");

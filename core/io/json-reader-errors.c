@@ -85,13 +85,13 @@ fxs_json_reader_start_message (FxsJsonReader *r, const FxsJson *root, const FxsJ
   return out;
 }
 
-/* Records the first error only: FALSE when one is recorded already. */
+/* Records the first error only (its message comes next): FALSE when one is
+ * recorded already. */
 static gboolean
 start_error (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact)
 {
-  if (r->failed)
+  if (r->error_message)
     return FALSE;
-  r->failed = TRUE;
   r->error_code = code;
   r->error_pos = pos;
   r->error_pos_exact = exact;
@@ -203,7 +203,7 @@ void
 fxs_json_reader_report (FxsJsonReader *r, GError **error)
 {
   guint64 line, column;
-  if (!r->failed)
+  if (!r->error_message)
     {
       /* a consumer callback stopped without saying why */
       g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);

@@ -102,11 +102,10 @@ struct FxsJsonReader {
   int fd;
 
   /* the first error */
-  gboolean failed;
   FxsErrorCode error_code;
   gint64 error_pos;
   gboolean error_pos_exact; /* else: the token at or after error_pos */
-  GString *error_message;   /* "PATH: MESSAGE" */
+  GString *error_message;   /* "PATH: MESSAGE"; NULL: none yet */
 };
 
 /* The place of the child being read in the top frame (key or index, no

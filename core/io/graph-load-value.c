@@ -65,7 +65,6 @@ fxs_load_shown (FxsLoader *l, const FxsJson *number)
 
 /* ---- scalars ---------------------------------------------------------------- */
 
-/* A string usable as a name: non-empty, no NUL. */
 gboolean
 fxs_load_check_text (FxsLoader *l, const FxsJson *j, const char *what)
 {

@@ -62,11 +62,9 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       fxs_json_write_literal (w, "{\"dict\": [");
       for (guint i = 0; i < v->n; i++)
         {
-          fxs_json_write_raw (w, i ? ", [" : "[");
-          write_value (w, &v->u.items[2 * i]);
-          fxs_json_write_literal (w, ", ");
-          write_value (w, &v->u.items[2 * i + 1]);
-          fxs_json_write_literal (w, "]");
+          if (i)
+            fxs_json_write_literal (w, ", ");
+          write_items (w, &v->u.items[2 * i], 2);  /* [key, value] */
         }
       fxs_json_write_literal (w, "]}");
       break;

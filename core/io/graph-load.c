@@ -395,8 +395,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->share = fxs_meta_share_new ();
   l->quoted = g_string_new (NULL);
   l->reader = fxs_json_reader_new (path ? path : display_name, &handler, l);
-  gboolean ok = path ? fxs_json_reader_parse_file (l->reader, path, error)
-                     : fxs_json_reader_parse_data (l->reader, data ? data : "", length, error);
+  gboolean ok = fxs_json_reader_parse (l->reader, path, data ? data : "", length, error);
   fxs_json_reader_free (l->reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);

@@ -528,16 +528,12 @@ static const yajl_callbacks callbacks = {
 /* ---- entry points ---------------------------------------------------------- */
 
 gboolean
-fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
-                            GError **error)
+fxs_json_reader_parse (FxsJsonReader *reader, const char *path, const char *data, gsize length,
+                       GError **error)
 {
-  reader->data = data;
-  return fxs_json_feed_all (reader, &callbacks, -1, data, length, error);
-}
-
-gboolean
-fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
-{
+  reader->data = path ? NULL : data;
+  if (!path)
+    return fxs_json_feed_all (reader, &callbacks, -1, data, length, error);
   int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {

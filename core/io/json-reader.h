@@ -99,11 +99,11 @@ void           fxs_json_reader_free (FxsJsonReader *reader);
 /* For tests: a smaller string limit than FXS_JSON_MAX_STRING (0: that),
  * and chunks smaller than 1 MiB (to exercise tokens that span chunks). */
 void           fxs_json_reader_set_limits (FxsJsonReader *reader, gsize max_string, gsize chunk);
-/* Parse a whole input once.  FALSE with @error set on the first problem:
- * FXS_ERROR_IO, FXS_ERROR_PARSE, or the consumer's error. */
-gboolean fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error);
-gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
-                                     GError **error);
+/* Parse a whole input once: the file at @path, or else the @length bytes
+ * at @data.  FALSE with @error set on the first problem: FXS_ERROR_IO,
+ * FXS_ERROR_PARSE, or the consumer's error. */
+gboolean fxs_json_reader_parse (FxsJsonReader *reader, const char *path, const char *data,
+                                gsize length, GError **error);
 
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
  * is the current item's path ("nodes[12]"), and the location is that of the

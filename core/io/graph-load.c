@@ -413,10 +413,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   FxsGraph *graph = l->graph;
   g_free (l);
   if (!ok)
-    {
-      fxs_graph_unref (graph);
-      return NULL;
-    }
+    g_clear_pointer (&graph, fxs_graph_unref);
   return graph;
 }
 

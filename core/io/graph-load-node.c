@@ -301,9 +301,8 @@ fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboole
       g_string_append_printf (l->forward.message,
                               ", which comes later (nodes[%" G_GUINT64_FORMAT "]); "
                               "nodes may only refer to earlier nodes", item->index);
-      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
-                                    l->forward.message->str);
-      return FALSE;
+      return fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                           l->forward.message->str);
     }
   if (!fxs_load_members (l, obj, node_members, N_NODE_MEMBERS, f))
     return FALSE;
@@ -352,16 +351,12 @@ fxs_load_end_nodes (FxsLoader *l, gboolean build, gint64 pos)
   if (l->forward.name)
     {
       g_string_append (l->forward.message, ", which is not a node of this graph");
-      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
-                                    l->forward.message->str);
-      return FALSE;
+      return fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                           l->forward.message->str);
     }
   if (!l->graph->output)
-    {
-      fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos,
-                            "the graph has no output node (it must end with one)");
-      return FALSE;
-    }
+    return fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos,
+                                 "the graph has no output node (it must end with one)");
   return TRUE;
 }
 

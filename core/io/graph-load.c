@@ -301,8 +301,7 @@ on_value (gpointer data, const FxsJsonItem *item, const FxsJson *v)
 static gboolean
 missing (FxsLoader *l, gint64 pos, const char *what)
 {
-  fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, pos, "no %s", what);
-  return FALSE;
+  return fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, pos, "no %s", what);
 }
 
 static gboolean

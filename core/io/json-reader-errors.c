@@ -108,7 +108,7 @@ fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact, const 
   g_string_append_vprintf (r->error_message, format, args);
 }
 
-void
+gboolean
 fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos, const char *format,
                       ...)
 {
@@ -116,23 +116,26 @@ fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos, cons
   va_start (args, format);
   fail_at (reader, code, pos, FALSE, format, args);
   va_end (args);
+  return FALSE;
 }
 
-void
+gboolean
 fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
                               const char *message)
 {
   if (start_error (reader, code, pos, FALSE))
     reader->error_message = g_string_new (message);
+  return FALSE;
 }
 
-void
+gboolean
 fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
   fail_at (r, FXS_ERROR_PARSE, pos, TRUE, format, args);
   va_end (args);
+  return FALSE;
 }
 
 /* ---- locating errors ----------------------------------------------------- */

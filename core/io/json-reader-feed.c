@@ -135,24 +135,18 @@ feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
       gsize lead = 0;
       while (lead < len && fxs_json_is_blank (chunk[lead]))
         lead++;
+      /* at the run's first blank (the locator would skip the blanks) */
       if (f->total + (gint64) lead - f->run_from > (gint64) r->max_string)
-        {
-          /* at the run's first blank (the locator would skip the blanks) */
-          fxs_json_reader_fail_exact (r, f->run_from, "a run of blanks longer than the limit of %"
-                                      G_GSIZE_FORMAT " bytes", r->max_string);
-          return FALSE;
-        }
+        return fxs_json_reader_fail_exact (r, f->run_from, "a run of blanks longer than the "
+                                           "limit of %" G_GSIZE_FORMAT " bytes", r->max_string);
     }
   /* A token that has not ended within the string limit (and its quotes)
    * is being buffered by yajl: stop before it grows without bound.  (A
    * string's decoded length is checked exactly when it ends.) */
   if (f->run_from < 0 && f->total - f->token_from > (gint64) r->max_string + 2)
-    {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end,
-                            "a string or number longer than the limit of %" G_GSIZE_FORMAT
-                            " bytes", r->max_string);
-      return FALSE;
-    }
+    return fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end,
+                                 "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                                 " bytes", r->max_string);
   scan_escapes (f, chunk, len);
   f->base = f->total;
   f->total += len;

@@ -139,7 +139,7 @@ fxs_json_reader_child (const FxsJsonReader *r, FxsJsonSegment *seg)
  * the first error recorded, and LINE:COLUMN found by rescanning the input. */
 /* fxs_json_reader_fail() of a parse error without a path, located exactly
  * at @pos (not at the token at or after it). */
-void fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
+gboolean fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
   G_GNUC_PRINTF (3, 4);
 /* Sets @error from the recorded error, located. */
 void fxs_json_reader_report (FxsJsonReader *r, GError **error);

@@ -357,9 +357,8 @@ start_container (FxsJsonReader *r, FxsJsonType type)
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
-                            "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
-      return 0;
+      return fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
+                                   "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
     }
   if (r->n_collecting > 0)
     {
@@ -419,8 +418,7 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
   if (f->own_keys || key_set_add (&f->keys, copy, len, TRUE))
     return 1;
   r->in_item = TRUE;
-  fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
-  return 0;
+  return fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
 }
 
 /* Texts are zero-padded to whole words (copy_text): most keys differ in
@@ -465,10 +463,7 @@ end_collected (FxsJsonReader *r)
    * on NULL (found by tests/fuzz, undefined behaviour) */
   const FxsJson *children = n ? &r->pending[f->start] : NULL;
   if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
-    {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, "more than %u items", G_MAXUINT32);
-      return 0;
-    }
+    return fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, "more than %u items", G_MAXUINT32);
   if (f->type == FXS_JSON_OBJECT)
     {
       const FxsJson *dup = find_duplicate_key (children, n / 2);

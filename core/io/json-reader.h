@@ -108,13 +108,13 @@ gboolean fxs_json_reader_parse (FxsJsonReader *reader, const char *path, const c
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
  * is the current item's path ("nodes[12]"), and the location is that of the
  * JSON token at or after @pos (a value's or item's pos).  Only the first
- * call counts. */
-void fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                           const char *format, ...) G_GNUC_PRINTF (4, 5);
+ * call counts.  Returns FALSE, for a failing caller to return. */
+gboolean fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                               const char *format, ...) G_GNUC_PRINTF (4, 5);
 /* The same with a message that already names its place: only the location
  * is prepended. */
-void fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                                   const char *message);
+gboolean fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                                       const char *message);
 
 /* A new message that starts with the current item's path ("nodes[12]") and
  * the path from @root, its collected value, down to @where in it ("args[0]";

@@ -65,11 +65,9 @@ fxs_json_reader_free (FxsJsonReader *reader)
     {
       if (reader->frames[i].key)
         g_string_free (reader->frames[i].key, TRUE);
-      if (reader->frames[i].keys)
-        g_hash_table_unref (reader->frames[i].keys);
+      g_clear_pointer (&reader->frames[i].keys, g_hash_table_unref);
     }
-  if (reader->feed.yajl)
-    yajl_free (reader->feed.yajl);
+  g_clear_pointer (&reader->feed.yajl, yajl_free);
   g_free (reader->pending);
   fxs_arena_clear (&reader->scratch);
   if (reader->error_message)

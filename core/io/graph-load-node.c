@@ -292,7 +292,7 @@ fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboole
 {
   const FxsJson *f[N_NODE_MEMBERS];
   FxsOp op;
-  if (build && l->forward.active)
+  if (build && l->forward.name)
     {
       /* after a dangling reference, only look for the node it names */
       const FxsJson *name = fxs_json_member (obj, "name");
@@ -301,9 +301,8 @@ fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboole
       g_string_append_printf (l->forward.message,
                               ", which comes later (nodes[%" G_GUINT64_FORMAT "]); "
                               "nodes may only refer to earlier nodes", item->index);
-      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
-                                    l->forward.message->str);
-      return FALSE;
+      return fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                           l->forward.message->str);
     }
   if (!fxs_load_members (l, obj, node_members, N_NODE_MEMBERS, f))
     return FALSE;
@@ -323,12 +322,12 @@ fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboole
   const FxsNodeMeta *meta = NULL;
   /* a reference to a later node is reported later, a duplicate name now */
   if (!convert_args (l, f[ARGS], op, &args) || !convert_kwargs (l, f[KWARGS], &kwargs))
-    return l->forward.active && check_unique_name (l, name_hash);
+    return l->forward.name && check_unique_name (l, name_hash);
   if (f[TYPE] && f[TYPE]->type != FXS_JSON_NULL
       && !fxs_load_check_text (l, f[TYPE], "\"type\""))
     return FALSE;
   if (f[META] && !convert_meta (l, f[META], &meta))
-    return l->forward.active && check_unique_name (l, name_hash);
+    return l->forward.name && check_unique_name (l, name_hash);
   if (!check_unique_name (l, name_hash))
     return FALSE;
   const char *name = fxs_arena_strndup (&l->graph->arena, f[NAME]->u.s, f[NAME]->n);
@@ -349,19 +348,15 @@ fxs_load_end_nodes (FxsLoader *l, gboolean build, gint64 pos)
 {
   if (!build)
     return TRUE;
-  if (l->forward.active)
+  if (l->forward.name)
     {
       g_string_append (l->forward.message, ", which is not a node of this graph");
-      fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
-                                    l->forward.message->str);
-      return FALSE;
+      return fxs_json_reader_fail_message (l->reader, FXS_ERROR_GRAPH, l->forward.pos,
+                                           l->forward.message->str);
     }
   if (!l->graph->output)
-    {
-      fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos,
-                            "the graph has no output node (it must end with one)");
-      return FALSE;
-    }
+    return fxs_json_reader_fail (l->reader, FXS_ERROR_GRAPH, pos,
+                                 "the graph has no output node (it must end with one)");
   return TRUE;
 }
 

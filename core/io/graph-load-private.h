@@ -14,8 +14,7 @@
  * the node list ends, or earlier when a node of that name turns up, so the
  * message can say whether it is missing or merely later. */
 typedef struct {
-  gboolean active;
-  char *name;               /* the node referred to */
+  char *name;               /* the node referred to, or NULL: none yet */
   gint64 pos;
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
@@ -106,8 +105,8 @@ G_GNUC_INTERNAL gboolean fxs_load_fail_at (FxsLoader *l, FxsErrorCode code, gint
 /* @s quoted and escaped for a message; lives until the next call (one
  * message has one such string). */
 G_GNUC_INTERNAL const char *fxs_load_quoted (FxsLoader *l, const char *s, gsize len);
-/* A number's text, cut short when very long; lives in @buf. */
-G_GNUC_INTERNAL const char *fxs_load_shown (const FxsJson *number, char buf[64]);
+/* A number's text, cut short when very long; lives as fxs_load_quoted()'s. */
+G_GNUC_INTERNAL const char *fxs_load_shown (FxsLoader *l, const FxsJson *number);
 /* Whether @j has @type; else fails with "@must_be, not <its type>". */
 static inline gboolean
 fxs_load_expect (FxsLoader *l, const FxsJson *j, FxsJsonType type, const char *must_be)
@@ -235,7 +234,7 @@ G_GNUC_INTERNAL const char *fxs_load_share_hashed (FxsLoader *l, const FxsJson *
 #define fxs_load_share(l, j) fxs_load_share_hashed ((l), (j), fxs_name_hash ((j)->u.s, (j)->n), FALSE)
 #define fxs_load_intern(l, j) fxs_load_share_hashed ((l), (j), fxs_name_hash ((j)->u.s, (j)->n), TRUE)
 /* One value (docs/graph-format.md, "Values").  FALSE after an error, or when
- * it refers to a node not defined yet (then loader->forward is active). */
+ * it refers to a node not defined yet (then loader->forward.name is set). */
 G_GNUC_INTERNAL gboolean fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out);
 
 /* The items of JSON array @array as a list or tuple (@kind). */

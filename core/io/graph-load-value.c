@@ -22,10 +22,7 @@ fxs_load_type_name (FxsJsonType type)
 static GString *
 start_message (FxsLoader *l, const FxsJson *where)
 {
-  GString *msg = g_string_new (NULL);
-  fxs_json_reader_append_path (l->reader, msg, l->root, where);
-  if (msg->len > 0)
-    g_string_append (msg, ": ");
+  GString *msg = fxs_json_reader_start_message (l->reader, l->root, where);
   if (l->node_name)
     {
       g_string_append (msg, "node ");
@@ -57,20 +54,17 @@ fxs_load_quoted (FxsLoader *l, const char *s, gsize len)
   return l->quoted->str;
 }
 
-/* A number's text for a message, cut short when it is very long; lives in
- * @buf. */
 const char *
-fxs_load_shown (const FxsJson *number, char buf[64])
+fxs_load_shown (FxsLoader *l, const FxsJson *number)
 {
   if (number->n < 60)
     return number->u.s;
-  g_snprintf (buf, 64, "%.40s...(%u digits)", number->u.s, number->n);
-  return buf;
+  g_string_printf (l->quoted, "%.40s...(%u digits)", number->u.s, number->n);
+  return l->quoted->str;
 }
 
 /* ---- scalars ---------------------------------------------------------------- */
 
-/* A string usable as a name: non-empty, no NUL. */
 gboolean
 fxs_load_check_text (FxsLoader *l, const FxsJson *j, const char *what)
 {
@@ -112,8 +106,7 @@ gboolean
 fxs_load_check_member (FxsLoader *l, const FxsJson *obj,
                        const FxsMember *m, const FxsJson *v)
 {
-  char what[24];
-  g_snprintf (what, sizeof what, "\"%s\"", m->name);
+  const char *what = fxs_load_quoted (l, m->name, m->len);
   gint64 value;
   if (!v)
     return fxs_load_fail (l, FXS_ERROR_FORMAT, obj, "%s", m->missing);
@@ -156,10 +149,9 @@ fxs_load_integer (FxsLoader *l, const FxsJson *j, gint64 *out)
       *out = *j->u.s == '-' ? -v : v;
       return TRUE;
     }
-  char buf[64];
   if (!fxs_load_parse_integer (j->u.s, out))
     return fxs_load_fail (l, FXS_ERROR_FORMAT, j,
-                          "integer %s does not fit in 64 bits", fxs_load_shown (j, buf));
+                          "integer %s does not fit in 64 bits", fxs_load_shown (l, j));
   return TRUE;
 }
 
@@ -248,7 +240,6 @@ convert_reference (FxsLoader *l, const FxsJson *ref, FxsValue *out)
     return fxs_load_fail (l, FXS_ERROR_GRAPH, ref, "refers to itself");
   /* not an error yet: the rest of the list tells whether it is later or missing */
   FxsForwardRef *f = &l->forward;
-  f->active = TRUE;
   f->name = g_strndup (ref->u.s, ref->n);
   f->pos = ref->pos;
   f->message = start_message (l, ref);
@@ -342,7 +333,6 @@ convert_tagged (FxsLoader *l, const FxsJson *obj, FxsValue *out)
 gboolean
 fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
 {
-  char buf[64];
   switch ((FxsJsonType) j->type)
     {
     case FXS_JSON_NULL:
@@ -363,7 +353,7 @@ fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
       out->u.f = g_ascii_strtod (j->u.s, NULL);
       if (errno == ERANGE && isinf (out->u.f))
         return fxs_load_fail (l, FXS_ERROR_FORMAT, j, "number %s is out of the range of a float "
-                              "(write {\"float\": \"inf\"})", fxs_load_shown (j, buf));
+                              "(write {\"float\": \"inf\"})", fxs_load_shown (l, j));
       return TRUE;
     case FXS_JSON_STRING:
       out->kind = FXS_VALUE_STRING;
@@ -377,5 +367,3 @@ fxs_load_value (FxsLoader *l, const FxsJson *j, FxsValue *out)
     }
   g_return_val_if_reached (FALSE);
 }
-
-/* Meta members with a meaning of their own; the rest is free-form. */

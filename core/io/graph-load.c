@@ -218,11 +218,10 @@ top_value (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
         return fxs_load_fail (l, FXS_ERROR_FORMAT, v,
                               "\"version\" must be an integer, not %s",
                               fxs_load_type_name (v->type));
-      char buf[64];
       if (!fxs_load_parse_integer (v->u.s, &version) || version != FXS_GRAPH_FORMAT_VERSION)
         return fxs_load_fail (l, FXS_ERROR_VERSION, v,
                               "unsupported format version %s (this build reads version %d)",
-                              fxs_load_shown (v, buf), FXS_GRAPH_FORMAT_VERSION);
+                              fxs_load_shown (l, v), FXS_GRAPH_FORMAT_VERSION);
       l->have_version = TRUE;
     }
   return TRUE; /* x-... extensions */
@@ -302,8 +301,7 @@ on_value (gpointer data, const FxsJsonItem *item, const FxsJson *v)
 static gboolean
 missing (FxsLoader *l, gint64 pos, const char *what)
 {
-  fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, pos, "no %s", what);
-  return FALSE;
+  return fxs_json_reader_fail (l->reader, FXS_ERROR_FORMAT, pos, "no %s", what);
 }
 
 static gboolean
@@ -396,8 +394,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   l->share = fxs_meta_share_new ();
   l->quoted = g_string_new (NULL);
   l->reader = fxs_json_reader_new (path ? path : display_name, &handler, l);
-  gboolean ok = path ? fxs_json_reader_parse_file (l->reader, path, error)
-                     : fxs_json_reader_parse_data (l->reader, data ? data : "", length, error);
+  gboolean ok = fxs_json_reader_parse (l->reader, path, data ? data : "", length, error);
   fxs_json_reader_free (l->reader);
   g_hash_table_unref (l->submodule_names);
   g_ptr_array_unref (l->submodule_list);
@@ -415,10 +412,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   FxsGraph *graph = l->graph;
   g_free (l);
   if (!ok)
-    {
-      fxs_graph_unref (graph);
-      return NULL;
-    }
+    g_clear_pointer (&graph, fxs_graph_unref);
   return graph;
 }
 

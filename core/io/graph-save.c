@@ -4,6 +4,7 @@
 #include "model/graph-private.h"
 #include "json-writer.h"
 
+#include <math.h>
 #include <string.h>
 
 static void write_value (FxsJsonWriter *w, const FxsValue *v);
@@ -24,6 +25,7 @@ write_items (FxsJsonWriter *w, const FxsValue *items, guint n)
 static void
 write_value (FxsJsonWriter *w, const FxsValue *v)
 {
+  char buf[32];
   switch ((FxsValueKind) v->kind)
     {
     case FXS_VALUE_NONE:
@@ -36,7 +38,13 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       fxs_json_write_int (w, v->u.i);
       break;
     case FXS_VALUE_FLOAT:
-      fxs_json_write_float (w, v->u.f);
+      /* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite */
+      fxs_format_float (v->u.f, buf);
+      if (!isfinite (v->u.f))
+        fxs_json_write_literal (w, "{\"float\": \"");
+      fxs_json_write_raw (w, buf);
+      if (!isfinite (v->u.f))
+        fxs_json_write_literal (w, "\"}");
       break;
     case FXS_VALUE_STRING:
       fxs_json_write_string (w, v->u.s, v->n);
@@ -54,11 +62,9 @@ write_value (FxsJsonWriter *w, const FxsValue *v)
       fxs_json_write_literal (w, "{\"dict\": [");
       for (guint i = 0; i < v->n; i++)
         {
-          fxs_json_write_raw (w, i ? ", [" : "[");
-          write_value (w, &v->u.items[2 * i]);
-          fxs_json_write_literal (w, ", ");
-          write_value (w, &v->u.items[2 * i + 1]);
-          fxs_json_write_literal (w, "]");
+          if (i)
+            fxs_json_write_literal (w, ", ");
+          write_items (w, &v->u.items[2 * i], 2);  /* [key, value] */
         }
       fxs_json_write_literal (w, "]}");
       break;

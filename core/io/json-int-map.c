@@ -49,7 +49,7 @@ fxs_json_read_int_map (const char *data, gsize length, const char *display_name,
   static const FxsJsonHandler handler = { on_begin, on_value, NULL };
   IntMap m = { NULL, each, user_data };
   m.reader = fxs_json_reader_new (display_name, &handler, &m);
-  gboolean ok = fxs_json_reader_parse_data (m.reader, data, length, error);
+  gboolean ok = fxs_json_reader_parse (m.reader, NULL, data, length, error);
   fxs_json_reader_free (m.reader);
   return ok;
 }

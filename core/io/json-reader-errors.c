@@ -69,10 +69,10 @@ append_path_to (GString *out, const FxsJson *root, const FxsJson *where)
   return FALSE;
 }
 
-void
-fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJson *root,
-                             const FxsJson *where)
+GString *
+fxs_json_reader_start_message (FxsJsonReader *r, const FxsJson *root, const FxsJson *where)
 {
+  GString *out = g_string_new (NULL);
   FxsJsonSegment child;
   for (guint i = 1; i < r->depth; i++)
     append_segment (out, &r->frames[i].seg);
@@ -80,15 +80,18 @@ fxs_json_reader_append_path (FxsJsonReader *r, GString *out, const FxsJson *root
     append_segment (out, &child);
   if (root && where)
     append_path_to (out, root, where);
+  if (out->len > 0)
+    g_string_append (out, ": ");
+  return out;
 }
 
-/* Records the first error only: FALSE when one is recorded already. */
+/* Records the first error only (its message comes next): FALSE when one is
+ * recorded already. */
 static gboolean
 start_error (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact)
 {
-  if (r->failed)
+  if (r->error_message)
     return FALSE;
-  r->failed = TRUE;
   r->error_code = code;
   r->error_pos = pos;
   r->error_pos_exact = exact;
@@ -101,14 +104,11 @@ fail_at (FxsJsonReader *r, FxsErrorCode code, gint64 pos, gboolean exact, const 
 {
   if (!start_error (r, code, pos, exact))
     return;
-  r->error_message = g_string_new (NULL);
-  fxs_json_reader_append_path (r, r->error_message, NULL, NULL);
-  if (r->error_message->len > 0)
-    g_string_append (r->error_message, ": ");
+  r->error_message = fxs_json_reader_start_message (r, NULL, NULL);
   g_string_append_vprintf (r->error_message, format, args);
 }
 
-void
+gboolean
 fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos, const char *format,
                       ...)
 {
@@ -116,23 +116,26 @@ fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos, cons
   va_start (args, format);
   fail_at (reader, code, pos, FALSE, format, args);
   va_end (args);
+  return FALSE;
 }
 
-void
+gboolean
 fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
                               const char *message)
 {
   if (start_error (reader, code, pos, FALSE))
     reader->error_message = g_string_new (message);
+  return FALSE;
 }
 
-void
+gboolean
 fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
   fail_at (r, FXS_ERROR_PARSE, pos, TRUE, format, args);
   va_end (args);
+  return FALSE;
 }
 
 /* ---- locating errors ----------------------------------------------------- */
@@ -173,7 +176,7 @@ locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *col
   Locator l = { 1, 1, 0, skip, pos };
   if (r->data)
     locate_block (&l, r->data, (gsize) r->feed.total);
-  else if (r->fd >= 0)
+  else
     {
       char *buf = g_malloc (64 * 1024);
       gint64 offset = 0;
@@ -194,8 +197,6 @@ locate (FxsJsonReader *r, gint64 pos, gboolean skip, guint64 *line, guint64 *col
         }
       g_free (buf);
     }
-  else
-    return FALSE;
   *line = l.line;
   *column = l.column;
   return TRUE;
@@ -205,7 +206,7 @@ void
 fxs_json_reader_report (FxsJsonReader *r, GError **error)
 {
   guint64 line, column;
-  if (!r->failed)
+  if (!r->error_message)
     {
       /* a consumer callback stopped without saying why */
       g_set_error (error, FXS_ERROR, FXS_ERROR_PARSE, "%s: reading stopped", r->name);

@@ -11,16 +11,14 @@ static void
 syntax_error (FxsJsonReader *r, gint64 pos, gboolean at_end)
 {
   unsigned char *text = yajl_get_error (r->feed.yajl, 0, NULL, 0);
-  char *what = g_strstrip ((char *) text);
-  if (g_str_has_prefix (what, "parse error: "))
-    what += strlen ("parse error: ");
-  else if (g_str_has_prefix (what, "lexical error: "))
-    what += strlen ("lexical error: ");
+  /* "parse error: ..." or "lexical error: ..." */
+  char *what = strstr (g_strstrip ((char *) text), "error: ");
+  what = what ? what + strlen ("error: ") : (char *) text;
   gsize len = strlen (what);
   if (len > 0 && what[len - 1] == '.')
     what[len - 1] = '\0';
   r->depth = 0; /* the location says where; a path would be half-built */
-  if (at_end && !r->feed.seen_token)
+  if (at_end && r->feed.prev_end == 0)  /* no token ended */
     fxs_json_reader_fail_exact (r, pos, "empty input: expected a JSON object");
   else if (at_end && strstr (what, "premature EOF"))
     fxs_json_reader_fail_exact (r, pos, "unexpected end of the input: the file is truncated");
@@ -137,24 +135,18 @@ feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
       gsize lead = 0;
       while (lead < len && fxs_json_is_blank (chunk[lead]))
         lead++;
+      /* at the run's first blank (the locator would skip the blanks) */
       if (f->total + (gint64) lead - f->run_from > (gint64) r->max_string)
-        {
-          /* at the run's first blank (the locator would skip the blanks) */
-          fxs_json_reader_fail_exact (r, f->run_from, "a run of blanks longer than the limit of %"
-                                      G_GSIZE_FORMAT " bytes", r->max_string);
-          return FALSE;
-        }
+        return fxs_json_reader_fail_exact (r, f->run_from, "a run of blanks longer than the "
+                                           "limit of %" G_GSIZE_FORMAT " bytes", r->max_string);
     }
   /* A token that has not ended within the string limit (and its quotes)
    * is being buffered by yajl: stop before it grows without bound.  (A
    * string's decoded length is checked exactly when it ends.) */
   if (f->run_from < 0 && f->total - f->token_from > (gint64) r->max_string + 2)
-    {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end,
-                            "a string or number longer than the limit of %" G_GSIZE_FORMAT
-                            " bytes", r->max_string);
-      return FALSE;
-    }
+    return fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->prev_end,
+                                 "a string or number longer than the limit of %" G_GSIZE_FORMAT
+                                 " bytes", r->max_string);
   scan_escapes (f, chunk, len);
   f->base = f->total;
   f->total += len;
@@ -183,9 +175,10 @@ chunk_size (const FxsJsonReader *r, gsize chunk)
 
 gboolean
 fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, const char *data,
-                   gsize length, int *read_errno)
+                   gsize length, GError **error)
 {
   FxsJsonFeeder *f = &r->feed;
+  g_return_val_if_fail (f->yajl == NULL, FALSE);
   f->bad_escape = -1;
   f->yajl = yajl_alloc (callbacks, NULL, r);
   /* strict JSON: no comments, UTF-8 validated, one value */
@@ -220,9 +213,10 @@ fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, co
             continue;
           if (got < 0)
             {
-              *read_errno = errno;
-              ok = FALSE;
-              break;
+              g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
+                           g_strerror (errno));
+              g_free (buf);
+              return FALSE;
             }
           bytes = buf;
         }
@@ -242,5 +236,7 @@ fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd, co
         }
     }
   g_free (buf);
+  if (!ok)
+    fxs_json_reader_report (r, error);
   return ok;
 }

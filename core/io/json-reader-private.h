@@ -34,7 +34,6 @@ typedef struct {
   gint64 esc_at;            /* where the \u escape (of a high surrogate: its pair) starts */
   gboolean esc_pair;        /* after a high surrogate's escape */
   gboolean completing;      /* inside yajl_complete_parse */
-  gboolean seen_token;
 } FxsJsonFeeder;
 
 /* In a yajl callback: where its token is (the end of the one before, the
@@ -44,27 +43,16 @@ fxs_json_feeder_next_token (FxsJsonFeeder *f)
 {
   gint64 pos = f->prev_end;
   f->prev_end = f->completing ? f->total : f->base + (gint64) yajl_get_bytes_consumed (f->yajl);
-  f->seen_token = TRUE;
   return pos;
-}
-
-/* In a yajl callback of a string or key, after fxs_json_feeder_next_token:
- * whether an unpaired UTF-16 surrogate escape lies in its text (yajl would
- * decode it to '?', or pair a high surrogate with any escape after it). */
-static inline gboolean
-fxs_json_feeder_bad_escape (const FxsJsonFeeder *f)
-{
-  return f->bad_escape >= 0 && f->bad_escape < f->prev_end;
 }
 
 /* Feeds the whole input to yajl as strict JSON (no comments, UTF-8
  * validated, one value), each token to @callbacks with @r: what @fd reads
  * when it is >= 0, else the @length bytes at @data, in chunks of
  * r->chunk_size bytes (more while a long token is pending), then its end.
- * FALSE when parsing stopped (a syntax error or a limit is recorded in @r)
- * or a read failed (*@read_errno set). */
+ * FALSE with @error set when a read failed or parsing stopped. */
 gboolean fxs_json_feed_all (FxsJsonReader *r, const yajl_callbacks *callbacks, int fd,
-                            const char *data, gsize length, int *read_errno);
+                            const char *data, gsize length, GError **error);
 
 /* ---- the reader's state (json-reader.c) --------------------------------------------------- */
 
@@ -114,11 +102,10 @@ struct FxsJsonReader {
   int fd;
 
   /* the first error */
-  gboolean failed;
   FxsErrorCode error_code;
   gint64 error_pos;
   gboolean error_pos_exact; /* else: the token at or after error_pos */
-  GString *error_message;   /* "PATH: MESSAGE" */
+  GString *error_message;   /* "PATH: MESSAGE"; NULL: none yet */
 };
 
 /* The place of the child being read in the top frame (key or index, no
@@ -152,7 +139,7 @@ fxs_json_reader_child (const FxsJsonReader *r, FxsJsonSegment *seg)
  * the first error recorded, and LINE:COLUMN found by rescanning the input. */
 /* fxs_json_reader_fail() of a parse error without a path, located exactly
  * at @pos (not at the token at or after it). */
-void fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
+gboolean fxs_json_reader_fail_exact (FxsJsonReader *r, gint64 pos, const char *format, ...)
   G_GNUC_PRINTF (3, 4);
 /* Sets @error from the recorded error, located. */
 void fxs_json_reader_report (FxsJsonReader *r, GError **error);

@@ -50,16 +50,10 @@ fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
 }
 
 void
-fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max)
+fxs_json_reader_set_limits (FxsJsonReader *reader, gsize max_string, gsize chunk)
 {
-  /* at least a byte: input is fed in pieces of at most the limit */
-  reader->max_string = MAX (max, 1);
-}
-
-void
-fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size)
-{
-  reader->chunk_size = MAX (size, 1);
+  reader->max_string = max_string ? max_string : FXS_JSON_MAX_STRING;
+  reader->chunk_size = MAX (chunk, 1);
 }
 
 void
@@ -71,11 +65,9 @@ fxs_json_reader_free (FxsJsonReader *reader)
     {
       if (reader->frames[i].key)
         g_string_free (reader->frames[i].key, TRUE);
-      if (reader->frames[i].keys)
-        g_hash_table_unref (reader->frames[i].keys);
+      g_clear_pointer (&reader->frames[i].keys, g_hash_table_unref);
     }
-  if (reader->feed.yajl)
-    yajl_free (reader->feed.yajl);
+  g_clear_pointer (&reader->feed.yajl, yajl_free);
   g_free (reader->pending);
   fxs_arena_clear (&reader->scratch);
   if (reader->error_message)
@@ -150,15 +142,6 @@ call_begin (FxsJsonReader *r, const FxsJsonItem *item, int *tag)
   return action;
 }
 
-static gboolean
-call_value (FxsJsonReader *r, const FxsJsonItem *item, const FxsJson *value)
-{
-  r->in_item = TRUE;
-  gboolean ok = r->handler.value (r->user_data, item, value);
-  r->in_item = FALSE;
-  return ok;
-}
-
 /* A value ended inside a streamed container (or at the top). */
 static void
 finish_member (FxsJsonReader *r)
@@ -169,28 +152,33 @@ finish_member (FxsJsonReader *r)
     r->frames[r->depth - 1].count++;
 }
 
-/* Where a scalar goes: the pending values of the collected container it is
- * in, or @tmp to be handed over by on_scalar(). */
+/* Where a value goes: the pending values of the collected container it is
+ * in, or @tmp to be handed over by on_complete(). */
 static inline FxsJson *
 scalar_slot (FxsJsonReader *r, FxsJson *tmp)
 {
   return r->n_collecting > 0 ? new_pending (r) : tmp;
 }
 
-/* The scalar @v (from scalar_slot()) is complete. */
+/* The value @v (from scalar_slot()) is complete: pending in the collected
+ * container it is in, or handed over, a scalar after its begin() (a
+ * container had its own when it started). */
 static int
-on_scalar (FxsJsonReader *r, FxsJson *v)
+on_complete (FxsJsonReader *r, FxsJson *v, gboolean scalar)
 {
   if (r->n_collecting > 0)
-    return 1; /* @v is pending already */
+    return 1;
   FxsJsonItem item;
   current_item (r, &item, v->type, v->pos);
   int tag = 0;
-  FxsJsonAction action = call_begin (r, &item, &tag);
-  if (action == FXS_JSON_FAIL || !call_value (r, &item, v))
+  if (scalar && call_begin (r, &item, &tag) == FXS_JSON_FAIL)
     return 0;
-  finish_member (r);
-  return 1;
+  r->in_item = TRUE;
+  gboolean ok = r->handler.value (r->user_data, &item, v);
+  r->in_item = FALSE;
+  if (ok)
+    finish_member (r);
+  return ok;
 }
 
 /* Copies @len bytes of text into the scratch arena, NUL-terminated and
@@ -265,8 +253,11 @@ static inline char *
 checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean key,
               gboolean number, guint8 *flags)
 {
-  /* a number has no escapes */
-  if (G_UNLIKELY (!number && fxs_json_feeder_bad_escape (&r->feed)))
+  /* an unpaired surrogate escape in the token that just ended (yajl decodes
+   * it to '?', or pairs a high surrogate with any escape after it); a
+   * number has no escapes */
+  gint64 bad = r->feed.bad_escape;
+  if (G_UNLIKELY (!number && bad >= 0 && bad < r->feed.prev_end))
     return fail_text (r, pos, key, len,
                       "a string that is not valid text: a UTF-16 surrogate escape that is not "
                       "part of a pair (\\uD800-\\uDBFF, then \\uDC00-\\uDFFF)");
@@ -287,8 +278,9 @@ checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean k
 }
 
 static int
-scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s, gsize len)
+scalar_text (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len)
 {
+  gint64 pos = fxs_json_feeder_next_token (&r->feed);
   guint8 flags;
   char *copy = checked_text (r, s, len, pos, FALSE, type == FXS_JSON_NUMBER, &flags);
   if (!copy)
@@ -303,7 +295,7 @@ scalar_text (FxsJsonReader *r, gint64 pos, FxsJsonType type, const char *s, gsiz
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, type, flags, (guint32) len, pos);
   v->u.s = copy;
-  return on_scalar (r, v);
+  return on_complete (r, v, TRUE);
 }
 
 /* null (@b < 0) or a bool */
@@ -314,7 +306,7 @@ scalar_literal (FxsJsonReader *r, int b)
   set_json (v, b < 0 ? FXS_JSON_NULL : FXS_JSON_BOOL, 0, 0, fxs_json_feeder_next_token (&r->feed));
   v->u.s = NULL;
   v->u.b = b > 0;
-  return on_scalar (r, v);
+  return on_complete (r, v, TRUE);
 }
 
 static int
@@ -332,16 +324,13 @@ cb_boolean (void *ctx, int b)
 static int
 cb_number (void *ctx, const char *s, size_t len)
 {
-  FxsJsonReader *r = ctx;
-  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_NUMBER, s, len);
+  return scalar_text (ctx, FXS_JSON_NUMBER, s, len);
 }
 
 static int
 cb_string (void *ctx, const unsigned char *s, size_t len)
 {
-  FxsJsonReader *r = ctx;
-  return scalar_text (r, fxs_json_feeder_next_token (&r->feed), FXS_JSON_STRING,
-                      (const char *) s, len);
+  return scalar_text (ctx, FXS_JSON_STRING, (const char *) s, len);
 }
 
 static FxsJsonFrame *
@@ -366,9 +355,8 @@ start_container (FxsJsonReader *r, FxsJsonType type)
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
-                            "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
-      return 0;
+      return fxs_json_reader_fail (r, FXS_ERROR_PARSE, pos,
+                                   "nested deeper than %d levels", FXS_JSON_MAX_DEPTH);
     }
   if (r->n_collecting > 0)
     {
@@ -386,12 +374,6 @@ start_container (FxsJsonReader *r, FxsJsonType type)
   f->streamed = action == FXS_JSON_STREAM || action == FXS_JSON_STREAM_OWN_KEYS;
   f->own_keys = action == FXS_JSON_STREAM_OWN_KEYS;
   f->tag = tag;
-  if (f->streamed && type == FXS_JSON_OBJECT)
-    {
-      if (!f->key)
-        f->key = g_string_new (NULL);
-      g_string_truncate (f->key, 0);
-    }
   if (!f->streamed)
     r->n_collecting = 1;
   return 1;
@@ -426,18 +408,15 @@ cb_map_key (void *ctx, const unsigned char *key, size_t len)
       k->u.s = copy;
       return 1;
     }
+  if (!f->key)
+    f->key = g_string_new (NULL);
   g_string_truncate (f->key, 0);
   g_string_append_len (f->key, copy, len);
   f->key_pos = pos;
-  if (f->own_keys)
+  if (f->own_keys || key_set_add (&f->keys, copy, len, TRUE))
     return 1;
-  if (!key_set_add (&f->keys, copy, len, TRUE))
-    {
-      r->in_item = TRUE;
-      fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
-      return 0;
-    }
-  return 1;
+  r->in_item = TRUE;
+  return fxs_json_reader_fail (r, FXS_ERROR_FORMAT, pos, "duplicate key");
 }
 
 /* Texts are zero-padded to whole words (copy_text): most keys differ in
@@ -482,19 +461,15 @@ end_collected (FxsJsonReader *r)
    * on NULL (found by tests/fuzz, undefined behaviour) */
   const FxsJson *children = n ? &r->pending[f->start] : NULL;
   if (n / (f->type == FXS_JSON_OBJECT ? 2 : 1) > G_MAXUINT32)
-    {
-      fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, "more than %u items", G_MAXUINT32);
-      return 0;
-    }
+    return fxs_json_reader_fail (r, FXS_ERROR_PARSE, f->pos, "more than %u items", G_MAXUINT32);
   if (f->type == FXS_JSON_OBJECT)
     {
       const FxsJson *dup = find_duplicate_key (children, n / 2);
       if (dup)
         {
           FxsJson obj = { .type = FXS_JSON_OBJECT, .n = (guint32) (n / 2), .u.items = children };
-          GString *msg = g_string_new (NULL);
-          fxs_json_reader_append_path (r, msg, &obj, dup + 1);
-          g_string_append (msg, ": duplicate key");
+          GString *msg = fxs_json_reader_start_message (r, &obj, dup + 1);
+          g_string_append (msg, "duplicate key");
           fxs_json_reader_fail_message (r, FXS_ERROR_FORMAT, dup->pos, msg->str);
           g_string_free (msg, TRUE);
           return 0;
@@ -511,14 +486,7 @@ end_collected (FxsJsonReader *r)
   FxsJson tmp, *v = scalar_slot (r, &tmp);
   set_json (v, type, 0, (guint32) (type == FXS_JSON_OBJECT ? n / 2 : n), pos);
   v->u.items = items;
-  if (r->n_collecting > 0)
-    return 1;
-  FxsJsonItem item;
-  current_item (r, &item, v->type, v->pos);
-  if (!call_value (r, &item, v))
-    return 0;
-  finish_member (r);
-  return 1;
+  return on_complete (r, v, FALSE);
 }
 
 static int
@@ -552,43 +520,22 @@ static const yajl_callbacks callbacks = {
 
 /* ---- entry points ---------------------------------------------------------- */
 
-/* Feeds @data, or what @fd reads when it is >= 0, to yajl. */
-static gboolean
-parse (FxsJsonReader *r, int fd, const char *data, gsize length, GError **error)
-{
-  g_return_val_if_fail (r->feed.yajl == NULL, FALSE);
-  int read_errno = 0;
-  gboolean ok = fxs_json_feed_all (r, &callbacks, fd, data, length, &read_errno);
-  if (read_errno)
-    g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot read: %s", r->name,
-                 g_strerror (read_errno));
-  else if (!ok)
-    fxs_json_reader_report (r, error);
-  return ok;
-}
-
 gboolean
-fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
-                            GError **error)
+fxs_json_reader_parse (FxsJsonReader *reader, const char *path, const char *data, gsize length,
+                       GError **error)
 {
-  reader->data = data;
-  return parse (reader, -1, data, length, error);
-}
-
-gboolean
-fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error)
-{
-  g_return_val_if_fail (reader->feed.yajl == NULL, FALSE);
+  reader->data = path ? NULL : data;
+  if (!path)
+    return fxs_json_feed_all (reader, &callbacks, -1, data, length, error);
   int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {
-      int err = errno;
       g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot open: %s", reader->name,
-                   g_strerror (err));
+                   g_strerror (errno));
       return FALSE;
     }
   reader->fd = fd;
-  gboolean ok = parse (reader, fd, NULL, 0, error);
+  gboolean ok = fxs_json_feed_all (reader, &callbacks, fd, NULL, 0, error);
   close (fd);
   reader->fd = -1;
   return ok;

@@ -96,32 +96,31 @@ typedef struct {
 FxsJsonReader *fxs_json_reader_new (const char *display_name, const FxsJsonHandler *handler,
                                     gpointer user_data);
 void           fxs_json_reader_free (FxsJsonReader *reader);
-/* For tests: a smaller string limit than FXS_JSON_MAX_STRING, and chunks
- * smaller than 1 MiB (to exercise tokens that span chunks). */
-void           fxs_json_reader_set_max_string (FxsJsonReader *reader, gsize max);
-void           fxs_json_reader_set_chunk_size (FxsJsonReader *reader, gsize size);
-/* Parse a whole input once.  FALSE with @error set on the first problem:
- * FXS_ERROR_IO, FXS_ERROR_PARSE, or the consumer's error. */
-gboolean fxs_json_reader_parse_file (FxsJsonReader *reader, const char *path, GError **error);
-gboolean fxs_json_reader_parse_data (FxsJsonReader *reader, const char *data, gsize length,
-                                     GError **error);
+/* For tests: a smaller string limit than FXS_JSON_MAX_STRING (0: that),
+ * and chunks smaller than 1 MiB (to exercise tokens that span chunks). */
+void           fxs_json_reader_set_limits (FxsJsonReader *reader, gsize max_string, gsize chunk);
+/* Parse a whole input once: the file at @path, or else the @length bytes
+ * at @data.  FALSE with @error set on the first problem: FXS_ERROR_IO,
+ * FXS_ERROR_PARSE, or the consumer's error. */
+gboolean fxs_json_reader_parse (FxsJsonReader *reader, const char *path, const char *data,
+                                gsize length, GError **error);
 
 /* Records the error to report: "NAME:LINE:COLUMN: PATH: MESSAGE", where PATH
  * is the current item's path ("nodes[12]"), and the location is that of the
  * JSON token at or after @pos (a value's or item's pos).  Only the first
- * call counts. */
-void fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                           const char *format, ...) G_GNUC_PRINTF (4, 5);
+ * call counts.  Returns FALSE, for a failing caller to return. */
+gboolean fxs_json_reader_fail (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                               const char *format, ...) G_GNUC_PRINTF (4, 5);
 /* The same with a message that already names its place: only the location
  * is prepended. */
-void fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
-                                   const char *message);
+gboolean fxs_json_reader_fail_message (FxsJsonReader *reader, FxsErrorCode code, gint64 pos,
+                                       const char *message);
 
-/* Appends the current item's path ("nodes[12]") and the path from @root,
- * its collected value, down to @where in it ("args[0]"; for a key, the path
- * of its object). */
-void fxs_json_reader_append_path (FxsJsonReader *reader, GString *out, const FxsJson *root,
-                                  const FxsJson *where);
+/* A new message that starts with the current item's path ("nodes[12]") and
+ * the path from @root, its collected value, down to @where in it ("args[0]";
+ * for a key, the path of its object), then ": " unless the path is empty. */
+GString *fxs_json_reader_start_message (FxsJsonReader *reader, const FxsJson *root,
+                                        const FxsJson *where);
 
 /* The value of member @key of object @obj, or NULL. */
 const FxsJson *fxs_json_member (const FxsJson *obj, const char *key);

@@ -2,8 +2,6 @@
 #include "json-writer.h"
 #include "util/atomic-file.h"
 
-#include <fxsplit/value.h>
-#include <math.h>
 
 /* Hands @len bytes on to the string or the file. */
 static void
@@ -203,19 +201,4 @@ fxs_json_write_int (FxsJsonWriter *w, gint64 v)
   while ((u /= 10) != 0);
   if (v < 0)
     *--p = '-';
-}
-
-void
-fxs_json_write_float (FxsJsonWriter *w, double v)
-{
-  char buf[32];
-  fxs_format_float (v, buf);
-  if (isfinite (v))
-    fxs_json_write_raw (w, buf);
-  else
-    {
-      fxs_json_write_literal (w, "{\"float\": \"");
-      fxs_json_write_raw (w, buf);
-      fxs_json_write_literal (w, "\"}");
-    }
 }

@@ -67,8 +67,6 @@ fxs_json_write_cstring (FxsJsonWriter *w, const char *s)
   fxs_json_write_string (w, s, strlen (s));
 }
 void fxs_json_write_int (FxsJsonWriter *w, gint64 v);
-/* Python's repr ("1.0", "1e-05"), or {"float": "inf"} when not finite. */
-void fxs_json_write_float (FxsJsonWriter *w, double v);
 
 /* ---- graph file pieces (graph-save.c) ---------------------------------- */
 

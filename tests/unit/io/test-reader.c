@@ -59,10 +59,8 @@ read_with (const char *json, gsize chunk, gsize max_string, GError **error)
 {
   GString *out = g_string_new (NULL);
   FxsJsonReader *r = fxs_json_reader_new ("t.json", &collect_handler, out);
-  fxs_json_reader_set_chunk_size (r, chunk);
-  if (max_string)
-    fxs_json_reader_set_max_string (r, max_string);
-  gboolean ok = fxs_json_reader_parse_data (r, json, strlen (json), error);
+  fxs_json_reader_set_limits (r, max_string, chunk);
+  gboolean ok = fxs_json_reader_parse (r, NULL, json, strlen (json), error);
   fxs_json_reader_free (r);
   return g_string_free (out, !ok);
 }

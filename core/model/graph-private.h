@@ -197,7 +197,8 @@ const FxsTensorMeta *fxs_meta_share_tensor (FxsMetaShare *share, FxsGraph *graph
 const FxsNodeMeta *fxs_meta_share_node (FxsMetaShare *share, FxsGraph *graph,
                                         const FxsNodeMeta *meta);
 
-/* Keep @other alive as long as @graph (its nodes or metadata are shared). */
+/* Keep @other alive as long as @graph (its nodes or metadata are shared);
+ * each call takes a reference. */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
 /* Appends a node without validation, for producers that guarantee the

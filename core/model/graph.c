@@ -109,9 +109,6 @@ fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other)
     return;
   if (!graph->keepalive)
     graph->keepalive = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref);
-  for (guint i = 0; i < graph->keepalive->len; i++)
-    if (graph->keepalive->pdata[i] == other)
-      return;
   g_ptr_array_add (graph->keepalive, fxs_graph_ref (other));
 }
 
@@ -236,20 +233,10 @@ fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *
 {
   if (!node)
     node = fxs_arena_alloc (&graph->arena, sizeof (FxsNode));
-  *node = (FxsNode) { 0 };
-  node->graph = graph;
-  node->op = op;
-  node->name = name;
-  node->target = target;
-  if (args)
-    node->args = *args;
-  else
-    node->args.kind = FXS_VALUE_TUPLE;
-  if (kwargs)
-    node->kwargs = *kwargs;
-  else
-    node->kwargs.kind = FXS_VALUE_DICT;
-  node->index = graph->nodes->len;
+  *node = (FxsNode) { .graph = graph, .name = name, .target = target,
+                      .args = args ? *args : (FxsValue) { .kind = FXS_VALUE_TUPLE },
+                      .kwargs = kwargs ? *kwargs : (FxsValue) { .kind = FXS_VALUE_DICT },
+                      .index = graph->nodes->len, .op = op };
   fxs_items_add (graph->nodes, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
@@ -322,11 +309,8 @@ fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, Fxs
 {
   if (!a)
     a = fxs_arena_alloc (&graph->arena, sizeof (FxsAttr));
-  a->name = qualname;
-  a->kind = kind;
-  a->class_name = class_name;
-  a->tensor = tensor;
-  a->graph = graph;
+  *a = (FxsAttr) { .name = qualname, .class_name = class_name, .tensor = tensor,
+                   .graph = graph, .kind = kind };
   fxs_items_add (graph->attrs, a);
   return a;
 }

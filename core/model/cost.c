@@ -21,59 +21,51 @@ FXS_ENUM_STRINGS (FxsCostKind, fxs_cost_kind_to_string, fxs_cost_kind_from_strin
 
 /* ---- parameter bytes ------------------------------------------------------ */
 
-/* Bytes of the parameters and buffers under every module prefix, built in
- * one pass over the attribute table (fxs_attr_bytes per node would rescan
- * the table for every call_module).  Keys are owned by the table. */
-static GHashTable *
-module_bytes_table (const FxsGraph *graph)
+/* Bytes of the parameters and buffers under each module attribute, by its
+ * position in the table, in one pass over it (fxs_attr_bytes per node would
+ * rescan the table for every call_module). */
+static gint64 *
+module_bytes (FxsGraph *graph)
 {
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; i < fxs_graph_n_attrs (graph); i++)
+  gint64 *sums = g_new0 (gint64, MAX (graph->attrs->len, 1));
+  for (guint i = 0; i < graph->attrs->len; i++)
     {
-      const FxsAttr *a = fxs_graph_attr (graph, i);
-      FxsAttrKind kind = fxs_attr_kind (a);
-      if (kind != FXS_ATTR_PARAMETER && kind != FXS_ATTR_BUFFER)
+      const FxsAttr *a = graph->attrs->pdata[i];
+      if (a->kind != FXS_ATTR_PARAMETER && a->kind != FXS_ATTR_BUFFER)
         continue;
       gint64 bytes = fxs_attr_bytes (a);
-      if (bytes <= 0)
-        continue;
-      const char *name = fxs_attr_name (a);
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
+      for (const char *dot = strchr (a->name, '.'); bytes > 0 && dot; dot = strchr (dot + 1, '.'))
         {
-          char *prefix = g_strndup (name, dot - name);
-          gint64 *sum = g_hash_table_lookup (table, prefix);
-          if (sum)
-            {
-              *sum += bytes;
-              g_free (prefix);
-            }
-          else
-            g_hash_table_insert (table, prefix, g_memdup2 (&bytes, sizeof bytes));
+          gsize len = dot - a->name;
+          guint32 at = fxs_graph_name_position (graph, FALSE, a->name, len,
+                                                fxs_name_hash (a->name, len));
+          if (at != G_MAXUINT32)
+            sums[at] += bytes;
         }
     }
-  return table;
+  return sums;
 }
 
 typedef struct {
   const FxsGraph *graph;
-  GHashTable *module_bytes;
+  const guint32 *attr_of;  /* fxs_graph_target_attrs() */
+  gint64 *module_bytes;
   guint32 *seen;        /* per node index: 1 + index of the last user that counted it */
   guint32 stamp;
   gint64 bytes;
   gboolean unknown;
 } ParamScan;
 
-/* Adds the bytes of attribute @qualname, or notes that they are unknown. */
+/* Adds the bytes of the attribute that is @node's target, or notes that
+ * they are unknown. */
 static void
-add_attr_bytes (ParamScan *scan, const char *qualname)
+add_attr_bytes (ParamScan *scan, const FxsNode *node)
 {
-  const FxsAttr *attr = fxs_graph_lookup_attr (scan->graph, qualname);
+  guint32 at = scan->attr_of[node->index];
+  const FxsAttr *attr = at != G_MAXUINT32 ? scan->graph->attrs->pdata[at] : NULL;
   gint64 b = -1;
   if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
-    {
-      gint64 *sum = g_hash_table_lookup (scan->module_bytes, qualname);
-      b = sum ? *sum : 0;
-    }
+    b = scan->module_bytes[at];
   else if (attr && fxs_attr_kind (attr) == FXS_ATTR_OBJECT)
     b = 0;
   else if (attr && fxs_attr_tensor (attr))
@@ -91,7 +83,7 @@ add_get_attr_arg (const FxsNode *def, gpointer data)
   if (fxs_node_op (def) != FXS_OP_GET_ATTR || scan->seen[fxs_node_index (def)] == scan->stamp)
     return;
   scan->seen[fxs_node_index (def)] = scan->stamp;
-  add_attr_bytes (scan, fxs_node_target (def));
+  add_attr_bytes (scan, def);
 }
 
 static gint64
@@ -101,7 +93,7 @@ param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
   scan->bytes = 0;
   scan->unknown = FALSE;
   if (fxs_node_op (node) == FXS_OP_CALL_MODULE)
-    add_attr_bytes (scan, fxs_node_target (node));
+    add_attr_bytes (scan, node);
   fxs_value_foreach_node (fxs_node_args (node), add_get_attr_arg, scan);
   fxs_value_foreach_node (fxs_node_kwargs (node), add_get_attr_arg, scan);
   *unknown = scan->unknown;
@@ -411,7 +403,9 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   FlopsScan flops = { .graph = graph };
   if (kind == FXS_COST_PARAM_BYTES)
     {
-      params.module_bytes = module_bytes_table (graph);
+      /* the graph's indexes are caches: filling them does not change it */
+      params.attr_of = fxs_graph_target_attrs ((FxsGraph *) graph);
+      params.module_bytes = module_bytes ((FxsGraph *) graph);
       params.seen = g_new0 (guint32, c->n ? c->n : 1);
     }
   else if (kind == FXS_COST_FLOPS)
@@ -456,7 +450,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
       c->total += c->costs[i];
     }
 
-  g_clear_pointer (&params.module_bytes, g_hash_table_unref);
+  g_free (params.module_bytes);
   g_free (params.seen);
   g_clear_pointer (&flops.callables, g_hash_table_unref);
   g_clear_pointer (&flops.modules, g_hash_table_unref);

@@ -111,8 +111,7 @@ fxs_items_add (FxsItems *items, gpointer item)
  * results are rarely searched), under index.c's lock. */
 typedef struct {
   FxsTable table;
-  guint32 n_indexed;           /* items[0..n_indexed) are in the table */
-  gint ready;                  /* atomic: n_indexed + 1 once published */
+  guint n_indexed;             /* atomic: items[0..n_indexed) are in the table */
 } FxsNameIndex;
 
 /* For a graph being built, by one thread: the position of the node (@nodes)

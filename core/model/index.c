@@ -53,8 +53,6 @@ index_names_locked (FxsGraph *graph, gboolean nodes)
 {
   FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
   const FxsItems *items = nodes ? graph->nodes : graph->attrs;
-  if (g_atomic_int_get (&index->ready) == (gint) items->len + 1)
-    return;
   for (guint32 i = index->n_indexed; i < items->len; i++)
     {
       const char *name = item_name (items, nodes, i);
@@ -63,15 +61,14 @@ index_names_locked (FxsGraph *graph, gboolean nodes)
       if (name_index_find (graph, nodes, name, len, hash) == G_MAXUINT32)
         ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = i + 1;
     }
-  index->n_indexed = items->len;
-  g_atomic_int_set (&index->ready, (gint) items->len + 1);
+  g_atomic_int_set (&index->n_indexed, items->len);
 }
 
 static void
 index_names (FxsGraph *graph, gboolean nodes)
 {
   const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
-  if (g_atomic_int_get (&index->ready) == (gint) (nodes ? graph->nodes : graph->attrs)->len + 1)
+  if ((guint) g_atomic_int_get (&index->n_indexed) == (nodes ? graph->nodes : graph->attrs)->len)
     return;
   g_mutex_lock (&lazy_index_lock);
   index_names_locked (graph, nodes);
@@ -98,8 +95,7 @@ fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash)
       return;
     }
   ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
-  index->n_indexed = len;
-  g_atomic_int_set (&index->ready, (gint) len + 1);
+  g_atomic_int_set (&index->n_indexed, len);
 }
 
 /* The node (@nodes) or attribute named @name, or NULL. */

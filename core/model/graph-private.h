@@ -135,7 +135,7 @@ struct FxsGraph {
   /* per node, where its get_attr / call_module target is in attrs
    * (fxs_graph_target_attrs); made on first use under the lazy indexes'
    * lock */
-  GArray *target_attrs;        /* guint32, for nodes[0..len); NULL until needed */
+  guint32 *target_attrs;       /* for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when it was made */
   gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */

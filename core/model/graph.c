@@ -67,7 +67,7 @@ fxs_graph_unref (FxsGraph *graph)
   fxs_items_clear (graph->attrs);
   fxs_table_clear (&graph->attr_index.table);
   g_clear_pointer (&graph->keepalive, g_ptr_array_unref);
-  g_clear_pointer (&graph->target_attrs, g_array_unref);
+  g_free (graph->target_attrs);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
   g_clear_pointer (&graph->strings, g_string_chunk_free);

@@ -126,14 +126,12 @@ fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 static void
 update_target_attrs (FxsGraph *g)
 {
-  if (!g->target_attrs)
-    g->target_attrs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (g->target_attrs, g->nodes->len);
+  g->target_attrs = g_renew (guint32, g->target_attrs, MAX (g->nodes->len, 1));
   index_names_locked (g, FALSE);
   for (guint32 i = 0; i < g->nodes->len; i++)
     {
       const FxsNode *node = g->nodes->pdata[i];
-      guint32 *at = &g_array_index (g->target_attrs, guint32, i);
+      guint32 *at = &g->target_attrs[i];
       *at = G_MAXUINT32;
       if (node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE)
         {
@@ -162,7 +160,7 @@ fxs_graph_target_attrs (FxsGraph *graph)
         update_target_attrs (graph);
       g_mutex_unlock (&lazy_index_lock);
     }
-  return (const guint32 *) graph->target_attrs->data;
+  return graph->target_attrs;
 }
 
 /* ---- users --------------------------------------------------------------- */

@@ -379,13 +379,6 @@ fxs_meta_share_free (FxsMetaShare *s)
   g_free (s);
 }
 
-/* Copies @size bytes of @p, unless there are none. */
-static gpointer
-copy_or_null (FxsArena *arena, gconstpointer p, gsize size)
-{
-  return size ? fxs_arena_memdup (arena, p, size) : NULL;
-}
-
 static gpointer
 copy_tensor (FxsGraph *graph, gconstpointer p)
 {
@@ -401,13 +394,14 @@ copy_node_meta (FxsGraph *graph, gconstpointer p)
   FxsArena *arena = &graph->arena;
   const FxsNodeMeta *m = p;
   FxsNodeMeta *copy = fxs_arena_memdup (arena, m, sizeof *m);
-  copy->tensors = copy_or_null (arena, m->tensors, m->n_tensors * sizeof *m->tensors);
-  copy->free_symbols = copy_or_null (arena, m->free_symbols,
-                                     m->n_free_symbols * sizeof *m->free_symbols);
+  copy->tensors = fxs_arena_memdup (arena, m->tensors, m->n_tensors * sizeof *m->tensors);
+  copy->free_symbols = fxs_arena_memdup (arena, m->free_symbols,
+                                         m->n_free_symbols * sizeof *m->free_symbols);
   if (m->extra)
     {
       FxsValue *dict = fxs_arena_memdup (arena, m->extra, sizeof *dict);
-      dict->u.items = copy_or_null (arena, dict->u.items, 2 * dict->n * sizeof *dict->u.items);
+      dict->u.items = fxs_arena_memdup (arena, dict->u.items,
+                                        2 * dict->n * sizeof *dict->u.items);
       copy->extra = dict;
     }
   return copy;

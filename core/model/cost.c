@@ -436,17 +436,12 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
           cost = node_flops (&flops, node);
           break;
         }
-      if (cost < 0)
-        {
-          cost = 0;
-          unknown = TRUE;
-        }
-      if (unknown)
+      if (cost < 0 || unknown)
         {
           if (c->n_unknown++ == 0)
             c->first_unknown = node;
         }
-      c->costs[i] = MIN (cost, cap);
+      c->costs[i] = CLAMP (cost, 0, cap);
       c->total += c->costs[i];
     }
 

@@ -188,13 +188,9 @@ fxs_attr_bytes (const FxsAttr *attr)
   for (guint i = 0; i < attrs->len; i++)
     {
       const FxsAttr *a = attrs->pdata[i];
-      if ((a->kind == FXS_ATTR_PARAMETER || a->kind == FXS_ATTR_BUFFER) && a->tensor
+      if ((a->kind == FXS_ATTR_PARAMETER || a->kind == FXS_ATTR_BUFFER)
           && strncmp (a->name, attr->name, plen) == 0 && a->name[plen] == '.')
-        {
-          gint64 b = fxs_tensor_bytes (a->tensor);
-          if (b > 0)
-            total += b;
-        }
+        total += fxs_attr_bytes (a);
     }
   return total;
 }

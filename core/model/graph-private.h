@@ -132,12 +132,10 @@ struct FxsGraph {
   FxsNode *output;
   FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;
-  /* per node, where its get_attr / call_module target is in attrs
-   * (fxs_graph_target_attrs); made on first use under the lazy indexes'
-   * lock */
+  /* fxs_graph_target_attrs(), made on first use under index.c's lock */
   guint32 *target_attrs;       /* for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when it was made */
-  gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
+  gint target_attrs_ready;     /* atomic: nodes->len + 1 once published */
   GPtrArray *keepalive;        /* graphs whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */

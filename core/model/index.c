@@ -9,9 +9,7 @@
 
 /* ---- name indexes -------------------------------------------------------- */
 
-/* Filling the lazy indexes of a graph (names, users, target attributes)
- * that several threads may read at once: one lock for all graphs, taken
- * only while an index is out of date, which for a finished graph is once. */
+/* One lock for all graphs, taken only while an index is out of date. */
 static GMutex lazy_index_lock;
 
 /* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */

@@ -180,10 +180,9 @@ rule_table (const FlopsNames *rules, guint n)
 }
 
 typedef struct {
-  const FxsGraph *graph;
   GHashTable *callables;
   GHashTable *modules;
-} FlopsScan;
+} FlopsRules;
 
 /* Product of the sizes from dimension @from on, or -1 when one is symbolic. */
 static gint64
@@ -203,13 +202,13 @@ trailing_numel (const FxsTensorMeta *t, guint from)
 /* The single tensor a node produces: from its meta, or for a get_attr from
  * the attribute table.  NULL when unknown or a tuple. */
 static const FxsTensorMeta *
-node_tensor (const FlopsScan *scan, const FxsNode *node)
+node_tensor (const FxsNode *node)
 {
   if (fxs_node_n_tensors (node) == 1 && !fxs_node_value_is_tuple (node))
     return fxs_node_tensor (node, 0);
   if (fxs_node_op (node) == FXS_OP_GET_ATTR)
     {
-      const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+      const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), fxs_node_target (node));
       return a ? fxs_attr_tensor (a) : NULL;
     }
   return NULL;
@@ -227,23 +226,23 @@ argument (const FxsNode *node, guint pos, const char *key)
 }
 
 static const FxsTensorMeta *
-argument_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *key)
+argument_tensor (const FxsNode *node, guint pos, const char *key)
 {
   const FxsValue *v = argument (node, pos, key);
   if (!v || fxs_value_kind (v) != FXS_VALUE_NODE)
     return NULL;
-  return node_tensor (scan, fxs_value_get_node (v));
+  return node_tensor (fxs_value_get_node (v));
 }
 
 /* A layer's tensor @name: for a call_module its attribute
  * "<module>.<name>", else its argument at @pos or keyword @name. */
 static const FxsTensorMeta *
-layer_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *name)
+layer_tensor (const FxsNode *node, guint pos, const char *name)
 {
   if (fxs_node_op (node) != FXS_OP_CALL_MODULE)
-    return argument_tensor (scan, node, pos, name);
+    return argument_tensor (node, pos, name);
   char *qualname = g_strconcat (fxs_node_target (node), ".", name, NULL);
-  const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, qualname);
+  const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), qualname);
   g_free (qualname);
   return a ? fxs_attr_tensor (a) : NULL;
 }
@@ -274,9 +273,9 @@ matmul_flops (const FxsTensorMeta *out, const FxsTensorMeta *a)
  * the q/k/v and output projections plus the two attention products, for
  * self-attention. */
 static gint64
-attention_flops (const FlopsScan *scan, const FxsNode *node)
+attention_flops (const FxsNode *node)
 {
-  const FxsTensorMeta *q = argument_tensor (scan, node, 0, "query");
+  const FxsTensorMeta *q = argument_tensor (node, 0, "query");
   if (!q || fxs_tensor_rank (q) != 3)
     return -1;
   gint64 d0 = fxs_tensor_dim (q, 0), d1 = fxs_tensor_dim (q, 1), e = fxs_tensor_dim (q, 2);
@@ -290,9 +289,9 @@ attention_flops (const FlopsScan *scan, const FxsNode *node)
 }
 
 static gint64
-rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
+rule_flops (const FxsNode *node, FlopsRule rule)
 {
-  const FxsTensorMeta *out = node_tensor (scan, node);
+  const FxsTensorMeta *out = node_tensor (node);
   gint64 out_n = out ? trailing_numel (out, 0) : -1;
   gint64 f;
   switch (rule)
@@ -305,13 +304,13 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
       return saturating_mul (5, out_n);
     case FLOPS_REDUCTION:
       {
-        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *in = argument_tensor (node, 0, "input");
         return in ? trailing_numel (in, 0) : -1;
       }
     case FLOPS_LINEAR:
       {
-        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
-        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *w = layer_tensor (node, 1, "weight");
+        const FxsTensorMeta *in = argument_tensor (node, 0, "input");
         gint64 k = -1;
         if (w && fxs_tensor_rank (w) == 2)
           k = fxs_tensor_dim (w, 1);
@@ -321,60 +320,59 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
         break;
       }
     case FLOPS_MATMUL:
-      return matmul_flops (out, argument_tensor (scan, node, 0, "input"));
+      return matmul_flops (out, argument_tensor (node, 0, "input"));
     case FLOPS_ADDMM:
       {
-        f = matmul_flops (out, argument_tensor (scan, node, 1, "mat1"));
+        f = matmul_flops (out, argument_tensor (node, 1, "mat1"));
         if (f < 0)
-          f = matmul_flops (out, argument_tensor (scan, node, 1, "batch1"));
+          f = matmul_flops (out, argument_tensor (node, 1, "batch1"));
         return f < 0 ? -1 : f + out_n;
       }
     case FLOPS_CONV:
     case FLOPS_CONV_TRANSPOSE:
       {
-        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
+        const FxsTensorMeta *w = layer_tensor (node, 1, "weight");
         if (!w || fxs_tensor_rank (w) < 2)
           return -1;
         /* Every output (or, transposed, input) element takes one
          * multiply-add per weight element of one output channel. */
-        const FxsTensorMeta *base = rule == FLOPS_CONV ? out
-                                    : argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *base = rule == FLOPS_CONV ? out : argument_tensor (node, 0, "input");
         f = saturating_mul (2 * (base ? trailing_numel (base, 0) : -1), trailing_numel (w, 1));
         break;
       }
     case FLOPS_ATTENTION:
-      return attention_flops (scan, node);
+      return attention_flops (node);
     default:
       return -1;
     }
   /* linear and convolution layers, with one add per output element for a bias */
   const FxsValue *b = argument (node, 2, "bias");
   gboolean bias = fxs_node_op (node) == FXS_OP_CALL_MODULE
-                    ? layer_tensor (scan, node, 2, "bias") != NULL
+                    ? layer_tensor (node, 2, "bias") != NULL
                     : b && fxs_value_kind (b) != FXS_VALUE_NONE;
   return f < 0 ? -1 : f + (bias ? out_n : 0);
 }
 
 static gint64
-node_flops (const FlopsScan *scan, const FxsNode *node)
+node_flops (const FlopsRules *rules, const FxsNode *node)
 {
   gpointer rule = NULL;
   switch (fxs_node_op (node))
     {
     case FXS_OP_CALL_FUNCTION:
-      rule = g_hash_table_lookup (scan->callables, fxs_node_target_short_name (node));
+      rule = g_hash_table_lookup (rules->callables, fxs_node_target_short_name (node));
       break;
     case FXS_OP_CALL_METHOD:
-      rule = g_hash_table_lookup (scan->callables, fxs_node_target (node));
+      rule = g_hash_table_lookup (rules->callables, fxs_node_target (node));
       break;
     case FXS_OP_CALL_MODULE:
       {
-        const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+        const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), fxs_node_target (node));
         /* by the last component of the class name */
         const char *cls = a ? fxs_attr_class (a) : NULL;
         const char *dot = cls ? strrchr (cls, '.') : NULL;
         if (cls)
-          rule = g_hash_table_lookup (scan->modules, dot ? dot + 1 : cls);
+          rule = g_hash_table_lookup (rules->modules, dot ? dot + 1 : cls);
         break;
       }
     default:
@@ -382,7 +380,7 @@ node_flops (const FlopsScan *scan, const FxsNode *node)
     }
   if (!rule)
     return -1;
-  return rule_flops (scan, node, GPOINTER_TO_UINT (rule));
+  return rule_flops (node, GPOINTER_TO_UINT (rule));
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -400,7 +398,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   gint64 cap = G_MAXINT64 / 2 / MAX (c->n, 1);
 
   ParamScan params = { .graph = graph };
-  FlopsScan flops = { .graph = graph };
+  FlopsRules rules = { 0 };
   if (kind == FXS_COST_PARAM_BYTES)
     {
       /* the graph's indexes are caches: filling them does not change it */
@@ -410,8 +408,8 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
     }
   else if (kind == FXS_COST_FLOPS)
     {
-      flops.callables = rule_table (callable_rules, G_N_ELEMENTS (callable_rules));
-      flops.modules = rule_table (module_rules, G_N_ELEMENTS (module_rules));
+      rules.callables = rule_table (callable_rules, G_N_ELEMENTS (callable_rules));
+      rules.modules = rule_table (module_rules, G_N_ELEMENTS (module_rules));
     }
 
   for (guint i = 0; i < c->n; i++)
@@ -433,7 +431,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
           cost = fxs_node_output_bytes (node);
           break;
         case FXS_COST_FLOPS:
-          cost = node_flops (&flops, node);
+          cost = node_flops (&rules, node);
           break;
         }
       if (cost < 0 || unknown)
@@ -447,8 +445,8 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
 
   g_free (params.module_bytes);
   g_free (params.seen);
-  g_clear_pointer (&flops.callables, g_hash_table_unref);
-  g_clear_pointer (&flops.modules, g_hash_table_unref);
+  g_clear_pointer (&rules.callables, g_hash_table_unref);
+  g_clear_pointer (&rules.modules, g_hash_table_unref);
   return c;
 }
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 struct FxsNodeCosts {
-  FxsCostKind kind;
   guint n;
   gint64 *costs;
   gint64 total;
@@ -47,7 +46,6 @@ module_bytes (FxsGraph *graph)
 }
 
 typedef struct {
-  const FxsGraph *graph;
   const guint32 *attr_of;  /* fxs_graph_target_attrs() */
   gint64 *module_bytes;
   guint32 *seen;        /* per node index: 1 + index of the last user that counted it */
@@ -62,7 +60,7 @@ static void
 add_attr_bytes (ParamScan *scan, const FxsNode *node)
 {
   guint32 at = scan->attr_of[node->index];
-  const FxsAttr *attr = at != G_MAXUINT32 ? scan->graph->attrs->pdata[at] : NULL;
+  const FxsAttr *attr = at != G_MAXUINT32 ? node->graph->attrs->pdata[at] : NULL;
   gint64 b = -1;
   if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
     b = scan->module_bytes[at];
@@ -391,13 +389,12 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   g_return_val_if_fail (graph != NULL, NULL);
   g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
   FxsNodeCosts *c = g_new0 (FxsNodeCosts, 1);
-  c->kind = kind;
   c->n = fxs_graph_n_nodes (graph);
   c->costs = g_new0 (gint64, c->n ? c->n : 1);
   /* No single cost above this, so that the total cannot overflow. */
   gint64 cap = G_MAXINT64 / 2 / MAX (c->n, 1);
 
-  ParamScan params = { .graph = graph };
+  ParamScan params = { 0 };
   FlopsRules rules = { 0 };
   if (kind == FXS_COST_PARAM_BYTES)
     {
@@ -466,7 +463,6 @@ fxs_node_costs_get (const FxsNodeCosts *costs, guint index)
   return costs->costs[index];
 }
 
-FXS_GETTER (FxsCostKind, fxs_node_costs_kind, FxsNodeCosts, costs, costs->kind, FXS_COST_NODES)
 FXS_GETTER (const gint64 *, fxs_node_costs_array, FxsNodeCosts, costs, costs->costs, NULL)
 FXS_GETTER (gint64, fxs_node_costs_total, FxsNodeCosts, costs, costs->total, 0)
 FXS_GETTER (guint, fxs_node_costs_n_unknown, FxsNodeCosts, costs, costs->n_unknown, 0)

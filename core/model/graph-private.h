@@ -114,9 +114,9 @@ typedef struct {
   guint n_indexed;             /* atomic: items[0..n_indexed) are in the table */
 } FxsNameIndex;
 
-/* For a graph being built, by one thread: the position of the node (@nodes)
- * or attribute named @name (@len bytes, @hash = fxs_name_hash()) in
- * @graph, or G_MAXUINT32; and the entry of the item just appended, whose
+/* The position of the node (@nodes) or attribute named @name (@len bytes,
+ * @hash = fxs_name_hash()) in @graph, or G_MAXUINT32; and, for a graph
+ * being built by one thread, the entry of the item just appended, whose
  * name has @hash and was not found. */
 G_GNUC_INTERNAL guint32 fxs_graph_name_position (FxsGraph *graph, gboolean nodes,
                                                  const char *name, gsize len, guint32 hash);

@@ -62,22 +62,17 @@ index_names_locked (FxsGraph *graph, gboolean nodes)
   g_atomic_int_set (&index->n_indexed, items->len);
 }
 
-static void
-index_names (FxsGraph *graph, gboolean nodes)
-{
-  const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
-  if ((guint) g_atomic_int_get (&index->n_indexed) == (nodes ? graph->nodes : graph->attrs)->len)
-    return;
-  g_mutex_lock (&lazy_index_lock);
-  index_names_locked (graph, nodes);
-  g_mutex_unlock (&lazy_index_lock);
-}
-
 guint32
 fxs_graph_name_position (FxsGraph *graph, gboolean nodes, const char *name, gsize len,
                          guint32 hash)
 {
-  index_names (graph, nodes);
+  const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
+  if ((guint) g_atomic_int_get (&index->n_indexed) != (nodes ? graph->nodes : graph->attrs)->len)
+    {
+      g_mutex_lock (&lazy_index_lock);
+      index_names_locked (graph, nodes);
+      g_mutex_unlock (&lazy_index_lock);
+    }
   return name_index_find (graph, nodes, name, len, hash);
 }
 
@@ -86,14 +81,12 @@ fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash)
 {
   FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
   guint len = (nodes ? graph->nodes : graph->attrs)->len;
-  if (index->n_indexed + 1 != len)
+  /* when others appended items too, the next lookup indexes them all */
+  if (index->n_indexed + 1 == len)
     {
-      /* others appended items too: index them all, as for a lookup */
-      index_names (graph, nodes);
-      return;
+      ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
+      g_atomic_int_set (&index->n_indexed, len);
     }
-  ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
-  g_atomic_int_set (&index->n_indexed, len);
 }
 
 /* The node (@nodes) or attribute named @name, or NULL. */

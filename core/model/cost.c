@@ -320,12 +320,10 @@ rule_flops (const FxsNode *node, FlopsRule rule)
     case FLOPS_MATMUL:
       return matmul_flops (out, argument_tensor (node, 0, "input"));
     case FLOPS_ADDMM:
-      {
-        f = matmul_flops (out, argument_tensor (node, 1, "mat1"));
-        if (f < 0)
-          f = matmul_flops (out, argument_tensor (node, 1, "batch1"));
-        return f < 0 ? -1 : f + out_n;
-      }
+      f = matmul_flops (out, argument_tensor (node, 1, "mat1"));
+      if (f < 0)
+        f = matmul_flops (out, argument_tensor (node, 1, "batch1"));
+      return f < 0 ? -1 : f + out_n;
     case FLOPS_CONV:
     case FLOPS_CONV_TRANSPOSE:
       {
@@ -358,10 +356,8 @@ node_flops (const FlopsRules *rules, const FxsNode *node)
   switch (fxs_node_op (node))
     {
     case FXS_OP_CALL_FUNCTION:
-      rule = g_hash_table_lookup (rules->callables, fxs_node_target_short_name (node));
-      break;
     case FXS_OP_CALL_METHOD:
-      rule = g_hash_table_lookup (rules->callables, fxs_node_target (node));
+      rule = g_hash_table_lookup (rules->callables, fxs_node_target_short_name (node));
       break;
     case FXS_OP_CALL_MODULE:
       {
@@ -376,9 +372,7 @@ node_flops (const FlopsRules *rules, const FxsNode *node)
     default:
       return 0;
     }
-  if (!rule)
-    return -1;
-  return rule_flops (node, GPOINTER_TO_UINT (rule));
+  return rule ? rule_flops (node, GPOINTER_TO_UINT (rule)) : -1;
 }
 
 /* ---- the table ------------------------------------------------------------ */

@@ -136,7 +136,7 @@ struct FxsGraph {
   guint32 *target_attrs;       /* for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when it was made */
   gint target_attrs_ready;     /* atomic: nodes->len + 1 once published */
-  GPtrArray *keepalive;        /* graphs whose memory this one points into */
+  FxsGraph *keepalive;         /* the graph whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */
   guint32 *user_offsets;
@@ -195,7 +195,7 @@ const FxsNodeMeta *fxs_meta_share_node (FxsMetaShare *share, FxsGraph *graph,
                                         const FxsNodeMeta *meta);
 
 /* Keep @other alive as long as @graph (its nodes or metadata are shared);
- * each call takes a reference. */
+ * one such graph per graph. */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
 /* Appends a node without validation, for producers that guarantee the

@@ -66,7 +66,7 @@ fxs_graph_unref (FxsGraph *graph)
   fxs_table_clear (&graph->node_index.table);
   fxs_items_clear (graph->attrs);
   fxs_table_clear (&graph->attr_index.table);
-  g_clear_pointer (&graph->keepalive, g_ptr_array_unref);
+  fxs_graph_unref (graph->keepalive);
   g_free (graph->target_attrs);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
@@ -105,11 +105,8 @@ fxs_graph_intern (FxsGraph *graph, const char *s)
 void
 fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other)
 {
-  if (other == graph)
-    return;
-  if (!graph->keepalive)
-    graph->keepalive = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref);
-  g_ptr_array_add (graph->keepalive, fxs_graph_ref (other));
+  g_return_if_fail (graph->keepalive == NULL && other != graph);
+  graph->keepalive = fxs_graph_ref (other);
 }
 
 FXS_GETTER (guint, fxs_graph_n_nodes, FxsGraph, graph, graph->nodes->len, 0)

@@ -156,14 +156,6 @@ fxs_node_target_short_name (const FxsNode *node)
   return dot ? dot + 1 : node->target;
 }
 
-const FxsValue *
-fxs_node_default_value (const FxsNode *node)
-{
-  if (node->op != FXS_OP_PLACEHOLDER || node->args.n == 0)
-    return NULL;
-  return &node->args.u.items[0];
-}
-
 /* ---- attributes --------------------------------------------------------- */
 
 FXS_GETTER (const char *, fxs_attr_name, FxsAttr, attr, attr->name, NULL)

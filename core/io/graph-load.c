@@ -78,10 +78,8 @@ check_partition (FxsLoader *l, const FxsJson *obj)
   FxsLoadPartition *p = g_new0 (FxsLoadPartition, 1);
   p->name = g_strndup (m[NAME]->u.s, m[NAME]->n);
   p->submodule = g_strndup (m[SUBMODULE]->u.s, m[SUBMODULE]->n);
-  fxs_load_parse_integer (m[ID]->u.s, &p->id);
   p->dependencies = name_list (m[DEPENDENCIES]);
   p->dependents = name_list (m[DEPENDENTS]);
-  p->pos = obj->pos;
   g_ptr_array_add (l->all->partitions, p);
   return TRUE;
 }

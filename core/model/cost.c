@@ -6,7 +6,6 @@
 #include <string.h>
 
 struct FxsNodeCosts {
-  FxsCostKind kind;
   guint n;
   gint64 *costs;
   gint64 total;
@@ -21,59 +20,50 @@ FXS_ENUM_STRINGS (FxsCostKind, fxs_cost_kind_to_string, fxs_cost_kind_from_strin
 
 /* ---- parameter bytes ------------------------------------------------------ */
 
-/* Bytes of the parameters and buffers under every module prefix, built in
- * one pass over the attribute table (fxs_attr_bytes per node would rescan
- * the table for every call_module).  Keys are owned by the table. */
-static GHashTable *
-module_bytes_table (const FxsGraph *graph)
+/* Bytes of the parameters and buffers under each module attribute, by its
+ * position in the table, in one pass over it (fxs_attr_bytes per node would
+ * rescan the table for every call_module). */
+static gint64 *
+module_bytes (FxsGraph *graph)
 {
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; i < fxs_graph_n_attrs (graph); i++)
+  gint64 *sums = g_new0 (gint64, MAX (graph->attrs->len, 1));
+  for (guint i = 0; i < graph->attrs->len; i++)
     {
-      const FxsAttr *a = fxs_graph_attr (graph, i);
-      FxsAttrKind kind = fxs_attr_kind (a);
-      if (kind != FXS_ATTR_PARAMETER && kind != FXS_ATTR_BUFFER)
+      const FxsAttr *a = graph->attrs->pdata[i];
+      if (a->kind != FXS_ATTR_PARAMETER && a->kind != FXS_ATTR_BUFFER)
         continue;
       gint64 bytes = fxs_attr_bytes (a);
-      if (bytes <= 0)
-        continue;
-      const char *name = fxs_attr_name (a);
-      for (const char *dot = strchr (name, '.'); dot; dot = strchr (dot + 1, '.'))
+      for (const char *dot = strchr (a->name, '.'); bytes > 0 && dot; dot = strchr (dot + 1, '.'))
         {
-          char *prefix = g_strndup (name, dot - name);
-          gint64 *sum = g_hash_table_lookup (table, prefix);
-          if (sum)
-            {
-              *sum += bytes;
-              g_free (prefix);
-            }
-          else
-            g_hash_table_insert (table, prefix, g_memdup2 (&bytes, sizeof bytes));
+          gsize len = dot - a->name;
+          guint32 at = fxs_graph_name_position (graph, FALSE, a->name, len,
+                                                fxs_name_hash (a->name, len));
+          if (at != G_MAXUINT32)
+            sums[at] += bytes;
         }
     }
-  return table;
+  return sums;
 }
 
 typedef struct {
-  const FxsGraph *graph;
-  GHashTable *module_bytes;
+  const guint32 *attr_of;  /* fxs_graph_target_attrs() */
+  gint64 *module_bytes;
   guint32 *seen;        /* per node index: 1 + index of the last user that counted it */
   guint32 stamp;
   gint64 bytes;
   gboolean unknown;
 } ParamScan;
 
-/* Adds the bytes of attribute @qualname, or notes that they are unknown. */
+/* Adds the bytes of the attribute that is @node's target, or notes that
+ * they are unknown. */
 static void
-add_attr_bytes (ParamScan *scan, const char *qualname)
+add_attr_bytes (ParamScan *scan, const FxsNode *node)
 {
-  const FxsAttr *attr = fxs_graph_lookup_attr (scan->graph, qualname);
+  guint32 at = scan->attr_of[node->index];
+  const FxsAttr *attr = at != G_MAXUINT32 ? node->graph->attrs->pdata[at] : NULL;
   gint64 b = -1;
   if (attr && fxs_attr_kind (attr) == FXS_ATTR_MODULE)
-    {
-      gint64 *sum = g_hash_table_lookup (scan->module_bytes, qualname);
-      b = sum ? *sum : 0;
-    }
+    b = scan->module_bytes[at];
   else if (attr && fxs_attr_kind (attr) == FXS_ATTR_OBJECT)
     b = 0;
   else if (attr && fxs_attr_tensor (attr))
@@ -91,7 +81,7 @@ add_get_attr_arg (const FxsNode *def, gpointer data)
   if (fxs_node_op (def) != FXS_OP_GET_ATTR || scan->seen[fxs_node_index (def)] == scan->stamp)
     return;
   scan->seen[fxs_node_index (def)] = scan->stamp;
-  add_attr_bytes (scan, fxs_node_target (def));
+  add_attr_bytes (scan, def);
 }
 
 static gint64
@@ -101,7 +91,7 @@ param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
   scan->bytes = 0;
   scan->unknown = FALSE;
   if (fxs_node_op (node) == FXS_OP_CALL_MODULE)
-    add_attr_bytes (scan, fxs_node_target (node));
+    add_attr_bytes (scan, node);
   fxs_value_foreach_node (fxs_node_args (node), add_get_attr_arg, scan);
   fxs_value_foreach_node (fxs_node_kwargs (node), add_get_attr_arg, scan);
   *unknown = scan->unknown;
@@ -188,10 +178,9 @@ rule_table (const FlopsNames *rules, guint n)
 }
 
 typedef struct {
-  const FxsGraph *graph;
   GHashTable *callables;
   GHashTable *modules;
-} FlopsScan;
+} FlopsRules;
 
 /* Product of the sizes from dimension @from on, or -1 when one is symbolic. */
 static gint64
@@ -211,13 +200,13 @@ trailing_numel (const FxsTensorMeta *t, guint from)
 /* The single tensor a node produces: from its meta, or for a get_attr from
  * the attribute table.  NULL when unknown or a tuple. */
 static const FxsTensorMeta *
-node_tensor (const FlopsScan *scan, const FxsNode *node)
+node_tensor (const FxsNode *node)
 {
   if (fxs_node_n_tensors (node) == 1 && !fxs_node_value_is_tuple (node))
     return fxs_node_tensor (node, 0);
   if (fxs_node_op (node) == FXS_OP_GET_ATTR)
     {
-      const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+      const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), fxs_node_target (node));
       return a ? fxs_attr_tensor (a) : NULL;
     }
   return NULL;
@@ -235,23 +224,23 @@ argument (const FxsNode *node, guint pos, const char *key)
 }
 
 static const FxsTensorMeta *
-argument_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *key)
+argument_tensor (const FxsNode *node, guint pos, const char *key)
 {
   const FxsValue *v = argument (node, pos, key);
   if (!v || fxs_value_kind (v) != FXS_VALUE_NODE)
     return NULL;
-  return node_tensor (scan, fxs_value_get_node (v));
+  return node_tensor (fxs_value_get_node (v));
 }
 
 /* A layer's tensor @name: for a call_module its attribute
  * "<module>.<name>", else its argument at @pos or keyword @name. */
 static const FxsTensorMeta *
-layer_tensor (const FlopsScan *scan, const FxsNode *node, guint pos, const char *name)
+layer_tensor (const FxsNode *node, guint pos, const char *name)
 {
   if (fxs_node_op (node) != FXS_OP_CALL_MODULE)
-    return argument_tensor (scan, node, pos, name);
+    return argument_tensor (node, pos, name);
   char *qualname = g_strconcat (fxs_node_target (node), ".", name, NULL);
-  const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, qualname);
+  const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), qualname);
   g_free (qualname);
   return a ? fxs_attr_tensor (a) : NULL;
 }
@@ -282,9 +271,9 @@ matmul_flops (const FxsTensorMeta *out, const FxsTensorMeta *a)
  * the q/k/v and output projections plus the two attention products, for
  * self-attention. */
 static gint64
-attention_flops (const FlopsScan *scan, const FxsNode *node)
+attention_flops (const FxsNode *node)
 {
-  const FxsTensorMeta *q = argument_tensor (scan, node, 0, "query");
+  const FxsTensorMeta *q = argument_tensor (node, 0, "query");
   if (!q || fxs_tensor_rank (q) != 3)
     return -1;
   gint64 d0 = fxs_tensor_dim (q, 0), d1 = fxs_tensor_dim (q, 1), e = fxs_tensor_dim (q, 2);
@@ -298,9 +287,9 @@ attention_flops (const FlopsScan *scan, const FxsNode *node)
 }
 
 static gint64
-rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
+rule_flops (const FxsNode *node, FlopsRule rule)
 {
-  const FxsTensorMeta *out = node_tensor (scan, node);
+  const FxsTensorMeta *out = node_tensor (node);
   gint64 out_n = out ? trailing_numel (out, 0) : -1;
   gint64 f;
   switch (rule)
@@ -313,13 +302,13 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
       return saturating_mul (5, out_n);
     case FLOPS_REDUCTION:
       {
-        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *in = argument_tensor (node, 0, "input");
         return in ? trailing_numel (in, 0) : -1;
       }
     case FLOPS_LINEAR:
       {
-        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
-        const FxsTensorMeta *in = argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *w = layer_tensor (node, 1, "weight");
+        const FxsTensorMeta *in = argument_tensor (node, 0, "input");
         gint64 k = -1;
         if (w && fxs_tensor_rank (w) == 2)
           k = fxs_tensor_dim (w, 1);
@@ -329,68 +318,61 @@ rule_flops (const FlopsScan *scan, const FxsNode *node, FlopsRule rule)
         break;
       }
     case FLOPS_MATMUL:
-      return matmul_flops (out, argument_tensor (scan, node, 0, "input"));
+      return matmul_flops (out, argument_tensor (node, 0, "input"));
     case FLOPS_ADDMM:
-      {
-        f = matmul_flops (out, argument_tensor (scan, node, 1, "mat1"));
-        if (f < 0)
-          f = matmul_flops (out, argument_tensor (scan, node, 1, "batch1"));
-        return f < 0 ? -1 : f + out_n;
-      }
+      f = matmul_flops (out, argument_tensor (node, 1, "mat1"));
+      if (f < 0)
+        f = matmul_flops (out, argument_tensor (node, 1, "batch1"));
+      return f < 0 ? -1 : f + out_n;
     case FLOPS_CONV:
     case FLOPS_CONV_TRANSPOSE:
       {
-        const FxsTensorMeta *w = layer_tensor (scan, node, 1, "weight");
+        const FxsTensorMeta *w = layer_tensor (node, 1, "weight");
         if (!w || fxs_tensor_rank (w) < 2)
           return -1;
         /* Every output (or, transposed, input) element takes one
          * multiply-add per weight element of one output channel. */
-        const FxsTensorMeta *base = rule == FLOPS_CONV ? out
-                                    : argument_tensor (scan, node, 0, "input");
+        const FxsTensorMeta *base = rule == FLOPS_CONV ? out : argument_tensor (node, 0, "input");
         f = saturating_mul (2 * (base ? trailing_numel (base, 0) : -1), trailing_numel (w, 1));
         break;
       }
     case FLOPS_ATTENTION:
-      return attention_flops (scan, node);
+      return attention_flops (node);
     default:
       return -1;
     }
   /* linear and convolution layers, with one add per output element for a bias */
   const FxsValue *b = argument (node, 2, "bias");
   gboolean bias = fxs_node_op (node) == FXS_OP_CALL_MODULE
-                    ? layer_tensor (scan, node, 2, "bias") != NULL
+                    ? layer_tensor (node, 2, "bias") != NULL
                     : b && fxs_value_kind (b) != FXS_VALUE_NONE;
   return f < 0 ? -1 : f + (bias ? out_n : 0);
 }
 
 static gint64
-node_flops (const FlopsScan *scan, const FxsNode *node)
+node_flops (const FlopsRules *rules, const FxsNode *node)
 {
   gpointer rule = NULL;
   switch (fxs_node_op (node))
     {
     case FXS_OP_CALL_FUNCTION:
-      rule = g_hash_table_lookup (scan->callables, fxs_node_target_short_name (node));
-      break;
     case FXS_OP_CALL_METHOD:
-      rule = g_hash_table_lookup (scan->callables, fxs_node_target (node));
+      rule = g_hash_table_lookup (rules->callables, fxs_node_target_short_name (node));
       break;
     case FXS_OP_CALL_MODULE:
       {
-        const FxsAttr *a = fxs_graph_lookup_attr (scan->graph, fxs_node_target (node));
+        const FxsAttr *a = fxs_graph_lookup_attr (fxs_node_graph (node), fxs_node_target (node));
         /* by the last component of the class name */
         const char *cls = a ? fxs_attr_class (a) : NULL;
         const char *dot = cls ? strrchr (cls, '.') : NULL;
         if (cls)
-          rule = g_hash_table_lookup (scan->modules, dot ? dot + 1 : cls);
+          rule = g_hash_table_lookup (rules->modules, dot ? dot + 1 : cls);
         break;
       }
     default:
       return 0;
     }
-  if (!rule)
-    return -1;
-  return rule_flops (scan, node, GPOINTER_TO_UINT (rule));
+  return rule ? rule_flops (node, GPOINTER_TO_UINT (rule)) : -1;
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -401,23 +383,24 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
   g_return_val_if_fail (graph != NULL, NULL);
   g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
   FxsNodeCosts *c = g_new0 (FxsNodeCosts, 1);
-  c->kind = kind;
   c->n = fxs_graph_n_nodes (graph);
   c->costs = g_new0 (gint64, c->n ? c->n : 1);
   /* No single cost above this, so that the total cannot overflow. */
   gint64 cap = G_MAXINT64 / 2 / MAX (c->n, 1);
 
-  ParamScan params = { .graph = graph };
-  FlopsScan flops = { .graph = graph };
+  ParamScan params = { 0 };
+  FlopsRules rules = { 0 };
   if (kind == FXS_COST_PARAM_BYTES)
     {
-      params.module_bytes = module_bytes_table (graph);
+      /* the graph's indexes are caches: filling them does not change it */
+      params.attr_of = fxs_graph_target_attrs ((FxsGraph *) graph);
+      params.module_bytes = module_bytes ((FxsGraph *) graph);
       params.seen = g_new0 (guint32, c->n ? c->n : 1);
     }
   else if (kind == FXS_COST_FLOPS)
     {
-      flops.callables = rule_table (callable_rules, G_N_ELEMENTS (callable_rules));
-      flops.modules = rule_table (module_rules, G_N_ELEMENTS (module_rules));
+      rules.callables = rule_table (callable_rules, G_N_ELEMENTS (callable_rules));
+      rules.modules = rule_table (module_rules, G_N_ELEMENTS (module_rules));
     }
 
   for (guint i = 0; i < c->n; i++)
@@ -439,27 +422,22 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
           cost = fxs_node_output_bytes (node);
           break;
         case FXS_COST_FLOPS:
-          cost = node_flops (&flops, node);
+          cost = node_flops (&rules, node);
           break;
         }
-      if (cost < 0)
-        {
-          cost = 0;
-          unknown = TRUE;
-        }
-      if (unknown)
+      if (cost < 0 || unknown)
         {
           if (c->n_unknown++ == 0)
             c->first_unknown = node;
         }
-      c->costs[i] = MIN (cost, cap);
+      c->costs[i] = CLAMP (cost, 0, cap);
       c->total += c->costs[i];
     }
 
-  g_clear_pointer (&params.module_bytes, g_hash_table_unref);
+  g_free (params.module_bytes);
   g_free (params.seen);
-  g_clear_pointer (&flops.callables, g_hash_table_unref);
-  g_clear_pointer (&flops.modules, g_hash_table_unref);
+  g_clear_pointer (&rules.callables, g_hash_table_unref);
+  g_clear_pointer (&rules.modules, g_hash_table_unref);
   return c;
 }
 
@@ -479,7 +457,6 @@ fxs_node_costs_get (const FxsNodeCosts *costs, guint index)
   return costs->costs[index];
 }
 
-FXS_GETTER (FxsCostKind, fxs_node_costs_kind, FxsNodeCosts, costs, costs->kind, FXS_COST_NODES)
 FXS_GETTER (const gint64 *, fxs_node_costs_array, FxsNodeCosts, costs, costs->costs, NULL)
 FXS_GETTER (gint64, fxs_node_costs_total, FxsNodeCosts, costs, costs->total, 0)
 FXS_GETTER (guint, fxs_node_costs_n_unknown, FxsNodeCosts, costs, costs->n_unknown, 0)

@@ -111,13 +111,12 @@ fxs_items_add (FxsItems *items, gpointer item)
  * results are rarely searched), under index.c's lock. */
 typedef struct {
   FxsTable table;
-  guint32 n_indexed;           /* items[0..n_indexed) are in the table */
-  gint ready;                  /* atomic: n_indexed + 1 once published */
+  guint n_indexed;             /* atomic: items[0..n_indexed) are in the table */
 } FxsNameIndex;
 
-/* For a graph being built, by one thread: the position of the node (@nodes)
- * or attribute named @name (@len bytes, @hash = fxs_name_hash()) in
- * @graph, or G_MAXUINT32; and the entry of the item just appended, whose
+/* The position of the node (@nodes) or attribute named @name (@len bytes,
+ * @hash = fxs_name_hash()) in @graph, or G_MAXUINT32; and, for a graph
+ * being built by one thread, the entry of the item just appended, whose
  * name has @hash and was not found. */
 G_GNUC_INTERNAL guint32 fxs_graph_name_position (FxsGraph *graph, gboolean nodes,
                                                  const char *name, gsize len, guint32 hash);
@@ -133,13 +132,11 @@ struct FxsGraph {
   FxsNode *output;
   FxsItems attrs[1];           /* FxsAttr* */
   FxsNameIndex attr_index;
-  /* per node, where its get_attr / call_module target is in attrs
-   * (fxs_graph_target_attrs); made on first use under the lazy indexes'
-   * lock */
-  GArray *target_attrs;        /* guint32, for nodes[0..len); NULL until needed */
+  /* fxs_graph_target_attrs(), made on first use under index.c's lock */
+  guint32 *target_attrs;       /* for nodes[0..len); NULL until needed */
   guint32 target_attrs_attrs;  /* attrs->len when it was made */
-  gint target_attrs_ready;     /* atomic: target_attrs->len + 1 once published */
-  GPtrArray *keepalive;        /* graphs whose memory this one points into */
+  gint target_attrs_ready;     /* atomic: nodes->len + 1 once published */
+  FxsGraph *keepalive;         /* the graph whose memory this one points into */
   /* users, derived on first use (CSR over node indices); user_offsets is
    * published last, atomically, under the same lock as the name indexes */
   guint32 *user_offsets;
@@ -197,7 +194,8 @@ const FxsTensorMeta *fxs_meta_share_tensor (FxsMetaShare *share, FxsGraph *graph
 const FxsNodeMeta *fxs_meta_share_node (FxsMetaShare *share, FxsGraph *graph,
                                         const FxsNodeMeta *meta);
 
-/* Keep @other alive as long as @graph (its nodes or metadata are shared). */
+/* Keep @other alive as long as @graph (its nodes or metadata are shared);
+ * one such graph per graph. */
 void fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other);
 
 /* Appends a node without validation, for producers that guarantee the

@@ -66,8 +66,8 @@ fxs_graph_unref (FxsGraph *graph)
   fxs_table_clear (&graph->node_index.table);
   fxs_items_clear (graph->attrs);
   fxs_table_clear (&graph->attr_index.table);
-  g_clear_pointer (&graph->keepalive, g_ptr_array_unref);
-  g_clear_pointer (&graph->target_attrs, g_array_unref);
+  fxs_graph_unref (graph->keepalive);
+  g_free (graph->target_attrs);
   g_free (graph->user_offsets);
   g_free (graph->user_list);
   g_clear_pointer (&graph->strings, g_string_chunk_free);
@@ -105,14 +105,8 @@ fxs_graph_intern (FxsGraph *graph, const char *s)
 void
 fxs_graph_keep_alive (FxsGraph *graph, FxsGraph *other)
 {
-  if (other == graph)
-    return;
-  if (!graph->keepalive)
-    graph->keepalive = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref);
-  for (guint i = 0; i < graph->keepalive->len; i++)
-    if (graph->keepalive->pdata[i] == other)
-      return;
-  g_ptr_array_add (graph->keepalive, fxs_graph_ref (other));
+  g_return_if_fail (graph->keepalive == NULL && other != graph);
+  graph->keepalive = fxs_graph_ref (other);
 }
 
 FXS_GETTER (guint, fxs_graph_n_nodes, FxsGraph, graph, graph->nodes->len, 0)
@@ -162,14 +156,6 @@ fxs_node_target_short_name (const FxsNode *node)
   return dot ? dot + 1 : node->target;
 }
 
-const FxsValue *
-fxs_node_default_value (const FxsNode *node)
-{
-  if (node->op != FXS_OP_PLACEHOLDER || node->args.n == 0)
-    return NULL;
-  return &node->args.u.items[0];
-}
-
 /* ---- attributes --------------------------------------------------------- */
 
 FXS_GETTER (const char *, fxs_attr_name, FxsAttr, attr, attr->name, NULL)
@@ -191,13 +177,9 @@ fxs_attr_bytes (const FxsAttr *attr)
   for (guint i = 0; i < attrs->len; i++)
     {
       const FxsAttr *a = attrs->pdata[i];
-      if ((a->kind == FXS_ATTR_PARAMETER || a->kind == FXS_ATTR_BUFFER) && a->tensor
+      if ((a->kind == FXS_ATTR_PARAMETER || a->kind == FXS_ATTR_BUFFER)
           && strncmp (a->name, attr->name, plen) == 0 && a->name[plen] == '.')
-        {
-          gint64 b = fxs_tensor_bytes (a->tensor);
-          if (b > 0)
-            total += b;
-        }
+        total += fxs_attr_bytes (a);
     }
   return total;
 }
@@ -236,20 +218,10 @@ fxs_graph_append_node_at (FxsGraph *graph, FxsNode *node, FxsOp op, const char *
 {
   if (!node)
     node = fxs_arena_alloc (&graph->arena, sizeof (FxsNode));
-  *node = (FxsNode) { 0 };
-  node->graph = graph;
-  node->op = op;
-  node->name = name;
-  node->target = target;
-  if (args)
-    node->args = *args;
-  else
-    node->args.kind = FXS_VALUE_TUPLE;
-  if (kwargs)
-    node->kwargs = *kwargs;
-  else
-    node->kwargs.kind = FXS_VALUE_DICT;
-  node->index = graph->nodes->len;
+  *node = (FxsNode) { .graph = graph, .name = name, .target = target,
+                      .args = args ? *args : (FxsValue) { .kind = FXS_VALUE_TUPLE },
+                      .kwargs = kwargs ? *kwargs : (FxsValue) { .kind = FXS_VALUE_DICT },
+                      .index = graph->nodes->len, .op = op };
   fxs_items_add (graph->nodes, node);
   if (op == FXS_OP_OUTPUT)
     graph->output = node;
@@ -322,11 +294,8 @@ fxs_graph_append_attr_at (FxsGraph *graph, FxsAttr *a, const char *qualname, Fxs
 {
   if (!a)
     a = fxs_arena_alloc (&graph->arena, sizeof (FxsAttr));
-  a->name = qualname;
-  a->kind = kind;
-  a->class_name = class_name;
-  a->tensor = tensor;
-  a->graph = graph;
+  *a = (FxsAttr) { .name = qualname, .class_name = class_name, .tensor = tensor,
+                   .graph = graph, .kind = kind };
   fxs_items_add (graph->attrs, a);
   return a;
 }

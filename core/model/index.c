@@ -9,9 +9,7 @@
 
 /* ---- name indexes -------------------------------------------------------- */
 
-/* Filling the lazy indexes of a graph (names, users, target attributes)
- * that several threads may read at once: one lock for all graphs, taken
- * only while an index is out of date, which for a finished graph is once. */
+/* One lock for all graphs, taken only while an index is out of date. */
 static GMutex lazy_index_lock;
 
 /* The name of item @i of @items: FxsNode* when @nodes, else FxsAttr*. */
@@ -53,8 +51,6 @@ index_names_locked (FxsGraph *graph, gboolean nodes)
 {
   FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
   const FxsItems *items = nodes ? graph->nodes : graph->attrs;
-  if (g_atomic_int_get (&index->ready) == (gint) items->len + 1)
-    return;
   for (guint32 i = index->n_indexed; i < items->len; i++)
     {
       const char *name = item_name (items, nodes, i);
@@ -63,26 +59,20 @@ index_names_locked (FxsGraph *graph, gboolean nodes)
       if (name_index_find (graph, nodes, name, len, hash) == G_MAXUINT32)
         ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = i + 1;
     }
-  index->n_indexed = items->len;
-  g_atomic_int_set (&index->ready, (gint) items->len + 1);
-}
-
-static void
-index_names (FxsGraph *graph, gboolean nodes)
-{
-  const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
-  if (g_atomic_int_get (&index->ready) == (gint) (nodes ? graph->nodes : graph->attrs)->len + 1)
-    return;
-  g_mutex_lock (&lazy_index_lock);
-  index_names_locked (graph, nodes);
-  g_mutex_unlock (&lazy_index_lock);
+  g_atomic_int_set (&index->n_indexed, items->len);
 }
 
 guint32
 fxs_graph_name_position (FxsGraph *graph, gboolean nodes, const char *name, gsize len,
                          guint32 hash)
 {
-  index_names (graph, nodes);
+  const FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
+  if ((guint) g_atomic_int_get (&index->n_indexed) != (nodes ? graph->nodes : graph->attrs)->len)
+    {
+      g_mutex_lock (&lazy_index_lock);
+      index_names_locked (graph, nodes);
+      g_mutex_unlock (&lazy_index_lock);
+    }
   return name_index_find (graph, nodes, name, len, hash);
 }
 
@@ -91,15 +81,12 @@ fxs_graph_name_added (FxsGraph *graph, gboolean nodes, guint32 hash)
 {
   FxsNameIndex *index = nodes ? &graph->node_index : &graph->attr_index;
   guint len = (nodes ? graph->nodes : graph->attrs)->len;
-  if (index->n_indexed + 1 != len)
+  /* when others appended items too, the next lookup indexes them all */
+  if (index->n_indexed + 1 == len)
     {
-      /* others appended items too: index them all, as for a lookup */
-      index_names (graph, nodes);
-      return;
+      ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
+      g_atomic_int_set (&index->n_indexed, len);
     }
-  ((FxsTableHead *) fxs_table_add (&index->table, hash))->tag = len;
-  index->n_indexed = len;
-  g_atomic_int_set (&index->ready, (gint) len + 1);
 }
 
 /* The node (@nodes) or attribute named @name, or NULL. */
@@ -130,14 +117,12 @@ fxs_graph_lookup_attr (const FxsGraph *graph, const char *qualname)
 static void
 update_target_attrs (FxsGraph *g)
 {
-  if (!g->target_attrs)
-    g->target_attrs = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_array_set_size (g->target_attrs, g->nodes->len);
+  g->target_attrs = g_renew (guint32, g->target_attrs, MAX (g->nodes->len, 1));
   index_names_locked (g, FALSE);
   for (guint32 i = 0; i < g->nodes->len; i++)
     {
       const FxsNode *node = g->nodes->pdata[i];
-      guint32 *at = &g_array_index (g->target_attrs, guint32, i);
+      guint32 *at = &g->target_attrs[i];
       *at = G_MAXUINT32;
       if (node->op == FXS_OP_GET_ATTR || node->op == FXS_OP_CALL_MODULE)
         {
@@ -166,7 +151,7 @@ fxs_graph_target_attrs (FxsGraph *graph)
         update_target_attrs (graph);
       g_mutex_unlock (&lazy_index_lock);
     }
-  return (const guint32 *) graph->target_attrs->data;
+  return graph->target_attrs;
 }
 
 /* ---- users --------------------------------------------------------------- */

@@ -5,14 +5,12 @@
 
 #include <fxsplit/graph.h>
 
-/* One entry of a split result's partitions table, as the file has it. */
+/* One entry of a split result's partitions table, what verify/ reads of it. */
 typedef struct {
   char *name;
-  gint64 id;
   char *submodule;
   GPtrArray *dependencies;  /* char*: partition names */
   GPtrArray *dependents;    /* char* */
-  gint64 pos;               /* of the entry in the file */
 } FxsLoadPartition;
 
 /* What fxs_load_split() returns: the top-level graph, every submodule's

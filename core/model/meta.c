@@ -171,21 +171,13 @@ fxs_node_set_meta (FxsNode *node, const char *key, const FxsValue *value)
   FxsValue *items = fxs_arena_alloc (&node->graph->arena, 2 * (n + 1) * sizeof *items);
   if (n)
     memcpy (items, old->u.items, 2 * n * sizeof *items);
-  gboolean replaced = FALSE;
-  for (guint i = 0; i < n; i++)
-    if (strcmp (items[2 * i].u.s, key) == 0)
-      {
-        items[2 * i + 1] = *value;
-        replaced = TRUE;
-      }
-  if (!replaced)
-    {
-      items[2 * n].kind = FXS_VALUE_STRING;
-      items[2 * n].u.s = fxs_graph_intern (node->graph, key);
-      items[2 * n].n = (guint32) strlen (key);
-      items[2 * n + 1] = *value;
-      n++;
-    }
+  guint i = 0;
+  while (i < n && strcmp (items[2 * i].u.s, key) != 0)
+    i++;
+  if (i == n)
+    items[2 * n++] = (FxsValue) { .kind = FXS_VALUE_STRING, .n = (guint32) strlen (key),
+                                  .u.s = fxs_graph_intern (node->graph, key) };
+  items[2 * i + 1] = *value;
   FxsValue *dict = fxs_arena_alloc (&node->graph->arena, sizeof *dict);
   *dict = (FxsValue) { .kind = FXS_VALUE_DICT, .n = n, .u.items = items };
   m->extra = dict;
@@ -332,15 +324,6 @@ meta_equal (gconstpointer a, gconstpointer b)
 }
 
 static void
-share_set_init (ShareSet *set, GHashFunc hash, GEqualFunc equal, guint max)
-{
-  set->all = g_hash_table_new (hash, equal);
-  set->hash = hash;
-  set->equal = equal;
-  set->max = max;
-}
-
-static void
 share_set_clear (ShareSet *set)
 {
   g_hash_table_remove_all (set->all);
@@ -351,7 +334,7 @@ share_set_clear (ShareSet *set)
 /* The entry equal to @key, made by @copy into @graph the first time. */
 static gconstpointer
 share_set_get (ShareSet *set, gconstpointer key, FxsGraph *graph,
-               gpointer (*copy) (FxsArena *arena, gconstpointer key))
+               gpointer (*copy) (FxsGraph *graph, gconstpointer key))
 {
   if (set->last && set->equal (set->last, key))
     return set->last;
@@ -361,7 +344,7 @@ share_set_get (ShareSet *set, gconstpointer key, FxsGraph *graph,
     known = g_hash_table_lookup (set->all, key);
   if (!known)
     {
-      gpointer made = copy (&graph->arena, key);
+      gpointer made = copy (graph, key);
       if (g_hash_table_size (set->all) < set->max)
         g_hash_table_add (set->all, made);
       known = made;
@@ -374,8 +357,10 @@ fxs_meta_share_new (void)
 {
   FxsMetaShare *s = g_new0 (FxsMetaShare, 1);
   /* a graph has few shapes: all are kept */
-  share_set_init (&s->tensors, tensor_hash, tensor_equal, G_MAXUINT);
-  share_set_init (&s->metas, meta_hash, meta_equal, MAX_DISTINCT_METAS);
+  s->tensors = (ShareSet) { .all = g_hash_table_new (tensor_hash, tensor_equal),
+                            .hash = tensor_hash, .equal = tensor_equal, .max = G_MAXUINT };
+  s->metas = (ShareSet) { .all = g_hash_table_new (meta_hash, meta_equal), .hash = meta_hash,
+                          .equal = meta_equal, .max = MAX_DISTINCT_METAS };
   return s;
 }
 
@@ -394,38 +379,29 @@ fxs_meta_share_free (FxsMetaShare *s)
   g_free (s);
 }
 
-/* Copies @size bytes of @p, unless there are none. */
 static gpointer
-copy_or_null (FxsArena *arena, gconstpointer p, gsize size)
-{
-  return size ? fxs_arena_memdup (arena, p, size) : NULL;
-}
-
-static gpointer
-copy_tensor (FxsArena *arena, gconstpointer p)
+copy_tensor (FxsGraph *graph, gconstpointer p)
 {
   const FxsTensorMeta *t = p;
-  FxsTensorMeta *copy = fxs_arena_memdup (arena, t, sizeof *t);
-  copy->dims = copy_or_null (arena, t->dims, t->rank * sizeof *t->dims);
-  if (t->symbols)
-    copy->symbols = copy_or_null (arena, t->symbols, t->rank * sizeof *t->symbols);
-  return copy;
+  return fxs_tensor_meta_new (graph, t->rank, t->dims, t->symbols, t->dtype);
 }
 
 /* The arrays at the top may be the caller's; what they point to is the
  * graph's. */
 static gpointer
-copy_node_meta (FxsArena *arena, gconstpointer p)
+copy_node_meta (FxsGraph *graph, gconstpointer p)
 {
+  FxsArena *arena = &graph->arena;
   const FxsNodeMeta *m = p;
   FxsNodeMeta *copy = fxs_arena_memdup (arena, m, sizeof *m);
-  copy->tensors = copy_or_null (arena, m->tensors, m->n_tensors * sizeof *m->tensors);
-  copy->free_symbols = copy_or_null (arena, m->free_symbols,
-                                     m->n_free_symbols * sizeof *m->free_symbols);
+  copy->tensors = fxs_arena_memdup (arena, m->tensors, m->n_tensors * sizeof *m->tensors);
+  copy->free_symbols = fxs_arena_memdup (arena, m->free_symbols,
+                                         m->n_free_symbols * sizeof *m->free_symbols);
   if (m->extra)
     {
       FxsValue *dict = fxs_arena_memdup (arena, m->extra, sizeof *dict);
-      dict->u.items = copy_or_null (arena, dict->u.items, 2 * dict->n * sizeof *dict->u.items);
+      dict->u.items = fxs_arena_memdup (arena, dict->u.items,
+                                        2 * dict->n * sizeof *dict->u.items);
       copy->extra = dict;
     }
   return copy;

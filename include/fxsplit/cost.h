@@ -56,7 +56,6 @@ typedef struct FxsNodeCosts FxsNodeCosts;
 FXS_API FxsNodeCosts *fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind);
 FXS_API void          fxs_node_costs_free (FxsNodeCosts *costs);
 
-FXS_API FxsCostKind   fxs_node_costs_kind (const FxsNodeCosts *costs);
 /* The cost of the node at index @index of the graph (0 for non-call nodes). */
 FXS_API gint64        fxs_node_costs_get (const FxsNodeCosts *costs, guint index);
 /* All of them, indexed by node index: fxs_graph_n_nodes() entries. */

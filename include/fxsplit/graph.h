@@ -67,13 +67,12 @@ FXS_API const char  *fxs_node_target (const FxsNode *node);
 /* The name torch.fx derives from the target: the function's __name__ (the
  * last component of its qualified name) or the target string itself. */
 FXS_API const char  *fxs_node_target_short_name (const FxsNode *node);
-/* args is always a tuple, kwargs always a dict with string keys. */
+/* args is always a tuple (a placeholder's holds its default value, if it has
+ * one), kwargs always a dict with string keys. */
 FXS_API const FxsValue *fxs_node_args (const FxsNode *node);
 FXS_API const FxsValue *fxs_node_kwargs (const FxsNode *node);
 /* The type annotation as torch.fx prints it ("torch.Tensor"), or NULL. */
 FXS_API const char  *fxs_node_type (const FxsNode *node);
-/* A placeholder's default value, or NULL when it has none. */
-FXS_API const FxsValue *fxs_node_default_value (const FxsNode *node);
 /* Position in graph order, from 0. */
 FXS_API guint        fxs_node_index (const FxsNode *node);
 FXS_API const FxsGraph *fxs_node_graph (const FxsNode *node);

@@ -25,8 +25,8 @@ test_load_torch_export (void)
   CU_ASSERT_PTR_EQUAL (fxs_graph_output_node (g), fxs_graph_node (g, 21));
 
   const FxsNode *y = fxs_graph_lookup_node (g, "y");
-  CU_ASSERT_EQUAL (fxs_value_kind (fxs_node_default_value (y)), FXS_VALUE_NONE);
-  CU_ASSERT_PTR_NULL (fxs_node_default_value (fxs_graph_lookup_node (g, "x")));
+  CU_ASSERT_EQUAL (fxs_value_kind (fxs_value_item (fxs_node_args (y), 0)), FXS_VALUE_NONE);
+  CU_ASSERT_EQUAL (fxs_value_n_items (fxs_node_args (fxs_graph_lookup_node (g, "x"))), 0);
 
   const FxsNode *clamp = fxs_graph_lookup_node (g, "clamp");
   CU_ASSERT_EQUAL (fxs_node_op (clamp), FXS_OP_CALL_METHOD);
@@ -185,7 +185,7 @@ test_load_values (void)
   CU_ASSERT_PTR_NOT_NULL_FATAL (g);
   const FxsNode *x = fxs_graph_node (g, 0);
   CU_ASSERT_STRING_EQUAL (fxs_node_type (x), "typing.Tuple[int, int]");
-  CU_ASSERT_EQUAL (fxs_value_n_items (fxs_node_default_value (x)), 2);
+  CU_ASSERT_EQUAL (fxs_value_n_items (fxs_value_item (fxs_node_args (x), 0)), 2);
   const FxsNode *f = fxs_graph_node (g, 1);
   const FxsValue *a = fxs_node_args (f);
   CU_ASSERT_EQUAL (fxs_value_n_items (a), 18);

@@ -82,7 +82,6 @@ test_node_count (void)
 {
   CostGraph c = cost_graph ();
   FxsNodeCosts *costs = fxs_node_costs_new (c.g, FXS_COST_NODES);
-  CU_ASSERT_EQUAL (fxs_node_costs_kind (costs), FXS_COST_NODES);
   CU_ASSERT_EQUAL (fxs_node_costs_get (costs, fxs_node_index (c.x)), 0);
   CU_ASSERT_EQUAL (fxs_node_costs_get (costs, fxs_node_index (c.weight)), 0);
   CU_ASSERT_EQUAL (fxs_node_costs_get (costs, fxs_node_index (c.lin)), 1);

@@ -277,6 +277,15 @@ add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const cha
   return node;
 }
 
+/* add_copy() named after @target (global-state nodes, placeholders: kept
+ * as long as the graph). */
+static FxsNode *
+add_named_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *target,
+                const FxsValue *args)
+{
+  return add_copy (b, orig, op, name_for_target (b, op, target), target, args, NULL);
+}
+
 static void
 bind (Builder *b, guint32 original_index, FxsNode *node)
 {
@@ -316,14 +325,6 @@ add_get_attr (Builder *b, const FxsNode *orig)
   return node;
 }
 
-/* A placeholder for @orig with @target (kept as long as the graph). */
-static FxsNode *
-add_placeholder (Builder *b, const FxsNode *orig, const char *target, const FxsValue *args)
-{
-  return add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                   name_for_target (b, FXS_OP_PLACEHOLDER, target), target, args, NULL);
-}
-
 /* Whether original node @i, an input of a partition, is passed to it:
  * module attributes are not, the submodule fetches them itself with
  * get_attr. */
@@ -359,7 +360,7 @@ add_inputs (Builder *b, const FxsPartition *part)
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
               target = fxs_arena_strndup (&b->graph->arena, arg, strlen (arg));
             }
-          node = add_placeholder (b, orig, target, NULL);
+          node = add_named_copy (b, orig, FXS_OP_PLACEHOLDER, target, NULL);
         }
       bind (b, inputs[k], node);
     }
@@ -391,14 +392,6 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
   return TRUE;
 }
 
-/* A copy of global-state node @orig with @args, named after its target. */
-static FxsNode *
-add_state_copy (Builder *b, const FxsNode *orig, const FxsValue *args)
-{
-  return add_copy (b, orig, (FxsOp) orig->op, name_for_target (b, (FxsOp) orig->op, orig->target),
-                   orig->target, args, NULL);
-}
-
 /* Global-state nodes re-entered at the start of the partition. */
 static void
 add_preludes (Builder *b, const FxsPartition *part)
@@ -408,7 +401,8 @@ add_preludes (Builder *b, const FxsPartition *part)
     {
       const FxsNode *orig = original_node (b, preludes[k]);
       /* their arguments are constants (checked by the analysis) */
-      bind (b, preludes[k], add_state_copy (b, orig, &orig->args));
+      bind (b, preludes[k],
+            add_named_copy (b, orig, (FxsOp) orig->op, orig->target, &orig->args));
     }
 }
 
@@ -425,7 +419,7 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       if (!check_missing (b, exit, error))
         return FALSE;
       args = tuple1 (b, &enter);
-      add_state_copy (b, exit, &args);
+      add_named_copy (b, exit, (FxsOp) exit->op, exit->target, &args);
     }
   return TRUE;
 }
@@ -490,7 +484,7 @@ construct (Builder *b, guint32 i)
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
-      node = add_placeholder (b, orig, target, &args);
+      node = add_named_copy (b, orig, FXS_OP_PLACEHOLDER, target, &args);
     }
   else
     node = add_get_attr (b, orig);

@@ -129,8 +129,9 @@ append_py_lower (GString *out, gunichar c)
     g_string_append_unichar (out, g_unichar_tolower (c));
 }
 
-void
-fxs_snake_case (const char *s, GString *out)
+/* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
+static void
+snake_case (const char *s, GString *out)
 {
   gboolean prev_lower = FALSE;
   const char *p = s;
@@ -197,16 +198,16 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 {
   gsize len = strlen (target);
   if (op == FXS_OP_CALL_FUNCTION)
-    fxs_snake_case (callable_name (target), out);
+    snake_case (callable_name (target), out);
   else if (g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
     {
       /* Python's op[2:-2], empty for "__" and "___" */
       char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
-      fxs_snake_case (inner, out);
+      snake_case (inner, out);
       g_free (inner);
     }
   else
-    fxs_snake_case (target, out);
+    snake_case (target, out);
 }
 
 static gboolean

@@ -34,21 +34,12 @@ fxs_global_state_of (const FxsNode *node)
   return GLOBAL_STATE_NONE;
 }
 
-static void
-note_ref (const FxsNode *node, gpointer data)
-{
-  const FxsNode **first = data;
-  if (!*first)
-    *first = node;
-}
-
 /* The first node @value refers to, or NULL. */
 static const FxsNode *
-first_ref (const FxsValue *value)
+first_ref (const Analysis *a, const FxsValue *value)
 {
-  const FxsNode *first = NULL;
-  fxs_value_foreach_node (value, note_ref, &first);
-  return first;
+  /* every reference lies past the graph's first 0 nodes */
+  return fxs_graph_bad_ref (a->g, 0, value, NULL);
 }
 
 /* ---- pass 1: partitions, symbols, global-state regions ------------------- */
@@ -127,7 +118,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
   if (kind == GLOBAL_STATE_NONE)
     return TRUE;
   a->has_global_state = TRUE;
-  const FxsNode *ref = first_ref (&node->kwargs);
+  const FxsNode *ref = first_ref (a, &node->kwargs);
   if (ref)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -156,7 +147,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
   if (kind == GLOBAL_STATE_ENTER_AUTOCAST)
     {
       /* its arguments are copied into other partitions as they are */
-      ref = first_ref (&node->args);
+      ref = first_ref (a, &node->args);
       if (ref)
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -212,7 +203,7 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         case FXS_OP_PLACEHOLDER:
           {
             /* the default value is copied into the top-level graph as it is */
-            const FxsNode *ref = node->args.n ? first_ref (&node->args.u.items[0]) : NULL;
+            const FxsNode *ref = node->args.n ? first_ref (a, &node->args.u.items[0]) : NULL;
             if (ref)
               {
                 g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,

@@ -210,15 +210,14 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
       g_string_append_printf (path, " -> %s", partition_name (a, e->use_part));
       if (s)
         g_string_append (edges, "; ");
+      g_string_append_printf (edges, "'%s' (partition %s) ", node_at (a, e->def_node)->name,
+                              partition_name (a, e->def_part));
       if (e->symbol)
-        g_string_append_printf (edges, "'%s' (partition %s) binds symbol '%s' of an input of "
-                                "'%s' (partition %s)", node_at (a, e->def_node)->name,
-                                partition_name (a, e->def_part), e->symbol,
-                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+        g_string_append_printf (edges, "binds symbol '%s' of an input of ", e->symbol);
       else
-        g_string_append_printf (edges, "'%s' (partition %s) is used by '%s' (partition %s)",
-                                node_at (a, e->def_node)->name, partition_name (a, e->def_part),
-                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+        g_string_append (edges, "is used by ");
+      g_string_append_printf (edges, "'%s' (partition %s)", node_at (a, e->use_node)->name,
+                              partition_name (a, e->use_part));
     }
   g_set_error (error, FXS_ERROR, FXS_ERROR_CYCLE, "cycle between partitions %s: %s",
                path->str, edges->str);

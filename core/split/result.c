@@ -81,7 +81,6 @@ fxs_split_result_free (FxsSplitResult *result)
   fxs_items_clear (result->qualnames);
   fxs_table_clear (&result->qualname_keys);
   g_string_chunk_free (result->strings);
-  g_free (result->qualname_block);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
   g_free (result);
@@ -194,32 +193,24 @@ key_slot (const FxsSplitResult *r, const char *key, guint32 hash)
 void
 fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
-  /* room for every call_module up front; the keys go to one block */
-  gsize n_calls = plan->n_call_modules, text_size = 1;
-  for (gsize k = 0; k < n_calls; k++)
-    {
-      guint32 i = plan->call_modules[k];
-      const FxsNode *node = r->original->nodes->pdata[i];
-      text_size += strlen (r->by_dense[r->part_of[i]]->submod_name) + strlen (node->target) + 2;
-    }
+  gsize n_calls = plan->n_call_modules;
   /* FxsTableHead: pair index + 1; kept for fxs_split_result_lookup_qualname() */
   fxs_table_reserve (&r->qualname_keys, n_calls);
   fxs_items_reserve (r->qualnames, (guint) (2 * n_calls));
-  char *text = r->qualname_block = g_malloc (text_size);
+  GString *scratch = g_string_new (NULL);
   for (gsize k = 0; k < n_calls; k++)
     {
       guint32 i = plan->call_modules[k];
       const FxsNode *node = r->original->nodes->pdata[i];
       const char *submod = r->by_dense[r->part_of[i]]->submod_name;
       gsize submod_len = strlen (submod), target_len = strlen (node->target);
-      char *key = text;
       gsize key_len = submod_len + 1 + target_len;
+      char *key = g_string_set_size (scratch, key_len)->str;
       memcpy (key, submod, submod_len);
       key[submod_len] = '.';
       char *flat = key + submod_len + 1;
       for (gsize c = 0; c < target_len; c++)
         flat[c] = node->target[c] == '.' ? '_' : node->target[c];
-      key[key_len] = '\0';
       guint32 hash = fxs_name_hash (key, key_len);
       FxsTableHead *e = key_slot (r, key, hash);
       if (e->tag)
@@ -227,12 +218,12 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
           r->qualnames->pdata[2 * (e->tag - 1) + 1] = (gpointer) node->target;
           continue;
         }
-      text += key_len + 1;
-      fxs_items_add (r->qualnames, key);
+      fxs_items_add (r->qualnames, g_string_chunk_insert_len (r->strings, key, key_len));
       fxs_items_add (r->qualnames, (gpointer) node->target);
       *e = (FxsTableHead) { hash, r->qualnames->len / 2 };
       fxs_table_added (&r->qualname_keys);
     }
+  g_string_free (scratch, TRUE);
 }
 
 const char *

@@ -103,8 +103,7 @@ struct FxsSplitResult {
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
   FxsTable qualname_keys;       /* the new names (result.c) */
-  GStringChunk *strings;
-  gpointer qualname_block;      /* g_malloc memory: the map's new names */
+  GStringChunk *strings;        /* names, labels, the qualname map's keys */
 };
 
 struct FxsSplitOptions {

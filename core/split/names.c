@@ -44,7 +44,6 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-
 static int
 compare_reserved (const void *name, const void *member)
 {

@@ -14,7 +14,6 @@ typedef struct {
   const gint64 *ids;
 } IdSource;
 
-
 FxsGlobalState
 fxs_global_state_of (const FxsNode *node)
 {

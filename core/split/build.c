@@ -439,15 +439,12 @@ add_partition_output (Builder *b, const FxsPartition *part)
 {
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
-  FxsValue result, *items;
+  FxsValue *items;
+  FxsValue result = tuple_value (b, n, &items);
+  for (guint k = 0; k < n; k++)
+    items[k] = node_value (b->env[outputs[k]]);
   if (n == 1 && !b->plan->options->tuple_return)
-    result = node_value (b->env[outputs[0]]);
-  else
-    {
-      result = tuple_value (b, n, &items);
-      for (guint k = 0; k < n; k++)
-        items[k] = node_value (b->env[outputs[k]]);
-    }
+    result = items[0];
   add_output (b, &result);
 }
 

@@ -162,12 +162,11 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
     }
 
   /* _exit_autocast(enter) closes the region that enter opened */
-  const FxsNode *enter = NULL;
+  gpointer region = NULL;
   if (node->args.n == 1 && node->args.u.items[0].kind == FXS_VALUE_NODE)
-    enter = node->args.u.items[0].u.node;
-  guint region = enter ? GPOINTER_TO_UINT (g_hash_table_lookup (a->open_autocast,
-                                                               GUINT_TO_POINTER (enter->index + 1)))
-                       : 0;
+    g_hash_table_steal_extended (a->open_autocast,
+                                 GUINT_TO_POINTER (node->args.u.items[0].u.node->index + 1), NULL,
+                                 &region);
   if (!region)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -175,8 +174,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
                    "whose region is still open", node->name, node->target);
       return FALSE;
     }
-  g_hash_table_remove (a->open_autocast, GUINT_TO_POINTER (enter->index + 1));
-  Region *r = &g_array_index (a->autocast_regions, Region, region - 1);
+  Region *r = &g_array_index (a->autocast_regions, Region, GPOINTER_TO_UINT (region) - 1);
   r->exit = node->index;
   r->hi = dense;
   return TRUE;

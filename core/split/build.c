@@ -38,7 +38,6 @@ struct FxsBuilder {
   GString *candidate;
   const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
-  guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
   guint32 *passed_inputs;   /* see fxs_builder_new() */
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 };
@@ -57,21 +56,17 @@ static void
 attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
                 const FxsTensorMeta *tensor)
 {
-  FxsItems *attrs = b->graph->attrs;
   gsize len = strlen (name);
   guint32 hash = fxs_name_hash (name, len);
   guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, len, hash);
   if (pos != G_MAXUINT32)
     {
-      FxsAttr *a = attrs->pdata[pos];
+      FxsAttr *a = b->graph->attrs->pdata[pos];
       a->kind = kind;
       a->class_name = class_name;
       a->tensor = tensor;
       return;
     }
-  /* every attribute comes with a node of the graph: room for as many */
-  if (attrs->len == attrs->cap)
-    fxs_items_reserve (attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
@@ -308,7 +303,6 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   /* a node, its arguments and name take about 160 bytes */
   fxs_arena_expect (&b->graph->arena, n_nodes * 160);
   fxs_items_reserve (b->graph->nodes, n_nodes);
-  b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
   fxs_namespace_reset (b->ns, b->graph);
   b->owner = owner;
@@ -577,7 +571,6 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   if (!keep_order)
     construct_all (b, TRUE, TRUE);
   b->r->top = b->graph;
-  fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];

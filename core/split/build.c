@@ -36,7 +36,6 @@ struct FxsBuilder {
   FxsGraph *graph;
   FxsNamespace *ns;
   GString *candidate;
-  const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
   guint32 *passed_inputs;   /* see fxs_builder_new() */
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
@@ -99,21 +98,15 @@ tuple1 (Builder *b, const FxsValue *item)
 
 static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
 
-/* The node standing for @v's node in the graph being built into *@out;
- * FALSE (and b->missing set) when there is none. */
-static inline gboolean
+/* The node standing for @v's node in the graph being built into *@out. */
+static inline void
 map_ref (Builder *b, const FxsValue *v, FxsValue *out)
 {
   guint32 i = v->u.node->index;
-  if (b->env_owner[i] != b->owner)
-    {
-      if (!b->missing)
-        b->missing = v->u.node;
-      return FALSE;
-    }
+  /* the analysis made every value a graph uses one of its inputs */
+  g_assert (b->env_owner[i] == b->owner);
   *out = *v;
   out->u.node = b->env[i];
-  return TRUE;
 }
 
 /* remap() of a container's items: of @count items at @in_items, every
@@ -129,10 +122,7 @@ remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, gui
       FxsValue item;
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
-        {
-          if (!map_ref (b, v, &item))
-            continue;
-        }
+        map_ref (b, v, &item);
       else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
                || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
         continue;
@@ -155,7 +145,8 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
   switch (in->kind)
     {
     case FXS_VALUE_NODE:
-      return map_ref (b, in, out);
+      map_ref (b, in, out);
+      return TRUE;
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
     case FXS_VALUE_SLICE:
@@ -171,18 +162,6 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
     return FALSE;
   out->u.items = items;
   return TRUE;
-}
-
-static gboolean
-check_missing (Builder *b, const FxsNode *user, GError **error)
-{
-  if (!b->missing)
-    return TRUE;
-  /* the analysis makes every used value an input; this is a safety net */
-  g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-               "node '%s': refers to '%s', which is not available where it is placed",
-               user->name, b->missing->name);
-  return FALSE;
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -360,8 +339,8 @@ add_inputs (Builder *b, const FxsPartition *part)
     }
 }
 
-static gboolean
-add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
+static void
+add_partition_nodes (Builder *b, const FxsPartition *part)
 {
   const guint32 *nodes = fxs_csr_items (&b->r->nodes, part->dense);
   for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
@@ -371,8 +350,6 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &orig->args, &args);
       if (kwargs.n)   /* most are {} */
         remap (b, &orig->kwargs, &kwargs);
-      if (!check_missing (b, orig, error))
-        return FALSE;
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
@@ -383,7 +360,6 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
-  return TRUE;
 }
 
 /* Global-state nodes re-entered at the start of the partition. */
@@ -401,8 +377,8 @@ add_preludes (Builder *b, const FxsPartition *part)
 }
 
 /* Autocast regions left at the end of the partition. */
-static gboolean
-add_epilogues (Builder *b, const FxsPartition *part, GError **error)
+static void
+add_epilogues (Builder *b, const FxsPartition *part)
 {
   const guint32 *exits = fxs_csr_items (&b->plan->epilogues, part->dense);
   for (guint k = 0; k < fxs_csr_count (&b->plan->epilogues, part->dense); k++)
@@ -410,12 +386,9 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       const FxsNode *exit = original_node (b, exits[k]);
       FxsValue enter, args;
       remap (b, &exit->args.u.items[0], &enter);
-      if (!check_missing (b, exit, error))
-        return FALSE;
       args = tuple1 (b, &enter);
       add_named_copy (b, exit, (FxsOp) exit->op, exit->target, &args);
     }
-  return TRUE;
 }
 
 /* The graph's output node, which returns @result. */
@@ -442,8 +415,8 @@ add_partition_output (Builder *b, const FxsPartition *part)
   add_output (b, &result);
 }
 
-gboolean
-fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
+void
+fxs_builder_build_partition (FxsBuilder *b, guint k)
 {
   FxsPartition *part = &b->r->partitions[k];
   guint dense = part->dense;
@@ -455,11 +428,10 @@ fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
   add_preludes (b, part);
   add_inputs (b, part);
   part->first_node = b->graph->nodes->len;
-  gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
-  if (ok)
-    add_partition_output (b, part);
+  add_partition_nodes (b, part);
+  add_epilogues (b, part);
+  add_partition_output (b, part);
   b->graph = NULL;
-  return ok;
 }
 
 /* split_module's construct_graph: a placeholder or get_attr of the original. */
@@ -500,8 +472,8 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 
 /* Calls the partition and binds its outputs (unpacked with getitem when it
  * returns a tuple). */
-static gboolean
-call_partition (Builder *b, FxsPartition *part, GError **error)
+static void
+call_partition (Builder *b, FxsPartition *part)
 {
   /* the inputs passed (module attributes are not), listed for the result
    * apart from r->inputs, which the partitions' builders read meanwhile */
@@ -517,11 +489,8 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   for (guint k = 0; k < n_passed; k++)
     {
       FxsValue ref = node_value (original_node (b, passed[k]));
-      remap (b, &ref, &items[k]);
+      map_ref (b, &ref, &items[k]);
     }
-  if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
-                      error))
-    return FALSE;
   const char *submod = fxs_arena_strndup (&b->graph->arena, part->submod_name,
                                           strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */
@@ -546,7 +515,6 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
               add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
                         getitem_target, &getitem_args, NULL));
       }
-  return TRUE;
 }
 
 static void
@@ -560,8 +528,8 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
 /* split_module's top-level graph: the original's placeholders and
  * get_attrs (with keep_original_order among the calls, as they are needed),
  * the partitions' calls and the output. */
-gboolean
-fxs_builder_build_top (FxsBuilder *b, GError **error)
+void
+fxs_builder_build_top (FxsBuilder *b)
 {
   guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
   for (guint i = 0; i < b->orig->nodes->len; i++)
@@ -586,11 +554,7 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
                 && input_is_passed (b, inputs[i]) && b->env_owner[inputs[i]] != TOP_OWNER)
               construct (b, inputs[i]);
         }
-      if (!call_partition (b, part, error))
-        {
-          b->graph = NULL;
-          return FALSE;
-        }
+      call_partition (b, part);
     }
   /* with no partitions (or none binding anything) nothing was constructed */
   if (keep_order && b->n_top_bound == 0)
@@ -602,11 +566,8 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
     fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
   FxsValue result;
   remap (b, &out->args.u.items[0], &result);
-  gboolean ok = check_missing (b, out, error);
-  if (ok)
-    add_output (b, &result);
+  add_output (b, &result);
   b->graph = NULL;
-  return ok;
 }
 
 FxsBuilder *

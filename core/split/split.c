@@ -362,7 +362,8 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   FxsSplitResult *result = a.r;
   analysis_clear (&a);
 
-  ok = ok && fxs_split_build (result, &plan, error);
+  if (ok)
+    fxs_split_build (result, &plan);
   g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);

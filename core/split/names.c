@@ -97,16 +97,12 @@ in_ranges (gunichar c, const CharRange *ranges, guint n)
 static gboolean
 py_isupper (gunichar c)
 {
-  if (c < 0x80)
-    return c >= 'A' && c <= 'Z';
   return g_unichar_isupper (c) || in_ranges (c, other_uppercase, G_N_ELEMENTS (other_uppercase));
 }
 
 static gboolean
 py_islower (gunichar c)
 {
-  if (c < 0x80)
-    return c >= 'a' && c <= 'z';
   if (in_ranges (c, unknown_to_python, G_N_ELEMENTS (unknown_to_python)))
     return FALSE;
   return g_unichar_islower (c) || in_ranges (c, other_lowercase, G_N_ELEMENTS (other_lowercase));
@@ -162,12 +158,10 @@ snake_case (const char *s, GString *out)
           prev_lower = FALSE;
           continue;
         }
+      /* not ASCII: the cases above took every ASCII byte */
       if (prev_lower && py_isupper (c))
         g_string_append_c (out, '_');
-      if (c < 0x80)
-        g_string_append_c (out, (char) g_ascii_tolower ((char) c));
-      else
-        append_py_lower (out, c);
+      append_py_lower (out, c);
       prev_lower = py_islower (c);
       p = g_utf8_next_char (p);
     }

@@ -182,12 +182,12 @@ flat_target (Builder *b, const char *target)
 static const char output_target[] = "output";
 static const char getitem_target[] = "_operator.getitem";
 
-/* The original attribute @orig's target names. */
+/* The original attribute @orig's target names (the analysis checked that
+ * there is one for every get_attr and call_module). */
 static const FxsAttr *
 original_attr (const Builder *b, const FxsNode *orig)
 {
-  guint32 i = b->plan->attr_of[orig->index];
-  return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
+  return b->orig->attrs->pdata[b->plan->attr_of[orig->index]];
 }
 
 /* Sets attribute @name to the original attribute @orig's target names. */
@@ -305,14 +305,10 @@ static gboolean
 input_is_passed (const Builder *b, guint32 i)
 {
   const FxsNode *orig = original_node (b, i);
-  if (orig->op != FXS_OP_GET_ATTR)
-    return TRUE;
-  const FxsAttr *attr = original_attr (b, orig);
-  return !attr || fxs_attr_kind (attr) != FXS_ATTR_MODULE;
+  return orig->op != FXS_OP_GET_ATTR || fxs_attr_kind (original_attr (b, orig)) != FXS_ATTR_MODULE;
 }
 
-/* The partition's inputs: placeholders, except module attributes, which
- * the submodule fetches itself with get_attr (and drops from its inputs). */
+/* The partition's inputs: placeholders, or get_attrs for module attributes. */
 static void
 add_inputs (Builder *b, const FxsPartition *part)
 {
@@ -454,8 +450,9 @@ construct (Builder *b, guint32 i)
   bind (b, i, node);
 }
 
+/* The placeholders (and with @get_attrs the get_attrs) not constructed yet. */
 static void
-construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
+construct_all (Builder *b, gboolean get_attrs)
 {
   /* placeholders and get_attrs are in no partition: most nodes are passed
    * over without reading them */
@@ -464,7 +461,7 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
       if (b->r->part_of[i] != FXS_NO_PARTITION)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
-      if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
+      if ((op == FXS_OP_PLACEHOLDER || (op == FXS_OP_GET_ATTR && get_attrs))
           && b->env_owner[i] != TOP_OWNER)
         construct (b, i);
     }
@@ -487,10 +484,7 @@ call_partition (Builder *b, FxsPartition *part)
   FxsValue *items;
   FxsValue args = tuple_value (b, n_passed, &items);
   for (guint k = 0; k < n_passed; k++)
-    {
-      FxsValue ref = node_value (original_node (b, passed[k]));
-      map_ref (b, &ref, &items[k]);
-    }
+    items[k] = node_value (b->env[passed[k]]);
   const char *submod = fxs_arena_strndup (&b->graph->arena, part->submod_name,
                                           strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */
@@ -537,7 +531,7 @@ fxs_builder_build_top (FxsBuilder *b)
   begin_graph (b, TOP_OWNER, n_top);
   gboolean keep_order = b->plan->options->keep_original_order;
   if (!keep_order)
-    construct_all (b, TRUE, TRUE);
+    construct_all (b, TRUE);
   b->r->top = b->graph;
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
@@ -547,7 +541,7 @@ fxs_builder_build_top (FxsBuilder *b)
           /* every placeholder before the first call, then the attributes
            * this partition takes, as they are needed */
           if (k == 0)
-            construct_all (b, TRUE, FALSE);
+            construct_all (b, FALSE);
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
           for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
             if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR
@@ -558,7 +552,7 @@ fxs_builder_build_top (FxsBuilder *b)
     }
   /* with no partitions (or none binding anything) nothing was constructed */
   if (keep_order && b->n_top_bound == 0)
-    construct_all (b, TRUE, TRUE);
+    construct_all (b, TRUE);
 
   const FxsNode *out = fxs_graph_output_node (b->orig);
   /* PyTorch fails here on an attribute only the output uses; fetch it */

@@ -19,7 +19,6 @@ typedef struct {
   FxsSplitResult *r;
   const FxsSplitPlan *plan;
   guint32 *passed_inputs;
-  guint n_tasks;
   gint next;              /* atomic: the next task to take, in scheduling order */
 } Job;
 
@@ -46,7 +45,7 @@ build_worker (gpointer data)
   for (;;)
     {
       guint s = (guint) g_atomic_int_add (&job->next, 1);
-      if (s >= job->n_tasks)
+      if (s >= P + 2)
         break;
       /* the top-level graph (often the biggest) and the qualname map
        * first, then the partitions in call order */
@@ -71,7 +70,6 @@ fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan)
     .r = r,
     .plan = plan,
     .passed_inputs = g_malloc ((n_inputs ? n_inputs : 1) * sizeof (guint32)),
-    .n_tasks = P + 2,
   };
   guint threads = plan->options->threads ? plan->options->threads : fxs_get_max_threads ();
   if (threads == 0)

@@ -36,7 +36,6 @@ fxs_split_result_new (FxsGraph *graph)
   FxsSplitResult *r = g_new0 (FxsSplitResult, 1);
   r->original = fxs_graph_ref (graph);
   r->strings = g_string_chunk_new (4096);
-  fxs_table_init (&r->qualname_keys, sizeof (FxsTableHead));
   return r;
 }
 
@@ -79,7 +78,6 @@ fxs_split_result_free (FxsSplitResult *result)
   fxs_csr_clear (&result->dependencies);
   fxs_csr_clear (&result->dependents);
   fxs_items_clear (result->qualnames);
-  fxs_table_clear (&result->qualname_keys);
   g_string_chunk_free (result->strings);
   fxs_graph_unref (result->top);
   fxs_graph_unref (result->original);
@@ -176,15 +174,14 @@ fxs_split_result_set_label (FxsSplitResult *r, guint index, const char *label)
  * graph order (split_module fills it while copying nodes); a key met again
  * takes the later value. */
 
-/* The slot of @key (hashing to @hash) in r->qualname_keys: its entry, or
- * the empty slot where it would go. */
+/* The slot of @key (hashing to @hash) in @keys, a table of pair indices
+ * + 1 in r->qualnames: its entry, or the empty slot where it would go. */
 static FxsTableHead *
-key_slot (const FxsSplitResult *r, const char *key, guint32 hash)
+key_slot (const FxsSplitResult *r, const FxsTable *keys, const char *key, guint32 hash)
 {
-  for (gsize at = fxs_table_start (&r->qualname_keys, hash);;
-       at = fxs_table_step (&r->qualname_keys, at))
+  for (gsize at = fxs_table_start (keys, hash);; at = fxs_table_step (keys, at))
     {
-      FxsTableHead *e = fxs_table_at (&r->qualname_keys, at);
+      FxsTableHead *e = fxs_table_at (keys, at);
       if (!e->tag || (e->hash == hash && strcmp (r->qualnames->pdata[2 * (e->tag - 1)], key) == 0))
         return e;
     }
@@ -194,8 +191,9 @@ void
 fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
 {
   gsize n_calls = plan->n_call_modules;
-  /* FxsTableHead: pair index + 1; kept for fxs_split_result_lookup_qualname() */
-  fxs_table_reserve (&r->qualname_keys, n_calls);
+  FxsTable keys;
+  fxs_table_init (&keys, sizeof (FxsTableHead));
+  fxs_table_reserve (&keys, n_calls);
   fxs_items_reserve (r->qualnames, (guint) (2 * n_calls));
   GString *scratch = g_string_new (NULL);
   for (gsize k = 0; k < n_calls; k++)
@@ -212,7 +210,7 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
       for (gsize c = 0; c < target_len; c++)
         flat[c] = node->target[c] == '.' ? '_' : node->target[c];
       guint32 hash = fxs_name_hash (key, key_len);
-      FxsTableHead *e = key_slot (r, key, hash);
+      FxsTableHead *e = key_slot (r, &keys, key, hash);
       if (e->tag)
         {
           r->qualnames->pdata[2 * (e->tag - 1) + 1] = (gpointer) node->target;
@@ -221,15 +219,8 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
       fxs_items_add (r->qualnames, g_string_chunk_insert_len (r->strings, key, key_len));
       fxs_items_add (r->qualnames, (gpointer) node->target);
       *e = (FxsTableHead) { hash, r->qualnames->len / 2 };
-      fxs_table_added (&r->qualname_keys);
+      fxs_table_added (&keys);
     }
+  fxs_table_clear (&keys);
   g_string_free (scratch, TRUE);
-}
-
-const char *
-fxs_split_result_lookup_qualname (const FxsSplitResult *result, const char *new_name)
-{
-  g_return_val_if_fail (result != NULL && new_name != NULL, NULL);
-  const FxsTableHead *e = key_slot (result, new_name, fxs_name_hash (new_name, strlen (new_name)));
-  return e->tag ? result->qualnames->pdata[2 * (e->tag - 1) + 1] : NULL;
 }

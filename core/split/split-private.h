@@ -102,7 +102,6 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
-  FxsTable qualname_keys;       /* the new names (result.c) */
   GStringChunk *strings;        /* names, labels, the qualname map's keys */
 };
 

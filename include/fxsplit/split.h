@@ -112,8 +112,6 @@ FXS_API const FxsPartition *fxs_split_result_partition_of (const FxsSplitResult 
 FXS_API guint       fxs_split_result_n_qualnames (const FxsSplitResult *result);
 FXS_API void        fxs_split_result_qualname (const FxsSplitResult *result, guint i,
                                        const char **new_name, const char **old_name);
-FXS_API const char *fxs_split_result_lookup_qualname (const FxsSplitResult *result,
-                                              const char *new_name);
 
 /* ---- partitions ----------------------------------------------------------- */
 

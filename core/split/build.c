@@ -123,8 +123,7 @@ remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, gui
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
         map_ref (b, v, &item);
-      else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
-               || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
+      else if (v->kind < FXS_VALUE_LIST || !remap (b, v, &item))
         continue;
       if (!items)
         items = memcpy (node_memory (b, count * sizeof (FxsValue)), in_items,

@@ -364,14 +364,11 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
 
   if (ok)
     fxs_split_build (result, &plan);
+  else
+    g_clear_pointer (&result, fxs_split_result_free);
   g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
-  if (!ok)
-    {
-      fxs_split_result_free (result);
-      return NULL;
-    }
   return result;
 }
 
@@ -381,8 +378,7 @@ fxs_split (FxsGraph *graph, FxsSplitCallback callback, gpointer user_data,
 {
   g_return_val_if_fail (graph != NULL && callback != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  IdSource src = { callback, user_data, NULL };
-  return split (graph, &src, options, error);
+  return split (graph, &(IdSource) { callback, user_data, NULL }, options, error);
 }
 
 FxsSplitResult *
@@ -391,6 +387,5 @@ fxs_split_with_ids (FxsGraph *graph, const gint64 *ids, const FxsSplitOptions *o
 {
   g_return_val_if_fail (graph != NULL && (ids != NULL || fxs_graph_n_nodes (graph) == 0), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  IdSource src = { NULL, NULL, ids };
-  return split (graph, &src, options, error);
+  return split (graph, &(IdSource) { NULL, NULL, ids }, options, error);
 }

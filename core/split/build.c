@@ -36,9 +36,7 @@ struct FxsBuilder {
   FxsGraph *graph;
   FxsNamespace *ns;
   GString *candidate;
-  const FxsNode *missing;   /* a reference remap() found no value for */
   guint n_top_bound;        /* split_module's len(base_mod_env) */
-  guint graph_size;         /* nodes of the graph being built (a bound on its attributes) */
   guint32 *passed_inputs;   /* see fxs_builder_new() */
   CachedCandidate cache[CANDIDATE_CACHE_SIZE];
 };
@@ -57,21 +55,17 @@ static void
 attr_table_set (Builder *b, const char *name, FxsAttrKind kind, const char *class_name,
                 const FxsTensorMeta *tensor)
 {
-  FxsItems *attrs = b->graph->attrs;
   gsize len = strlen (name);
   guint32 hash = fxs_name_hash (name, len);
   guint32 pos = fxs_graph_name_position (b->graph, FALSE, name, len, hash);
   if (pos != G_MAXUINT32)
     {
-      FxsAttr *a = attrs->pdata[pos];
+      FxsAttr *a = b->graph->attrs->pdata[pos];
       a->kind = kind;
       a->class_name = class_name;
       a->tensor = tensor;
       return;
     }
-  /* every attribute comes with a node of the graph: room for as many */
-  if (attrs->len == attrs->cap)
-    fxs_items_reserve (attrs, MAX (b->graph_size, 2 * attrs->cap + 16));
   fxs_graph_append_attr_at (b->graph, node_memory (b, sizeof (FxsAttr)), name, kind, class_name,
                             tensor);
   fxs_graph_name_added (b->graph, FALSE, hash);
@@ -104,21 +98,15 @@ tuple1 (Builder *b, const FxsValue *item)
 
 static gboolean remap (Builder *b, const FxsValue *in, FxsValue *out);
 
-/* The node standing for @v's node in the graph being built into *@out;
- * FALSE (and b->missing set) when there is none. */
-static inline gboolean
+/* The node standing for @v's node in the graph being built into *@out. */
+static inline void
 map_ref (Builder *b, const FxsValue *v, FxsValue *out)
 {
   guint32 i = v->u.node->index;
-  if (b->env_owner[i] != b->owner)
-    {
-      if (!b->missing)
-        b->missing = v->u.node;
-      return FALSE;
-    }
+  /* the analysis made every value a graph uses one of its inputs */
+  g_assert (b->env_owner[i] == b->owner);
   *out = *v;
   out->u.node = b->env[i];
-  return TRUE;
 }
 
 /* remap() of a container's items: of @count items at @in_items, every
@@ -134,12 +122,8 @@ remap_items (Builder *b, const FxsValue *in_items, guint count, guint first, gui
       FxsValue item;
       /* most items are scalars or plain references: no recursion */
       if (v->kind == FXS_VALUE_NODE)
-        {
-          if (!map_ref (b, v, &item))
-            continue;
-        }
-      else if (v->kind < FXS_VALUE_LIST || v->kind == FXS_VALUE_OPAQUE
-               || v->kind == FXS_VALUE_ELLIPSIS || !remap (b, v, &item))
+        map_ref (b, v, &item);
+      else if (v->kind < FXS_VALUE_LIST || !remap (b, v, &item))
         continue;
       if (!items)
         items = memcpy (node_memory (b, count * sizeof (FxsValue)), in_items,
@@ -160,7 +144,8 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
   switch (in->kind)
     {
     case FXS_VALUE_NODE:
-      return map_ref (b, in, out);
+      map_ref (b, in, out);
+      return TRUE;
     case FXS_VALUE_LIST:
     case FXS_VALUE_TUPLE:
     case FXS_VALUE_SLICE:
@@ -176,18 +161,6 @@ remap (Builder *b, const FxsValue *in, FxsValue *out)
     return FALSE;
   out->u.items = items;
   return TRUE;
-}
-
-static gboolean
-check_missing (Builder *b, const FxsNode *user, GError **error)
-{
-  if (!b->missing)
-    return TRUE;
-  /* the analysis makes every used value an input; this is a safety net */
-  g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
-               "node '%s': refers to '%s', which is not available where it is placed",
-               user->name, b->missing->name);
-  return FALSE;
 }
 
 /* "layer.0.linear" -> "layer_0_linear", stored in the graph being built. */
@@ -208,12 +181,12 @@ flat_target (Builder *b, const char *target)
 static const char output_target[] = "output";
 static const char getitem_target[] = "_operator.getitem";
 
-/* The original attribute @orig's target names. */
+/* The original attribute @orig's target names (the analysis checked that
+ * there is one for every get_attr and call_module). */
 static const FxsAttr *
 original_attr (const Builder *b, const FxsNode *orig)
 {
-  guint32 i = b->plan->attr_of[orig->index];
-  return i != G_MAXUINT32 ? b->orig->attrs->pdata[i] : NULL;
+  return b->orig->attrs->pdata[b->plan->attr_of[orig->index]];
 }
 
 /* Sets attribute @name to the original attribute @orig's target names. */
@@ -277,6 +250,15 @@ add_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *name, const cha
   return node;
 }
 
+/* add_copy() named after @target (global-state nodes, placeholders: kept
+ * as long as the graph). */
+static FxsNode *
+add_named_copy (Builder *b, const FxsNode *orig, FxsOp op, const char *target,
+                const FxsValue *args)
+{
+  return add_copy (b, orig, op, name_for_target (b, op, target), target, args, NULL);
+}
+
 static void
 bind (Builder *b, guint32 original_index, FxsNode *node)
 {
@@ -299,7 +281,6 @@ begin_graph (Builder *b, guint32 owner, guint n_nodes)
   /* a node, its arguments and name take about 160 bytes */
   fxs_arena_expect (&b->graph->arena, n_nodes * 160);
   fxs_items_reserve (b->graph->nodes, n_nodes);
-  b->graph_size = n_nodes;
   fxs_graph_keep_alive (b->graph, b->orig);
   fxs_namespace_reset (b->ns, b->graph);
   b->owner = owner;
@@ -316,14 +297,6 @@ add_get_attr (Builder *b, const FxsNode *orig)
   return node;
 }
 
-/* A placeholder for @orig with @target (kept as long as the graph). */
-static FxsNode *
-add_placeholder (Builder *b, const FxsNode *orig, const char *target, const FxsValue *args)
-{
-  return add_copy (b, orig, FXS_OP_PLACEHOLDER,
-                   name_for_target (b, FXS_OP_PLACEHOLDER, target), target, args, NULL);
-}
-
 /* Whether original node @i, an input of a partition, is passed to it:
  * module attributes are not, the submodule fetches them itself with
  * get_attr. */
@@ -331,14 +304,10 @@ static gboolean
 input_is_passed (const Builder *b, guint32 i)
 {
   const FxsNode *orig = original_node (b, i);
-  if (orig->op != FXS_OP_GET_ATTR)
-    return TRUE;
-  const FxsAttr *attr = original_attr (b, orig);
-  return !attr || fxs_attr_kind (attr) != FXS_ATTR_MODULE;
+  return orig->op != FXS_OP_GET_ATTR || fxs_attr_kind (original_attr (b, orig)) != FXS_ATTR_MODULE;
 }
 
-/* The partition's inputs: placeholders, except module attributes, which
- * the submodule fetches itself with get_attr (and drops from its inputs). */
+/* The partition's inputs: placeholders, or get_attrs for module attributes. */
 static void
 add_inputs (Builder *b, const FxsPartition *part)
 {
@@ -359,14 +328,14 @@ add_inputs (Builder *b, const FxsPartition *part)
               g_snprintf (arg, sizeof arg, "arg_%u", counter++);
               target = fxs_arena_strndup (&b->graph->arena, arg, strlen (arg));
             }
-          node = add_placeholder (b, orig, target, NULL);
+          node = add_named_copy (b, orig, FXS_OP_PLACEHOLDER, target, NULL);
         }
       bind (b, inputs[k], node);
     }
 }
 
-static gboolean
-add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
+static void
+add_partition_nodes (Builder *b, const FxsPartition *part)
 {
   const guint32 *nodes = fxs_csr_items (&b->r->nodes, part->dense);
   for (guint k = 0; k < fxs_csr_count (&b->r->nodes, part->dense); k++)
@@ -376,8 +345,6 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
       remap (b, &orig->args, &args);
       if (kwargs.n)   /* most are {} */
         remap (b, &orig->kwargs, &kwargs);
-      if (!check_missing (b, orig, error))
-        return FALSE;
       CachedCandidate *c = lookup_target (b, (FxsOp) orig->op, orig->target);
       const char *target = c->flat;
       /* a dict assignment per call: the last module given a name wins */
@@ -388,15 +355,6 @@ add_partition_nodes (Builder *b, const FxsPartition *part, GError **error)
                            : fxs_namespace_create_name_from (b->ns, &c->name);
       bind (b, nodes[k], add_copy (b, orig, (FxsOp) orig->op, name, target, &args, &kwargs));
     }
-  return TRUE;
-}
-
-/* A copy of global-state node @orig with @args, named after its target. */
-static FxsNode *
-add_state_copy (Builder *b, const FxsNode *orig, const FxsValue *args)
-{
-  return add_copy (b, orig, (FxsOp) orig->op, name_for_target (b, (FxsOp) orig->op, orig->target),
-                   orig->target, args, NULL);
 }
 
 /* Global-state nodes re-entered at the start of the partition. */
@@ -408,13 +366,14 @@ add_preludes (Builder *b, const FxsPartition *part)
     {
       const FxsNode *orig = original_node (b, preludes[k]);
       /* their arguments are constants (checked by the analysis) */
-      bind (b, preludes[k], add_state_copy (b, orig, &orig->args));
+      bind (b, preludes[k],
+            add_named_copy (b, orig, (FxsOp) orig->op, orig->target, &orig->args));
     }
 }
 
 /* Autocast regions left at the end of the partition. */
-static gboolean
-add_epilogues (Builder *b, const FxsPartition *part, GError **error)
+static void
+add_epilogues (Builder *b, const FxsPartition *part)
 {
   const guint32 *exits = fxs_csr_items (&b->plan->epilogues, part->dense);
   for (guint k = 0; k < fxs_csr_count (&b->plan->epilogues, part->dense); k++)
@@ -422,12 +381,9 @@ add_epilogues (Builder *b, const FxsPartition *part, GError **error)
       const FxsNode *exit = original_node (b, exits[k]);
       FxsValue enter, args;
       remap (b, &exit->args.u.items[0], &enter);
-      if (!check_missing (b, exit, error))
-        return FALSE;
       args = tuple1 (b, &enter);
-      add_state_copy (b, exit, &args);
+      add_named_copy (b, exit, (FxsOp) exit->op, exit->target, &args);
     }
-  return TRUE;
 }
 
 /* The graph's output node, which returns @result. */
@@ -445,20 +401,17 @@ add_partition_output (Builder *b, const FxsPartition *part)
 {
   const guint32 *outputs = fxs_csr_items (&b->r->outputs, part->dense);
   guint n = fxs_csr_count (&b->r->outputs, part->dense);
-  FxsValue result, *items;
+  FxsValue *items;
+  FxsValue result = tuple_value (b, n, &items);
+  for (guint k = 0; k < n; k++)
+    items[k] = node_value (b->env[outputs[k]]);
   if (n == 1 && !b->plan->options->tuple_return)
-    result = node_value (b->env[outputs[0]]);
-  else
-    {
-      result = tuple_value (b, n, &items);
-      for (guint k = 0; k < n; k++)
-        items[k] = node_value (b->env[outputs[k]]);
-    }
+    result = items[0];
   add_output (b, &result);
 }
 
-gboolean
-fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
+void
+fxs_builder_build_partition (FxsBuilder *b, guint k)
 {
   FxsPartition *part = &b->r->partitions[k];
   guint dense = part->dense;
@@ -470,11 +423,10 @@ fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error)
   add_preludes (b, part);
   add_inputs (b, part);
   part->first_node = b->graph->nodes->len;
-  gboolean ok = add_partition_nodes (b, part, error) && add_epilogues (b, part, error);
-  if (ok)
-    add_partition_output (b, part);
+  add_partition_nodes (b, part);
+  add_epilogues (b, part);
+  add_partition_output (b, part);
   b->graph = NULL;
-  return ok;
 }
 
 /* split_module's construct_graph: a placeholder or get_attr of the original. */
@@ -490,15 +442,16 @@ construct (Builder *b, guint32 i)
       FxsValue args = { .kind = FXS_VALUE_TUPLE };
       if (orig->args.n)
         args = tuple1 (b, &orig->args.u.items[0]);
-      node = add_placeholder (b, orig, target, &args);
+      node = add_named_copy (b, orig, FXS_OP_PLACEHOLDER, target, &args);
     }
   else
     node = add_get_attr (b, orig);
   bind (b, i, node);
 }
 
+/* The placeholders (and with @get_attrs the get_attrs) not constructed yet. */
 static void
-construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
+construct_all (Builder *b, gboolean get_attrs)
 {
   /* placeholders and get_attrs are in no partition: most nodes are passed
    * over without reading them */
@@ -507,7 +460,7 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
       if (b->r->part_of[i] != FXS_NO_PARTITION)
         continue;
       FxsOp op = (FxsOp) original_node (b, i)->op;
-      if (((op == FXS_OP_PLACEHOLDER && placeholders) || (op == FXS_OP_GET_ATTR && get_attrs))
+      if ((op == FXS_OP_PLACEHOLDER || (op == FXS_OP_GET_ATTR && get_attrs))
           && b->env_owner[i] != TOP_OWNER)
         construct (b, i);
     }
@@ -515,8 +468,8 @@ construct_all (Builder *b, gboolean placeholders, gboolean get_attrs)
 
 /* Calls the partition and binds its outputs (unpacked with getitem when it
  * returns a tuple). */
-static gboolean
-call_partition (Builder *b, FxsPartition *part, GError **error)
+static void
+call_partition (Builder *b, FxsPartition *part)
 {
   /* the inputs passed (module attributes are not), listed for the result
    * apart from r->inputs, which the partitions' builders read meanwhile */
@@ -530,13 +483,7 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
   FxsValue *items;
   FxsValue args = tuple_value (b, n_passed, &items);
   for (guint k = 0; k < n_passed; k++)
-    {
-      FxsValue ref = node_value (original_node (b, passed[k]));
-      remap (b, &ref, &items[k]);
-    }
-  if (!check_missing (b, fxs_graph_node (b->orig, fxs_csr_items (&b->r->nodes, part->dense)[0]),
-                      error))
-    return FALSE;
+    items[k] = node_value (b->env[passed[k]]);
   const char *submod = fxs_arena_strndup (&b->graph->arena, part->submod_name,
                                           strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */
@@ -561,7 +508,6 @@ call_partition (Builder *b, FxsPartition *part, GError **error)
               add_node (b, FXS_OP_CALL_FUNCTION, fxs_namespace_create_name (b->ns, "getitem"),
                         getitem_target, &getitem_args, NULL));
       }
-  return TRUE;
 }
 
 static void
@@ -575,8 +521,8 @@ construct_get_attr_ref (const FxsNode *def, gpointer data)
 /* split_module's top-level graph: the original's placeholders and
  * get_attrs (with keep_original_order among the calls, as they are needed),
  * the partitions' calls and the output. */
-gboolean
-fxs_builder_build_top (FxsBuilder *b, GError **error)
+void
+fxs_builder_build_top (FxsBuilder *b)
 {
   guint n_top = b->r->n_partitions + b->r->outputs.offsets[b->r->n_partitions] + 1;
   for (guint i = 0; i < b->orig->nodes->len; i++)
@@ -584,9 +530,8 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
   begin_graph (b, TOP_OWNER, n_top);
   gboolean keep_order = b->plan->options->keep_original_order;
   if (!keep_order)
-    construct_all (b, TRUE, TRUE);
+    construct_all (b, TRUE);
   b->r->top = b->graph;
-  fxs_items_reserve (b->graph->attrs, b->graph->attrs->len + b->r->n_partitions);
   for (guint k = 0; k < b->r->n_partitions; k++)
     {
       FxsPartition *part = &b->r->partitions[k];
@@ -595,22 +540,18 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
           /* every placeholder before the first call, then the attributes
            * this partition takes, as they are needed */
           if (k == 0)
-            construct_all (b, TRUE, FALSE);
+            construct_all (b, FALSE);
           const guint32 *inputs = fxs_csr_items (&b->r->inputs, part->dense);
           for (guint i = 0; i < fxs_csr_count (&b->r->inputs, part->dense); i++)
             if (original_node (b, inputs[i])->op == FXS_OP_GET_ATTR
                 && input_is_passed (b, inputs[i]) && b->env_owner[inputs[i]] != TOP_OWNER)
               construct (b, inputs[i]);
         }
-      if (!call_partition (b, part, error))
-        {
-          b->graph = NULL;
-          return FALSE;
-        }
+      call_partition (b, part);
     }
   /* with no partitions (or none binding anything) nothing was constructed */
   if (keep_order && b->n_top_bound == 0)
-    construct_all (b, TRUE, TRUE);
+    construct_all (b, TRUE);
 
   const FxsNode *out = fxs_graph_output_node (b->orig);
   /* PyTorch fails here on an attribute only the output uses; fetch it */
@@ -618,11 +559,8 @@ fxs_builder_build_top (FxsBuilder *b, GError **error)
     fxs_value_foreach_node (&out->args.u.items[0], construct_get_attr_ref, b);
   FxsValue result;
   remap (b, &out->args.u.items[0], &result);
-  gboolean ok = check_missing (b, out, error);
-  if (ok)
-    add_output (b, &result);
+  add_output (b, &result);
   b->graph = NULL;
-  return ok;
 }
 
 FxsBuilder *

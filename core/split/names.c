@@ -44,7 +44,6 @@ static const char *const reserved_names[] = {
   "yield", "zip",
 };
 
-
 static int
 compare_reserved (const void *name, const void *member)
 {
@@ -98,16 +97,12 @@ in_ranges (gunichar c, const CharRange *ranges, guint n)
 static gboolean
 py_isupper (gunichar c)
 {
-  if (c < 0x80)
-    return c >= 'A' && c <= 'Z';
   return g_unichar_isupper (c) || in_ranges (c, other_uppercase, G_N_ELEMENTS (other_uppercase));
 }
 
 static gboolean
 py_islower (gunichar c)
 {
-  if (c < 0x80)
-    return c >= 'a' && c <= 'z';
   if (in_ranges (c, unknown_to_python, G_N_ELEMENTS (unknown_to_python)))
     return FALSE;
   return g_unichar_islower (c) || in_ranges (c, other_lowercase, G_N_ELEMENTS (other_lowercase));
@@ -129,8 +124,9 @@ append_py_lower (GString *out, gunichar c)
     g_string_append_unichar (out, g_unichar_tolower (c));
 }
 
-void
-fxs_snake_case (const char *s, GString *out)
+/* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
+static void
+snake_case (const char *s, GString *out)
 {
   gboolean prev_lower = FALSE;
   const char *p = s;
@@ -162,12 +158,10 @@ fxs_snake_case (const char *s, GString *out)
           prev_lower = FALSE;
           continue;
         }
+      /* not ASCII: the cases above took every ASCII byte */
       if (prev_lower && py_isupper (c))
         g_string_append_c (out, '_');
-      if (c < 0x80)
-        g_string_append_c (out, (char) g_ascii_tolower ((char) c));
-      else
-        append_py_lower (out, c);
+      append_py_lower (out, c);
       prev_lower = py_islower (c);
       p = g_utf8_next_char (p);
     }
@@ -197,16 +191,16 @@ fxs_node_name_candidate (FxsOp op, const char *target, GString *out)
 {
   gsize len = strlen (target);
   if (op == FXS_OP_CALL_FUNCTION)
-    fxs_snake_case (callable_name (target), out);
+    snake_case (callable_name (target), out);
   else if (g_str_has_prefix (target, "__") && g_str_has_suffix (target, "__"))
     {
       /* Python's op[2:-2], empty for "__" and "___" */
       char *inner = len > 4 ? g_strndup (target + 2, len - 4) : g_strdup ("");
-      fxs_snake_case (inner, out);
+      snake_case (inner, out);
       g_free (inner);
     }
   else
-    fxs_snake_case (target, out);
+    snake_case (target, out);
 }
 
 static gboolean

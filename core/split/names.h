@@ -71,9 +71,6 @@ void fxs_name_candidate_init_for_node (FxsNameCandidate *c, FxsOp op, const char
  * namespace's graph. */
 const char   *fxs_namespace_create_name_from (FxsNamespace *ns, FxsNameCandidate *c);
 
-/* _snake_case(s) appended to @out ("pascalCase" -> "pascal_case"). */
-void fxs_snake_case (const char *s, GString *out);
-
 /* The name torch.fx derives for a node with @op and @target when no name
  * is given, Graph._target_to_str's, appended to @out: for call_function,
  * _snake_case of the function's __name__ (the last component of the

@@ -165,16 +165,13 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
   fxs_table_room (&ns->sparse);
   guint64 n = start;
   g_ptr_array_set_size (ns->path, 0);
-  SparseSlot *s;
+  SparseSlot *s = NULL;
   for (;;)
     {
       if (n >= 1 && n < b->cursor)
         n = b->cursor;
       if (n == b->cursor && b->sparse_above == 0)
-        {
-          s = NULL;     /* nothing is taken beyond the cursor */
-          break;
-        }
+        break;      /* nothing is taken beyond the cursor */
       s = find_sparse (ns, base, n);
       if (!s->head.tag)
         break;
@@ -196,8 +193,7 @@ take_number_sparse (FxsNamespace *ns, guint32 base, guint64 start)
         }
       return n;
     }
-  if (!s)
-    s = find_sparse (ns, base, n);
+  /* s is n's empty slot: the search ended there */
   *s = (SparseSlot) { { hash_number (base, n), base + 1 }, n, n + 1 };
   fxs_table_added (&ns->sparse);
   if (n > b->cursor)

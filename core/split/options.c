@@ -9,15 +9,6 @@ fxs_split_options_new (void)
   return g_memdup2 (&fxs_split_options_default, sizeof fxs_split_options_default);
 }
 
-FxsSplitOptions *
-fxs_split_options_copy (const FxsSplitOptions *options)
-{
-  g_return_val_if_fail (options != NULL, NULL);
-  FxsSplitOptions *o = g_memdup2 (options, sizeof *options);
-  o->partition_affix = g_strdup (options->partition_affix);
-  return o;
-}
-
 void
 fxs_split_options_free (FxsSplitOptions *options)
 {

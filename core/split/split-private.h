@@ -102,9 +102,7 @@ struct FxsSplitResult {
   FxsCsr dependencies;          /* dense partition indices */
   FxsCsr dependents;
   FxsItems qualnames[1];        /* new name, old name, new name, ... */
-  FxsTable qualname_keys;       /* the new names (result.c) */
-  GStringChunk *strings;
-  gpointer qualname_block;      /* g_malloc memory: the map's new names */
+  GStringChunk *strings;        /* names, labels, the qualname map's keys */
 };
 
 struct FxsSplitOptions {
@@ -158,7 +156,7 @@ void fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan);
 
 /* Builds the graphs of @r, whose partitions, lists and order the analysis
  * has filled, and its qualname map (workers.c, on threads for big splits). */
-gboolean fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan, GError **error);
+void fxs_split_build (FxsSplitResult *r, const FxsSplitPlan *plan);
 
 /* One builder per thread (build.c): it builds whole graphs of @r, one at a
  * time, and records the inputs each partition is passed in
@@ -167,7 +165,7 @@ typedef struct FxsBuilder FxsBuilder;
 FxsBuilder *fxs_builder_new (FxsSplitResult *r, const FxsSplitPlan *plan, guint32 *passed_inputs);
 void        fxs_builder_free (FxsBuilder *b);
 /* The graph of the partition at call-order position @k. */
-gboolean    fxs_builder_build_partition (FxsBuilder *b, guint k, GError **error);
-gboolean    fxs_builder_build_top (FxsBuilder *b, GError **error);
+void        fxs_builder_build_partition (FxsBuilder *b, guint k);
+void        fxs_builder_build_top (FxsBuilder *b);
 
 #endif

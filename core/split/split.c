@@ -14,7 +14,6 @@ typedef struct {
   const gint64 *ids;
 } IdSource;
 
-
 FxsGlobalState
 fxs_global_state_of (const FxsNode *node)
 {
@@ -34,21 +33,12 @@ fxs_global_state_of (const FxsNode *node)
   return GLOBAL_STATE_NONE;
 }
 
-static void
-note_ref (const FxsNode *node, gpointer data)
-{
-  const FxsNode **first = data;
-  if (!*first)
-    *first = node;
-}
-
 /* The first node @value refers to, or NULL. */
 static const FxsNode *
-first_ref (const FxsValue *value)
+first_ref (const Analysis *a, const FxsValue *value)
 {
-  const FxsNode *first = NULL;
-  fxs_value_foreach_node (value, note_ref, &first);
-  return first;
+  /* every reference lies past the graph's first 0 nodes */
+  return fxs_graph_bad_ref (a->g, 0, value, NULL);
 }
 
 /* ---- pass 1: partitions, symbols, global-state regions ------------------- */
@@ -127,7 +117,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
   if (kind == GLOBAL_STATE_NONE)
     return TRUE;
   a->has_global_state = TRUE;
-  const FxsNode *ref = first_ref (&node->kwargs);
+  const FxsNode *ref = first_ref (a, &node->kwargs);
   if (ref)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -156,7 +146,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
   if (kind == GLOBAL_STATE_ENTER_AUTOCAST)
     {
       /* its arguments are copied into other partitions as they are */
-      ref = first_ref (&node->args);
+      ref = first_ref (a, &node->args);
       if (ref)
         {
           g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -172,12 +162,11 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
     }
 
   /* _exit_autocast(enter) closes the region that enter opened */
-  const FxsNode *enter = NULL;
+  gpointer region = NULL;
   if (node->args.n == 1 && node->args.u.items[0].kind == FXS_VALUE_NODE)
-    enter = node->args.u.items[0].u.node;
-  guint region = enter ? GPOINTER_TO_UINT (g_hash_table_lookup (a->open_autocast,
-                                                               GUINT_TO_POINTER (enter->index + 1)))
-                       : 0;
+    g_hash_table_steal_extended (a->open_autocast,
+                                 GUINT_TO_POINTER (node->args.u.items[0].u.node->index + 1), NULL,
+                                 &region);
   if (!region)
     {
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -185,8 +174,7 @@ track_global_state (Analysis *a, const FxsNode *node, guint32 dense, guint32 las
                    "whose region is still open", node->name, node->target);
       return FALSE;
     }
-  g_hash_table_remove (a->open_autocast, GUINT_TO_POINTER (enter->index + 1));
-  Region *r = &g_array_index (a->autocast_regions, Region, region - 1);
+  Region *r = &g_array_index (a->autocast_regions, Region, GPOINTER_TO_UINT (region) - 1);
   r->exit = node->index;
   r->hi = dense;
   return TRUE;
@@ -212,7 +200,7 @@ assign_partitions (Analysis *a, const IdSource *src, GError **error)
         case FXS_OP_PLACEHOLDER:
           {
             /* the default value is copied into the top-level graph as it is */
-            const FxsNode *ref = node->args.n ? first_ref (&node->args.u.items[0]) : NULL;
+            const FxsNode *ref = node->args.n ? first_ref (a, &node->args.u.items[0]) : NULL;
             if (ref)
               {
                 g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH,
@@ -374,15 +362,13 @@ split (FxsGraph *graph, const IdSource *src, const FxsSplitOptions *options, GEr
   FxsSplitResult *result = a.r;
   analysis_clear (&a);
 
-  ok = ok && fxs_split_build (result, &plan, error);
+  if (ok)
+    fxs_split_build (result, &plan);
+  else
+    g_clear_pointer (&result, fxs_split_result_free);
   g_free (plan.call_modules);
   fxs_csr_clear (&plan.preludes);
   fxs_csr_clear (&plan.epilogues);
-  if (!ok)
-    {
-      fxs_split_result_free (result);
-      return NULL;
-    }
   return result;
 }
 
@@ -392,8 +378,7 @@ fxs_split (FxsGraph *graph, FxsSplitCallback callback, gpointer user_data,
 {
   g_return_val_if_fail (graph != NULL && callback != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  IdSource src = { callback, user_data, NULL };
-  return split (graph, &src, options, error);
+  return split (graph, &(IdSource) { callback, user_data, NULL }, options, error);
 }
 
 FxsSplitResult *
@@ -402,6 +387,5 @@ fxs_split_with_ids (FxsGraph *graph, const gint64 *ids, const FxsSplitOptions *o
 {
   g_return_val_if_fail (graph != NULL && (ids != NULL || fxs_graph_n_nodes (graph) == 0), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  IdSource src = { NULL, NULL, ids };
-  return split (graph, &src, options, error);
+  return split (graph, &(IdSource) { NULL, NULL, ids }, options, error);
 }

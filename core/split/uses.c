@@ -44,16 +44,17 @@ typedef struct {
   guint32 use_part;   /* FXS_NO_PARTITION for the output node */
 } Use;
 
-/* split_module's record_cross_partition_use(def, use), for a @def in
- * another partition than the user's. */
+/* split_module's record_cross_partition_use(def, use) of a node @def a
+ * value refers to, unless it is in the user's own partition (most are). */
 static void
-record_use (const FxsNode *def, const Use *use)
+record_use (const FxsNode *def, gpointer data)
 {
+  const Use *use = data;
   Analysis *a = use->a;
-  if (a->error)
-    return;
   guint32 d = def->index;
   guint32 dp = a->r->part_of[d], up = use->use_part;
+  if (dp == up || a->error)
+    return;
   if (dp != FXS_NO_PARTITION)
     add_output (a, dp, d);
   if (up == FXS_NO_PARTITION)
@@ -87,16 +88,6 @@ record_use (const FxsNode *def, const Use *use)
     }
   if (dp != FXS_NO_PARTITION)
     add_dependency (a, up, dp, d, use->use_node, NULL);
-}
-
-/* record_use() of a node a value refers to, unless it is in the user's
- * own partition (most are). */
-static void
-note_use (const FxsNode *def, gpointer data)
-{
-  const Use *use = data;
-  if (use->a->r->part_of[def->index] != use->use_part)
-    record_use (def, use);
 }
 
 /* Global-state regions are re-entered per partition, which only works
@@ -141,9 +132,9 @@ fxs_analysis_record_uses (Analysis *a, GError **error)
         }
       /* the uses of the node (in no partition: the output node) */
       Use use = { a, i, part };
-      fxs_value_foreach_node (&node->args, note_use, &use);
+      fxs_value_foreach_node (&node->args, record_use, &use);
       if (node->kwargs.n && node->op != FXS_OP_OUTPUT)   /* most are {} */
-        fxs_value_foreach_node (&node->kwargs, note_use, &use);
+        fxs_value_foreach_node (&node->kwargs, record_use, &use);
       if (a->error)
         {
           g_propagate_error (error, g_steal_pointer (&a->error));
@@ -210,15 +201,14 @@ set_cycle_error (Analysis *a, const FxsCsr *deps, const guint32 *remaining, GErr
       g_string_append_printf (path, " -> %s", partition_name (a, e->use_part));
       if (s)
         g_string_append (edges, "; ");
+      g_string_append_printf (edges, "'%s' (partition %s) ", node_at (a, e->def_node)->name,
+                              partition_name (a, e->def_part));
       if (e->symbol)
-        g_string_append_printf (edges, "'%s' (partition %s) binds symbol '%s' of an input of "
-                                "'%s' (partition %s)", node_at (a, e->def_node)->name,
-                                partition_name (a, e->def_part), e->symbol,
-                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+        g_string_append_printf (edges, "binds symbol '%s' of an input of ", e->symbol);
       else
-        g_string_append_printf (edges, "'%s' (partition %s) is used by '%s' (partition %s)",
-                                node_at (a, e->def_node)->name, partition_name (a, e->def_part),
-                                node_at (a, e->use_node)->name, partition_name (a, e->use_part));
+        g_string_append (edges, "is used by ");
+      g_string_append_printf (edges, "'%s' (partition %s)", node_at (a, e->use_node)->name,
+                              partition_name (a, e->use_part));
     }
   g_set_error (error, FXS_ERROR, FXS_ERROR_CYCLE, "cycle between partitions %s: %s",
                path->str, edges->str);

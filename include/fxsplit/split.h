@@ -28,7 +28,6 @@ typedef struct FxsPartition FxsPartition;
  * keep_original_node_name FALSE, keep_original_input_name TRUE, no
  * partition_affix, tuple_return FALSE.  Free with fxs_split_options_free. */
 FXS_API FxsSplitOptions *fxs_split_options_new (void);
-FXS_API FxsSplitOptions *fxs_split_options_copy (const FxsSplitOptions *options);
 FXS_API void     fxs_split_options_free (FxsSplitOptions *options);
 FXS_API void     fxs_split_options_set_keep_original_order (FxsSplitOptions *o, gboolean v);
 FXS_API gboolean fxs_split_options_get_keep_original_order (const FxsSplitOptions *o);
@@ -113,8 +112,6 @@ FXS_API const FxsPartition *fxs_split_result_partition_of (const FxsSplitResult 
 FXS_API guint       fxs_split_result_n_qualnames (const FxsSplitResult *result);
 FXS_API void        fxs_split_result_qualname (const FxsSplitResult *result, guint i,
                                        const char **new_name, const char **old_name);
-FXS_API const char *fxs_split_result_lookup_qualname (const FxsSplitResult *result,
-                                              const char *new_name);
 
 /* ---- partitions ----------------------------------------------------------- */
 

@@ -98,7 +98,7 @@ static void
 check_snake (const char *in, const char *expected)
 {
   GString *out = g_string_new (NULL);
-  fxs_snake_case (in, out);
+  fxs_node_name_candidate (FXS_OP_CALL_MODULE, in, out);   /* _snake_case itself */
   CU_ASSERT_STRING_EQUAL (out->str, expected);
   g_string_free (out, TRUE);
 }

@@ -127,7 +127,6 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
-  g_free (ctx->base_dir);
   g_free (ctx);
 }
 
@@ -223,7 +222,8 @@ fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
                    "fxs_output_open_file() called outside of an output's write hook");
       return NULL;
     }
-  char *absolute = g_canonicalize_filename (path, ctx->base_dir);
+  /* relative to the pipeline's directory, as the options' defaults are */
+  char *absolute = g_canonicalize_filename (path, fxs_options_base_dir (ctx->options, NULL));
   FILE *stream = fxs_staging_open (ctx->staging, absolute, ctx->label, error);
   if (stream)
     g_ptr_array_add (ctx->files, absolute);

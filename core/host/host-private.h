@@ -85,7 +85,7 @@ const FxsOptionSpec *fxs_options_missing_required (const FxsOptions *options);
 const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key,
                                        const FxsOptionSpec **spec);
 /* The directory @key's value was written relative to: the @base_dir it
- * was set with, else fxs_options_new()'s (may be NULL). */
+ * was set with, else (and for a NULL @key) fxs_options_new()'s or NULL. */
 const char           *fxs_options_base_dir (const FxsOptions *options, const char *key);
 
 /* ---- plugin instances (context.c) ------------------------------------------- */
@@ -101,7 +101,6 @@ struct FxsPluginContext {
   FxsOptions *options;        /* owned */
   gpointer state;
   gboolean initialized;       /* init succeeded: fini is due */
-  char *base_dir;             /* relative output paths are relative to it */
   FxsLogFunc log;             /* the log sink: where fxs_plugin_log's lines go */
   gpointer log_data;          /* outlives the instance */
   FxsStaging *staging;        /* set only while write runs */

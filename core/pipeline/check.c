@@ -119,22 +119,14 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   return TRUE;
 }
 
-/* The log sink of the pipeline's plugin instances: fxs_pipeline_log, so
- * that a log function set later still receives their lines. */
-static void
-pipeline_log_sink (FxsLogLevel level, const char *line, gpointer pipeline)
-{
-  fxs_pipeline_log (pipeline, level, line);
-}
-
 /* Which file the plugin of @group was loaded from (--verbose), and a
  * warning when it hides another module of its name. */
 static void
-log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
+log_plugin_file (FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
 {
   char *line = g_strdup_printf ("[%s] %s: loaded from %s", group->name,
                                 fxs_plugin_name (plugin), fxs_plugin_path (plugin));
-  fxs_pipeline_log (p, FXS_LOG_INFO, line);
+  fxs_pipeline_log (FXS_LOG_INFO, line, p);
   g_free (line);
   FxsPluginDirSource source, hidden_source;
   const char *hidden = fxs_plugin_shadowed_path (plugin, &source, &hidden_source);
@@ -144,7 +136,7 @@ log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsP
                           group->name, fxs_plugin_name (plugin), fxs_plugin_path (plugin),
                           fxs_plugin_dir_source_to_string (source), hidden,
                           fxs_plugin_dir_source_to_string (hidden_source));
-  fxs_pipeline_log (p, FXS_LOG_WARNING, line);
+  fxs_pipeline_log (FXS_LOG_WARNING, line, p);
   g_free (line);
 }
 
@@ -219,8 +211,7 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
     .prefix = g_strdup_printf ("%s%s: ", where, fxs_plugin_name (plugin)),
     .plugin = plugin,
     .options = options,
-    .base_dir = g_strdup (p->base_dir),
-    .log = pipeline_log_sink,
+    .log = fxs_pipeline_log,
     .log_data = p,
     .files = g_ptr_array_new_with_free_func (g_free),
   };

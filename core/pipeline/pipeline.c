@@ -135,8 +135,9 @@ fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer user
 }
 
 void
-fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line)
+fxs_pipeline_log (FxsLogLevel level, const char *line, gpointer data)
 {
+  const FxsPipeline *pipeline = data;
   if (pipeline->log)
     {
       pipeline->log (level, line, pipeline->log_data);

@@ -58,12 +58,10 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
   if (init)
     {
       GError *local = NULL;
-      gpointer state = NULL;
       fxs_plugin_context_enter (ctx, "init", NULL);
-      gboolean ok = init (ctx, &state, &local);
+      gboolean ok = init (ctx, &ctx->state, &local);
       if (!fxs_plugin_context_done (ctx, ok, local, "init", error))
         return FALSE;
-      ctx->state = state;
     }
   ctx->initialized = TRUE;
   return TRUE;

@@ -85,28 +85,25 @@ label_problem (const char *label)
 }
 
 gboolean
-fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id, char **label,
+fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id, const char **label,
                                     GError **error)
 {
   *label = NULL;
   if (!ctx->plugin->label)
     return TRUE;
   fxs_plugin_context_enter (ctx, "label", NULL);
-  const char *text = ctx->plugin->label (ctx->state, id);
+  *label = ctx->plugin->label (ctx->state, id);
   fxs_plugin_context_leave ();
-  if (!text)
-    return TRUE;
-  const char *problem = label_problem (text);
+  const char *problem = *label ? label_problem (*label) : NULL;
   if (problem)
     {
-      char *shown = fxs_text_escape (text, 60);
+      char *shown = fxs_text_escape (*label, 60);
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
                    "%slabel of partition %" G_GINT64_FORMAT ": %s: \"%s\"", ctx->prefix, id,
                    problem, shown);
       g_free (shown);
       return FALSE;
     }
-  *label = g_strdup (text);
   return TRUE;
 }
 

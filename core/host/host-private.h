@@ -118,12 +118,12 @@ void     fxs_plugin_context_free (FxsPluginContext *ctx);
 gboolean fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
                                   const char *hook, GError **error);
 
-/* Sets *@label to a copy of the label hook's label of partition @id, or
- * NULL.  One that is empty, not UTF-8 text, longer than
+/* Sets *@label to the label hook's label of partition @id (the plugin's,
+ * valid until fini), or NULL.  One that is empty, not UTF-8 text, longer than
  * FXS_PARTITION_LABEL_MAX or holds a control character is
  * FXS_ERROR_PLUGIN_FAILED. */
 gboolean fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id,
-                                             char **label, GError **error);
+                                             const char **label, GError **error);
 
 /* The hook running, for fxs_pipeline_running_hook(); volatile, as a
  * signal handler reads it.  Not thread-local: hooks run on the pipeline's

@@ -168,20 +168,17 @@ read_options (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlug
   return NULL;
 }
 
-/* Loads the plugin of @group, checks its kind and options, and returns its
- * instance (not yet initialised). */
-static FxsPluginContext *
-make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
-               GError **error)
+/* Loads the plugin of @group, checks its kind and options, and appends its
+ * instance (not yet initialised) to the partitioners or the outputs. */
+static gboolean
+add_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
+              GError **error)
 {
   const FxsPipelineSetting *key = g_hash_table_lookup (group->by_key, "plugin");
   const char *kind_name = fxs_plugin_kind_to_string (kind);
   if (!key)
-    {
-      fxs_pipeline_fail (error, FXS_ERROR_CONFIG, group->origin, group->name,
-                         "no 'plugin' key: name the %s plugin to use", kind_name);
-      return NULL;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, group->origin, group->name,
+                              "no 'plugin' key: name the %s plugin to use", kind_name);
   const FxsPlugin *plugin = fxs_plugin_registry_load (p->registry, key->value, key->base_dir,
                                                       error);
   if (!plugin)
@@ -189,21 +186,18 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
       char *key_where = fxs_pipeline_where (key->origin, group->name);
       g_prefix_error (error, "%splugin: ", key_where);
       g_free (key_where);
-      return NULL;
+      return FALSE;
     }
   FxsPluginKind is = fxs_plugin_kind (plugin);
   if (is != kind)
-    {
-      fxs_pipeline_fail (error, FXS_ERROR_CONFIG, key->origin, group->name,
-                         "plugin '%s' is a%s %s, not a%s %s", fxs_plugin_name (plugin),
-                         is == FXS_PLUGIN_OUTPUT ? "n" : "", fxs_plugin_kind_to_string (is),
-                         kind == FXS_PLUGIN_OUTPUT ? "n" : "", kind_name);
-      return NULL;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, key->origin, group->name,
+                              "plugin '%s' is a%s %s, not a%s %s", fxs_plugin_name (plugin),
+                              is == FXS_PLUGIN_OUTPUT ? "n" : "", fxs_plugin_kind_to_string (is),
+                              kind == FXS_PLUGIN_OUTPUT ? "n" : "", kind_name);
   log_plugin_file (p, group, plugin);
   FxsOptions *options = read_options (p, group, plugin, error);
   if (!options)
-    return NULL;
+    return FALSE;
   char *where = fxs_pipeline_where (group->origin, group->name);
   FxsPluginContext *ctx = g_new (FxsPluginContext, 1);
   *ctx = (FxsPluginContext) {
@@ -216,7 +210,8 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
     .files = g_ptr_array_new_with_free_func (g_free),
   };
   g_free (where);
-  return ctx;
+  g_ptr_array_add (kind == FXS_PLUGIN_OUTPUT ? p->outputs : p->partitioners, ctx);
+  return TRUE;
 }
 
 /* What the output check knows of one destination directory, looked at
@@ -395,15 +390,8 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
   guint n_partitioners = plugins->len;
   g_ptr_array_extend_and_steal (plugins, outputs);
   for (guint i = 0; i < plugins->len && ok; i++)
-    {
-      gboolean output = i >= n_partitioners;
-      FxsPluginContext *ctx = make_instance (p, plugins->pdata[i],
-                                             output ? FXS_PLUGIN_OUTPUT : FXS_PLUGIN_PARTITIONER,
-                                             error);
-      if (ctx)
-        g_ptr_array_add (output ? p->outputs : p->partitioners, ctx);
-      ok = ctx != NULL;
-    }
+    ok = add_instance (p, plugins->pdata[i],
+                       i < n_partitioners ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT, error);
   g_ptr_array_unref (plugins);
   if (!ok || !check_output_paths (p, error))
     return FALSE;

@@ -106,8 +106,7 @@ fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key, con
   g_return_if_fail (pipeline != NULL && group != NULL && key != NULL && value != NULL);
   g_return_if_fail (!pipeline->prepared);
   char *cwd = g_get_current_dir ();
-  FxsPipelineGroup *g = fxs_pipeline_group (pipeline, group, origin);
-  fxs_pipeline_group_set (g, key, value, origin, cwd);
+  fxs_pipeline_group_set (fxs_pipeline_group (pipeline, group, origin), key, value, origin, cwd);
   g_free (cwd);
 }
 

@@ -58,12 +58,10 @@ fxs_plugin_context_init (FxsPluginContext *ctx, GError **error)
   if (init)
     {
       GError *local = NULL;
-      gpointer state = NULL;
       fxs_plugin_context_enter (ctx, "init", NULL);
-      gboolean ok = init (ctx, &state, &local);
+      gboolean ok = init (ctx, &ctx->state, &local);
       if (!fxs_plugin_context_done (ctx, ok, local, "init", error))
         return FALSE;
-      ctx->state = state;
     }
   ctx->initialized = TRUE;
   return TRUE;
@@ -87,28 +85,25 @@ label_problem (const char *label)
 }
 
 gboolean
-fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id, char **label,
+fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id, const char **label,
                                     GError **error)
 {
   *label = NULL;
   if (!ctx->plugin->label)
     return TRUE;
   fxs_plugin_context_enter (ctx, "label", NULL);
-  const char *text = ctx->plugin->label (ctx->state, id);
+  *label = ctx->plugin->label (ctx->state, id);
   fxs_plugin_context_leave ();
-  if (!text)
-    return TRUE;
-  const char *problem = label_problem (text);
+  const char *problem = *label ? label_problem (*label) : NULL;
   if (problem)
     {
-      char *shown = fxs_text_escape (text, 60);
+      char *shown = fxs_text_escape (*label, 60);
       g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_FAILED,
                    "%slabel of partition %" G_GINT64_FORMAT ": %s: \"%s\"", ctx->prefix, id,
                    problem, shown);
       g_free (shown);
       return FALSE;
     }
-  *label = g_strdup (text);
   return TRUE;
 }
 
@@ -127,7 +122,6 @@ fxs_plugin_context_free (FxsPluginContext *ctx)
   g_ptr_array_unref (ctx->files);
   g_free (ctx->label);
   g_free (ctx->prefix);
-  g_free (ctx->base_dir);
   g_free (ctx);
 }
 
@@ -223,7 +217,8 @@ fxs_output_open_file (FxsPluginContext *ctx, const char *path, GError **error)
                    "fxs_output_open_file() called outside of an output's write hook");
       return NULL;
     }
-  char *absolute = g_canonicalize_filename (path, ctx->base_dir);
+  /* relative to the pipeline's directory, as the options' defaults are */
+  char *absolute = g_canonicalize_filename (path, fxs_options_base_dir (ctx->options, NULL));
   FILE *stream = fxs_staging_open (ctx->staging, absolute, ctx->label, error);
   if (stream)
     g_ptr_array_add (ctx->files, absolute);

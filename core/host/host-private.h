@@ -85,7 +85,7 @@ const FxsOptionSpec *fxs_options_missing_required (const FxsOptions *options);
 const FxsOptionValue *fxs_options_get (const FxsOptions *options, const char *key,
                                        const FxsOptionSpec **spec);
 /* The directory @key's value was written relative to: the @base_dir it
- * was set with, else fxs_options_new()'s (may be NULL). */
+ * was set with, else (and for a NULL @key) fxs_options_new()'s or NULL. */
 const char           *fxs_options_base_dir (const FxsOptions *options, const char *key);
 
 /* ---- plugin instances (context.c) ------------------------------------------- */
@@ -101,7 +101,6 @@ struct FxsPluginContext {
   FxsOptions *options;        /* owned */
   gpointer state;
   gboolean initialized;       /* init succeeded: fini is due */
-  char *base_dir;             /* relative output paths are relative to it */
   FxsLogFunc log;             /* the log sink: where fxs_plugin_log's lines go */
   gpointer log_data;          /* outlives the instance */
   FxsStaging *staging;        /* set only while write runs */
@@ -119,12 +118,12 @@ void     fxs_plugin_context_free (FxsPluginContext *ctx);
 gboolean fxs_plugin_context_done (const FxsPluginContext *ctx, gboolean ok, GError *hook_error,
                                   const char *hook, GError **error);
 
-/* Sets *@label to a copy of the label hook's label of partition @id, or
- * NULL.  One that is empty, not UTF-8 text, longer than
+/* Sets *@label to the label hook's label of partition @id (the plugin's,
+ * valid until fini), or NULL.  One that is empty, not UTF-8 text, longer than
  * FXS_PARTITION_LABEL_MAX or holds a control character is
  * FXS_ERROR_PLUGIN_FAILED. */
 gboolean fxs_plugin_context_partition_label (const FxsPluginContext *ctx, gint64 id,
-                                             char **label, GError **error);
+                                             const char **label, GError **error);
 
 /* The hook running, for fxs_pipeline_running_hook(); volatile, as a
  * signal handler reads it.  Not thread-local: hooks run on the pipeline's

@@ -182,6 +182,6 @@ fxs_options_get (const FxsOptions *options, const char *key, const FxsOptionSpec
 const char *
 fxs_options_base_dir (const FxsOptions *options, const char *key)
 {
-  int i = find (options, key);
+  int i = key ? find (options, key) : -1;
   return i >= 0 && options->slots[i].base_dir ? options->slots[i].base_dir : options->base_dir;
 }

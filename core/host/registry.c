@@ -166,20 +166,18 @@ resolve_module (const FxsPluginRegistry *registry, const char *name, const char 
   if (strchr (name, '/') || g_str_has_suffix (name, MODULE_SUFFIX))
     {
       char *path = g_canonicalize_filename (name, base_dir);
-      char *with_suffix = g_strconcat (path, MODULE_SUFFIX, NULL);
-      if (!g_file_test (path, G_FILE_TEST_EXISTS) && !g_str_has_suffix (path, MODULE_SUFFIX)
-          && g_file_test (with_suffix, G_FILE_TEST_EXISTS))
-        {
-          g_free (path);
-          return with_suffix;
-        }
-      g_free (with_suffix);
+      char *with_suffix = g_strconcat (path, MODULE_SUFFIX, NULL), *found = NULL;
       if (g_file_test (path, G_FILE_TEST_EXISTS))
-        return path;
-      g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
-                   "plugin file '%s' does not exist", path);
+        found = g_steal_pointer (&path);
+      else if (!g_str_has_suffix (path, MODULE_SUFFIX)
+               && g_file_test (with_suffix, G_FILE_TEST_EXISTS))
+        found = g_steal_pointer (&with_suffix);
+      else
+        g_set_error (error, FXS_ERROR, FXS_ERROR_PLUGIN_NOT_FOUND,
+                     "plugin file '%s' does not exist", path);
       g_free (path);
-      return NULL;
+      g_free (with_suffix);
+      return found;
     }
   if (*name == '\0')
     {

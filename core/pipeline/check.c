@@ -119,22 +119,14 @@ read_split_group (FxsPipeline *p, const FxsPipelineGroup *group, GError **error)
   return TRUE;
 }
 
-/* The log sink of the pipeline's plugin instances: fxs_pipeline_log, so
- * that a log function set later still receives their lines. */
-static void
-pipeline_log_sink (FxsLogLevel level, const char *line, gpointer pipeline)
-{
-  fxs_pipeline_log (pipeline, level, line);
-}
-
 /* Which file the plugin of @group was loaded from (--verbose), and a
  * warning when it hides another module of its name. */
 static void
-log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
+log_plugin_file (FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlugin *plugin)
 {
   char *line = g_strdup_printf ("[%s] %s: loaded from %s", group->name,
                                 fxs_plugin_name (plugin), fxs_plugin_path (plugin));
-  fxs_pipeline_log (p, FXS_LOG_INFO, line);
+  fxs_pipeline_log (FXS_LOG_INFO, line, p);
   g_free (line);
   FxsPluginDirSource source, hidden_source;
   const char *hidden = fxs_plugin_shadowed_path (plugin, &source, &hidden_source);
@@ -144,7 +136,7 @@ log_plugin_file (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsP
                           group->name, fxs_plugin_name (plugin), fxs_plugin_path (plugin),
                           fxs_plugin_dir_source_to_string (source), hidden,
                           fxs_plugin_dir_source_to_string (hidden_source));
-  fxs_pipeline_log (p, FXS_LOG_WARNING, line);
+  fxs_pipeline_log (FXS_LOG_WARNING, line, p);
   g_free (line);
 }
 
@@ -176,20 +168,17 @@ read_options (const FxsPipeline *p, const FxsPipelineGroup *group, const FxsPlug
   return NULL;
 }
 
-/* Loads the plugin of @group, checks its kind and options, and returns its
- * instance (not yet initialised). */
-static FxsPluginContext *
-make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
-               GError **error)
+/* Loads the plugin of @group, checks its kind and options, and appends its
+ * instance (not yet initialised) to the partitioners or the outputs. */
+static gboolean
+add_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind,
+              GError **error)
 {
   const FxsPipelineSetting *key = g_hash_table_lookup (group->by_key, "plugin");
   const char *kind_name = fxs_plugin_kind_to_string (kind);
   if (!key)
-    {
-      fxs_pipeline_fail (error, FXS_ERROR_CONFIG, group->origin, group->name,
-                         "no 'plugin' key: name the %s plugin to use", kind_name);
-      return NULL;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, group->origin, group->name,
+                              "no 'plugin' key: name the %s plugin to use", kind_name);
   const FxsPlugin *plugin = fxs_plugin_registry_load (p->registry, key->value, key->base_dir,
                                                       error);
   if (!plugin)
@@ -197,21 +186,18 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
       char *key_where = fxs_pipeline_where (key->origin, group->name);
       g_prefix_error (error, "%splugin: ", key_where);
       g_free (key_where);
-      return NULL;
+      return FALSE;
     }
   FxsPluginKind is = fxs_plugin_kind (plugin);
   if (is != kind)
-    {
-      fxs_pipeline_fail (error, FXS_ERROR_CONFIG, key->origin, group->name,
-                         "plugin '%s' is a%s %s, not a%s %s", fxs_plugin_name (plugin),
-                         is == FXS_PLUGIN_OUTPUT ? "n" : "", fxs_plugin_kind_to_string (is),
-                         kind == FXS_PLUGIN_OUTPUT ? "n" : "", kind_name);
-      return NULL;
-    }
+    return fxs_pipeline_fail (error, FXS_ERROR_CONFIG, key->origin, group->name,
+                              "plugin '%s' is a%s %s, not a%s %s", fxs_plugin_name (plugin),
+                              is == FXS_PLUGIN_OUTPUT ? "n" : "", fxs_plugin_kind_to_string (is),
+                              kind == FXS_PLUGIN_OUTPUT ? "n" : "", kind_name);
   log_plugin_file (p, group, plugin);
   FxsOptions *options = read_options (p, group, plugin, error);
   if (!options)
-    return NULL;
+    return FALSE;
   char *where = fxs_pipeline_where (group->origin, group->name);
   FxsPluginContext *ctx = g_new (FxsPluginContext, 1);
   *ctx = (FxsPluginContext) {
@@ -219,13 +205,13 @@ make_instance (FxsPipeline *p, const FxsPipelineGroup *group, FxsPluginKind kind
     .prefix = g_strdup_printf ("%s%s: ", where, fxs_plugin_name (plugin)),
     .plugin = plugin,
     .options = options,
-    .base_dir = g_strdup (p->base_dir),
-    .log = pipeline_log_sink,
+    .log = fxs_pipeline_log,
     .log_data = p,
     .files = g_ptr_array_new_with_free_func (g_free),
   };
   g_free (where);
-  return ctx;
+  g_ptr_array_add (kind == FXS_PLUGIN_OUTPUT ? p->outputs : p->partitioners, ctx);
+  return TRUE;
 }
 
 /* What the output check knows of one destination directory, looked at
@@ -404,15 +390,8 @@ fxs_pipeline_check (FxsPipeline *p, GError **error)
   guint n_partitioners = plugins->len;
   g_ptr_array_extend_and_steal (plugins, outputs);
   for (guint i = 0; i < plugins->len && ok; i++)
-    {
-      gboolean output = i >= n_partitioners;
-      FxsPluginContext *ctx = make_instance (p, plugins->pdata[i],
-                                             output ? FXS_PLUGIN_OUTPUT : FXS_PLUGIN_PARTITIONER,
-                                             error);
-      if (ctx)
-        g_ptr_array_add (output ? p->outputs : p->partitioners, ctx);
-      ok = ctx != NULL;
-    }
+    ok = add_instance (p, plugins->pdata[i],
+                       i < n_partitioners ? FXS_PLUGIN_PARTITIONER : FXS_PLUGIN_OUTPUT, error);
   g_ptr_array_unref (plugins);
   if (!ok || !check_output_paths (p, error))
     return FALSE;

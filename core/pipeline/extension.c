@@ -51,7 +51,7 @@ fxs_pipeline_warn_output_extensions (FxsPipeline *p)
           char *line = g_strdup_printf ("%s%s: warning: path '%s' ends in %s, not %s", where,
                                         fxs_plugin_name (ctx->plugin),
                                         s ? s->value : path->text, dot, joined);
-          fxs_pipeline_log (p, FXS_LOG_WARNING, line);
+          fxs_pipeline_log (FXS_LOG_WARNING, line, p);
           g_free (line);
           g_free (where);
           g_free (joined);

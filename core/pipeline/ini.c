@@ -122,9 +122,6 @@ fxs_pipeline_load_file (FxsPluginRegistry *registry, const char *path, GError **
   gboolean ok = read_lines (pipeline, text, error);
   g_free (text);
   if (!ok)
-    {
-      fxs_pipeline_free (pipeline);
-      return NULL;
-    }
+    g_clear_pointer (&pipeline, fxs_pipeline_free);
   return pipeline;
 }

@@ -65,11 +65,10 @@ label_partitions (const FxsPluginContext *ctx, FxsSplitResult *r, GError **error
 {
   for (guint i = 0; ctx->plugin->label && i < r->n_partitions; i++)
     {
-      char *label;
+      const char *label;
       if (!fxs_plugin_context_partition_label (ctx, r->partitions[i].id, &label, error))
         return FALSE;
       fxs_split_result_set_label (r, i, label);
-      g_free (label);
     }
   return TRUE;
 }
@@ -129,13 +128,12 @@ refine_partition (CallbackRun *run, const FxsPartition *part, gint64 *ids, gint6
                    : g_strdup_printf ("%" G_GINT64_FORMAT, fxs_partition_id (part));
   for (guint j = 0; ok && j < k; j++)
     {
-      char *label;
+      const char *label;
       ok = fxs_plugin_context_partition_label (ctx, sorted[j], &label, error);
       if (ok)
         g_ptr_array_add (labels, label ? g_strconcat (parent, "/", label, NULL)
                                        : g_strdup_printf ("%s/%" G_GINT64_FORMAT, parent,
                                                           sorted[j]));
-      g_free (label);
     }
   for (guint i = 0; ok && i < n; i++)
     {

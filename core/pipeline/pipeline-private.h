@@ -61,8 +61,10 @@ char *fxs_pipeline_where (const char *origin, const char *group);
 /* Sets @error to @code, fxs_pipeline_where() and the message; FALSE. */
 gboolean fxs_pipeline_fail (GError **error, FxsErrorCode code, const char *origin,
                             const char *group, const char *format, ...) G_GNUC_PRINTF (5, 6);
-/* To the pipeline's log and progress functions. */
-void fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line);
+/* To the pipeline's log function (an FxsLogFunc of @pipeline: the plugin
+ * instances' log sink, so that a log function set later still receives
+ * their lines) and to its progress function. */
+void fxs_pipeline_log (FxsLogLevel level, const char *line, gpointer pipeline);
 void fxs_pipeline_progress (const FxsPipeline *pipeline, const char *step, guint64 done,
                             guint64 total);
 

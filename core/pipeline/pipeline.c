@@ -106,8 +106,7 @@ fxs_pipeline_set (FxsPipeline *pipeline, const char *group, const char *key, con
   g_return_if_fail (pipeline != NULL && group != NULL && key != NULL && value != NULL);
   g_return_if_fail (!pipeline->prepared);
   char *cwd = g_get_current_dir ();
-  FxsPipelineGroup *g = fxs_pipeline_group (pipeline, group, origin);
-  fxs_pipeline_group_set (g, key, value, origin, cwd);
+  fxs_pipeline_group_set (fxs_pipeline_group (pipeline, group, origin), key, value, origin, cwd);
   g_free (cwd);
 }
 
@@ -135,8 +134,9 @@ fxs_pipeline_set_log_func (FxsPipeline *pipeline, FxsLogFunc func, gpointer user
 }
 
 void
-fxs_pipeline_log (const FxsPipeline *pipeline, FxsLogLevel level, const char *line)
+fxs_pipeline_log (FxsLogLevel level, const char *line, gpointer data)
 {
+  const FxsPipeline *pipeline = data;
   if (pipeline->log)
     {
       pipeline->log (level, line, pipeline->log_data);

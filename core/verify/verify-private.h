@@ -64,7 +64,6 @@ typedef struct {
    * pair 0, (0, 0), is the first state and the empty stack. */
   FxsIdMap pair_ids;
   GArray *pairs;             /* guint64 fxs_id_pair() per number */
-  GString *qualname;         /* scratch: "submod_1.target" */
   GPtrArray *texts;          /* char*: the texts of a message being made */
   GError *error;
 } Verifier;

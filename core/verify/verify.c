@@ -86,14 +86,13 @@ next_state (Verifier *v, Scope *scope, const FxsNode *node, guint32 vn)
 /* The original's name of @target used by @node of @scope: submodules'
  * call_module and get_attr targets go through the qualname map. */
 static const char *
-original_target (Verifier *v, Scope *scope, const FxsNode *node)
+original_target (const Verifier *v, const Scope *scope, const FxsNode *node)
 {
   if (!scope->name || !v->qualnames || (node->op != FXS_OP_CALL_MODULE && node->op != FXS_OP_GET_ATTR))
     return node->target;
-  g_string_assign (v->qualname, scope->name);
-  g_string_append_c (v->qualname, '.');
-  g_string_append (v->qualname, node->target);
-  const char *old = g_hash_table_lookup (v->qualnames, v->qualname->str);
+  char *qualname = g_strconcat (scope->name, ".", node->target, NULL);  /* "submod_1.target" */
+  const char *old = g_hash_table_lookup (v->qualnames, qualname);
+  g_free (qualname);
   return old ? old : node->target;
 }
 
@@ -536,7 +535,6 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   v.keys = g_string_new (NULL);
   v.structs = g_array_new (FALSE, FALSE, sizeof (Resolved));
   v.scopes = g_ptr_array_new_with_free_func (g_free);
-  v.qualname = g_string_new (NULL);
   v.texts = g_ptr_array_new_with_free_func (g_free);
   v.called = g_hash_table_new (NULL, NULL);
   fxs_id_map_init (&v.pair_ids);
@@ -560,7 +558,6 @@ fxs_verify_split (const FxsGraph *original, const FxsGraph *split_top, GHashTabl
   g_string_free (v.keys, TRUE);
   g_array_free (v.structs, TRUE);
   g_ptr_array_unref (v.scopes);
-  g_string_free (v.qualname, TRUE);
   g_ptr_array_unref (v.texts);
   g_hash_table_unref (v.called);
   fxs_id_map_clear (&v.pair_ids);

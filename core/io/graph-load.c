@@ -236,8 +236,8 @@ qualname_entry (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
                              "a qualname map key must be non-empty and without NUL");
   if (!fxs_load_check_text (l, v, "a qualname map value"))
     return FALSE;
-  g_ptr_array_add (l->all->qualnames, g_strdup (item->key));
-  g_ptr_array_add (l->all->qualnames, g_strdup (v->u.s));
+  /* no key appears twice in an object: the reader checks */
+  g_hash_table_insert (l->all->qualname_map, g_strdup (item->key), g_strdup (v->u.s));
   return TRUE;
 }
 

@@ -30,17 +30,6 @@ enum {
 
 /* ---- partitions and the qualname map (shape only) -------------------------------- */
 
-void
-fxs_load_partition_free (gpointer data)
-{
-  FxsLoadPartition *p = data;
-  g_free (p->name);
-  g_free (p->submodule);
-  g_ptr_array_unref (p->dependencies);
-  g_ptr_array_unref (p->dependents);
-  g_free (p);
-}
-
 /* The names of a list that fxs_load_members() accepted. */
 static GPtrArray *
 name_list (const FxsJson *list)
@@ -255,7 +244,7 @@ submodule_name (FxsLoader *l, const FxsJson *v)
   l->entry_named = TRUE;
   if (l->want && strcmp (l->want, name) == 0)
     {
-      l->found = l->entry_build = TRUE;
+      l->entry_build = TRUE;
       l->graph = fxs_graph_new ();
     }
   else if (l->all)
@@ -311,7 +300,7 @@ end_top (FxsLoader *l, gint64 pos)
     return missing (l, pos, "\"version\"");
   if (!l->have_nodes)
     return missing (l, pos, "\"nodes\"");
-  if (!l->want || l->found)
+  if (l->graph) /* the top level, or the submodule wanted */
     return TRUE;
   GString *names = g_string_new (NULL);
   for (guint i = 0; i < l->submodule_list->len && i < 20; i++)
@@ -350,7 +339,6 @@ on_end (gpointer data, int tag, gint64 pos)
           l->graph = l->all->top;
           fxs_meta_share_clear (l->share);
         }
-      l->entry_build = FALSE;
       return TRUE;
     default:
       return TRUE;

@@ -11,6 +11,17 @@ struct FxsSplitFile {
 };
 
 static void
+partition_free (gpointer data)
+{
+  FxsLoadPartition *p = data;
+  g_free (p->name);
+  g_free (p->submodule);
+  g_ptr_array_unref (p->dependencies);
+  g_ptr_array_unref (p->dependents);
+  g_free (p);
+}
+
+static void
 parts_clear (FxsLoadSplit *parts)
 {
   fxs_graph_unref (parts->top);
@@ -28,7 +39,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
     .names = g_ptr_array_new_with_free_func (g_free),
     .submodules = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref),
     .qualname_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free),
-    .partitions = g_ptr_array_new_with_free_func (fxs_load_partition_free),
+    .partitions = g_ptr_array_new_with_free_func (partition_free),
   };
   if (!fxs_load_split (path, data, length, display_name, &parts, error))
     {

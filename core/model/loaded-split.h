@@ -21,7 +21,7 @@ typedef struct FxsLoadSplit {
   GPtrArray *names;        /* char* */
   GPtrArray *submodules;   /* FxsGraph*, one reference each */
   GHashTable *qualname_map; /* new name -> old name (char*, owned) */
-  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
+  GPtrArray *partitions;   /* FxsLoadPartition*, in file order */
   gboolean has_partitions; /* the file has a "partitions" member */
 } FxsLoadSplit;
 

@@ -39,6 +39,7 @@ typedef struct {
   FxsJsonReader *reader;
   const char *want;         /* the submodule to load, or NULL for the top graph */
   FxsGraph *graph;          /* the graph being built (NULL until found) */
+  FxsGraph *top;            /* the top level's, when built */
   const FxsJson *root;      /* the collected value being read */
   const FxsJson *node_name; /* messages of the value being read name this node,
                              * when known (reset for each value) */

@@ -249,7 +249,7 @@ submodule_name (FxsLoader *l, const FxsJson *v)
     }
   else if (l->all)
     {
-      /* the top-level graph waits in l->all->top until the entry ends */
+      /* the top-level graph waits in l->top until the entry ends */
       l->entry_build = TRUE;
       l->graph = fxs_graph_new ();
       g_ptr_array_add (l->all->names, g_strdup (name));
@@ -336,7 +336,7 @@ on_end (gpointer data, int tag, gint64 pos)
         return missing (l, pos, "\"nodes\" in a submodule");
       if (l->all)
         {
-          l->graph = l->all->top;
+          l->graph = l->top;
           fxs_meta_share_clear (l->share);
         }
       return TRUE;
@@ -369,9 +369,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   FxsLoader *l = g_new0 (FxsLoader, 1);
   l->want = want;
   l->all = all;
-  l->graph = want ? NULL : fxs_graph_new ();
-  if (all)
-    all->top = l->graph;
+  l->top = l->graph = want ? NULL : fxs_graph_new ();
   if (l->graph && !all)
     /* a split result's top level is small */
     fxs_graph_expect_file (l->graph, input_size (path, length));
@@ -389,13 +387,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);
-  if (all)
-    {
-      /* the submodule being read when it failed is in all->submodules */
-      l->graph = all->top;
-      all->top = NULL;
-    }
-  FxsGraph *graph = l->graph;
+  /* l->graph may be a submodule of a whole split result: all->submodules has it */
+  FxsGraph *graph = want ? l->graph : l->top;
   g_free (l);
   if (!ok)
     g_clear_pointer (&graph, fxs_graph_unref);

@@ -265,7 +265,6 @@ check_node_rules (FxsLoader *l, const FxsJson *obj, FxsOp op)
 static gboolean
 convert_args (FxsLoader *l, const FxsJson *list, FxsOp op, FxsValue *args)
 {
-  args->kind = FXS_VALUE_TUPLE;
   if (!list)
     return TRUE;
   if (!fxs_load_expect (l, list, FXS_JSON_ARRAY, "\"args\" must be an array"))
@@ -280,11 +279,8 @@ convert_args (FxsLoader *l, const FxsJson *list, FxsOp op, FxsValue *args)
 static gboolean
 convert_kwargs (FxsLoader *l, const FxsJson *obj, FxsValue *kwargs)
 {
-  kwargs->kind = FXS_VALUE_DICT;
-  if (!obj)
-    return TRUE;
-  return fxs_load_expect (l, obj, FXS_JSON_OBJECT, "\"kwargs\" must be an object")
-         && convert_object_as_dict (l, obj, FALSE, kwargs, NULL);
+  return !obj || (fxs_load_expect (l, obj, FXS_JSON_OBJECT, "\"kwargs\" must be an object")
+                  && convert_object_as_dict (l, obj, FALSE, kwargs, NULL));
 }
 
 gboolean
@@ -318,7 +314,8 @@ fxs_load_node (FxsLoader *l, const FxsJsonItem *item, const FxsJson *obj, gboole
   if (!check_node_rules (l, obj, op))
     return FALSE;
   guint32 target_hash = fxs_name_hash (f[TARGET]->u.s, f[TARGET]->n);
-  FxsValue args = { 0 }, kwargs = { 0 };
+  /* absent: () and {} */
+  FxsValue args = { .kind = FXS_VALUE_TUPLE }, kwargs = { .kind = FXS_VALUE_DICT };
   const FxsNodeMeta *meta = NULL;
   /* a reference to a later node is reported later, a duplicate name now */
   if (!convert_args (l, f[ARGS], op, &args) || !convert_kwargs (l, f[KWARGS], &kwargs))

@@ -19,8 +19,6 @@ typedef struct {
   GString *message;         /* "PATH: node "x": refers to "y"" */
 } FxsForwardRef;
 
-G_GNUC_INTERNAL void fxs_load_partition_free (gpointer partition);
-
 /* Loads the file at @path (or @data when @path is NULL) into @out, whose
  * arrays the caller made; on failure they may hold part of the file. */
 G_GNUC_INTERNAL gboolean fxs_load_split (const char *path, const char *data, gsize length,
@@ -41,6 +39,7 @@ typedef struct {
   FxsJsonReader *reader;
   const char *want;         /* the submodule to load, or NULL for the top graph */
   FxsGraph *graph;          /* the graph being built (NULL until found) */
+  FxsGraph *top;            /* the top level's, when built */
   const FxsJson *root;      /* the collected value being read */
   const FxsJson *node_name; /* messages of the value being read name this node,
                              * when known (reset for each value) */
@@ -50,7 +49,6 @@ typedef struct {
   /* submodules */
   GHashTable *submodule_names;
   GPtrArray *submodule_list;
-  gboolean found;
   gboolean entry_named;     /* the submodule entry being read */
   gboolean entry_build;
   gboolean entry_has_nodes;

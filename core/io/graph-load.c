@@ -30,17 +30,6 @@ enum {
 
 /* ---- partitions and the qualname map (shape only) -------------------------------- */
 
-void
-fxs_load_partition_free (gpointer data)
-{
-  FxsLoadPartition *p = data;
-  g_free (p->name);
-  g_free (p->submodule);
-  g_ptr_array_unref (p->dependencies);
-  g_ptr_array_unref (p->dependents);
-  g_free (p);
-}
-
 /* The names of a list that fxs_load_members() accepted. */
 static GPtrArray *
 name_list (const FxsJson *list)
@@ -236,8 +225,8 @@ qualname_entry (FxsLoader *l, const FxsJsonItem *item, const FxsJson *v)
                              "a qualname map key must be non-empty and without NUL");
   if (!fxs_load_check_text (l, v, "a qualname map value"))
     return FALSE;
-  g_ptr_array_add (l->all->qualnames, g_strdup (item->key));
-  g_ptr_array_add (l->all->qualnames, g_strdup (v->u.s));
+  /* no key appears twice in an object: the reader checks */
+  g_hash_table_insert (l->all->qualname_map, g_strdup (item->key), g_strdup (v->u.s));
   return TRUE;
 }
 
@@ -255,12 +244,12 @@ submodule_name (FxsLoader *l, const FxsJson *v)
   l->entry_named = TRUE;
   if (l->want && strcmp (l->want, name) == 0)
     {
-      l->found = l->entry_build = TRUE;
+      l->entry_build = TRUE;
       l->graph = fxs_graph_new ();
     }
   else if (l->all)
     {
-      /* the top-level graph waits in l->all->top until the entry ends */
+      /* the top-level graph waits in l->top until the entry ends */
       l->entry_build = TRUE;
       l->graph = fxs_graph_new ();
       g_ptr_array_add (l->all->names, g_strdup (name));
@@ -311,7 +300,7 @@ end_top (FxsLoader *l, gint64 pos)
     return missing (l, pos, "\"version\"");
   if (!l->have_nodes)
     return missing (l, pos, "\"nodes\"");
-  if (!l->want || l->found)
+  if (l->graph) /* the top level, or the submodule wanted */
     return TRUE;
   GString *names = g_string_new (NULL);
   for (guint i = 0; i < l->submodule_list->len && i < 20; i++)
@@ -347,10 +336,9 @@ on_end (gpointer data, int tag, gint64 pos)
         return missing (l, pos, "\"nodes\" in a submodule");
       if (l->all)
         {
-          l->graph = l->all->top;
+          l->graph = l->top;
           fxs_meta_share_clear (l->share);
         }
-      l->entry_build = FALSE;
       return TRUE;
     default:
       return TRUE;
@@ -381,9 +369,7 @@ load (const char *path, const char *data, gsize length, const char *display_name
   FxsLoader *l = g_new0 (FxsLoader, 1);
   l->want = want;
   l->all = all;
-  l->graph = want ? NULL : fxs_graph_new ();
-  if (all)
-    all->top = l->graph;
+  l->top = l->graph = want ? NULL : fxs_graph_new ();
   if (l->graph && !all)
     /* a split result's top level is small */
     fxs_graph_expect_file (l->graph, input_size (path, length));
@@ -401,13 +387,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   g_free (l->forward.name);
   if (l->forward.message)
     g_string_free (l->forward.message, TRUE);
-  if (all)
-    {
-      /* the submodule being read when it failed is in all->submodules */
-      l->graph = all->top;
-      all->top = NULL;
-    }
-  FxsGraph *graph = l->graph;
+  /* l->graph may be a submodule of a whole split result: all->submodules has it */
+  FxsGraph *graph = want ? l->graph : l->top;
   g_free (l);
   if (!ok)
     g_clear_pointer (&graph, fxs_graph_unref);

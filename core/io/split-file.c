@@ -8,8 +8,18 @@
 struct FxsSplitFile {
   FxsLoadSplit parts;
   GHashTable *submodule_by_name;   /* name -> FxsGraph* */
-  GHashTable *qualname_by_new;     /* new name -> old name */
 };
+
+static void
+partition_free (gpointer data)
+{
+  FxsLoadPartition *p = data;
+  g_free (p->name);
+  g_free (p->submodule);
+  g_ptr_array_unref (p->dependencies);
+  g_ptr_array_unref (p->dependents);
+  g_free (p);
+}
 
 static void
 parts_clear (FxsLoadSplit *parts)
@@ -17,7 +27,7 @@ parts_clear (FxsLoadSplit *parts)
   fxs_graph_unref (parts->top);
   g_ptr_array_unref (parts->names);
   g_ptr_array_unref (parts->submodules);
-  g_ptr_array_unref (parts->qualnames);
+  g_hash_table_unref (parts->qualname_map);
   g_ptr_array_unref (parts->partitions);
 }
 
@@ -28,8 +38,8 @@ load (const char *path, const char *data, gsize length, const char *display_name
   FxsLoadSplit parts = {
     .names = g_ptr_array_new_with_free_func (g_free),
     .submodules = g_ptr_array_new_with_free_func ((GDestroyNotify) fxs_graph_unref),
-    .qualnames = g_ptr_array_new_with_free_func (g_free),
-    .partitions = g_ptr_array_new_with_free_func (fxs_load_partition_free),
+    .qualname_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free),
+    .partitions = g_ptr_array_new_with_free_func (partition_free),
   };
   if (!fxs_load_split (path, data, length, display_name, &parts, error))
     {
@@ -38,15 +48,10 @@ load (const char *path, const char *data, gsize length, const char *display_name
     }
   FxsSplitFile *file = g_new0 (FxsSplitFile, 1);
   file->parts = parts;
-  /* names are unique (the loader checks); a later qualname entry cannot
-   * repeat a key either (no key appears twice in an object) */
+  /* names are unique (the loader checks) */
   file->submodule_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < parts.names->len; i++)
     g_hash_table_insert (file->submodule_by_name, parts.names->pdata[i], parts.submodules->pdata[i]);
-  file->qualname_by_new = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i + 1 < parts.qualnames->len; i += 2)
-    g_hash_table_insert (file->qualname_by_new, parts.qualnames->pdata[i],
-                         parts.qualnames->pdata[i + 1]);
   return file;
 }
 
@@ -71,7 +76,6 @@ fxs_split_file_free (FxsSplitFile *file)
   if (!file)
     return;
   g_hash_table_unref (file->submodule_by_name);
-  g_hash_table_unref (file->qualname_by_new);
   parts_clear (&file->parts);
   g_free (file);
 }
@@ -111,24 +115,13 @@ fxs_split_file_lookup_submodule (const FxsSplitFile *file, const char *name)
 guint
 fxs_split_file_n_qualnames (const FxsSplitFile *file)
 {
-  return file->parts.qualnames->len / 2;
-}
-
-void
-fxs_split_file_qualname (const FxsSplitFile *file, guint i, const char **new_name,
-                         const char **old_name)
-{
-  g_return_if_fail (i < file->parts.qualnames->len / 2);
-  if (new_name)
-    *new_name = file->parts.qualnames->pdata[2 * i];
-  if (old_name)
-    *old_name = file->parts.qualnames->pdata[2 * i + 1];
+  return g_hash_table_size (file->parts.qualname_map);
 }
 
 const char *
 fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name)
 {
-  return g_hash_table_lookup (file->qualname_by_new, new_name);
+  return g_hash_table_lookup (file->parts.qualname_map, new_name);
 }
 
 gboolean
@@ -137,5 +130,5 @@ fxs_split_file_verify (const FxsGraph *original, const FxsSplitFile *file, GErro
   g_return_val_if_fail (original != NULL && file != NULL, FALSE);
   return fxs_verify_partition_table (original, &file->parts, file->submodule_by_name, error)
          && fxs_verify_split (original, file->parts.top, file->submodule_by_name,
-                              file->qualname_by_new, error);
+                              file->parts.qualname_map, error);
 }

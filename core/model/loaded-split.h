@@ -20,8 +20,8 @@ typedef struct FxsLoadSplit {
   FxsGraph *top;
   GPtrArray *names;        /* char* */
   GPtrArray *submodules;   /* FxsGraph*, one reference each */
-  GPtrArray *qualnames;    /* char*: new name, old name, new name, ... */
-  GPtrArray *partitions;   /* FxsLoadPartition*, in file order (free: fxs_load_partition_free) */
+  GHashTable *qualname_map; /* new name -> old name (char*, owned) */
+  GPtrArray *partitions;   /* FxsLoadPartition*, in file order */
   gboolean has_partitions; /* the file has a "partitions" member */
 } FxsLoadSplit;
 

@@ -70,10 +70,8 @@ FXS_API const char     *fxs_split_file_submodule_name (const FxsSplitFile *file,
 FXS_API const FxsGraph *fxs_split_file_submodule (const FxsSplitFile *file, guint i);
 /* The submodule named @name, or NULL. */
 FXS_API const FxsGraph *fxs_split_file_lookup_submodule (const FxsSplitFile *file, const char *name);
-/* The qualname map in file order, and the original name of @new_name (or NULL). */
+/* The qualname map's size, and the original name of @new_name (or NULL). */
 FXS_API guint           fxs_split_file_n_qualnames (const FxsSplitFile *file);
-FXS_API void            fxs_split_file_qualname (const FxsSplitFile *file, guint i,
-                                         const char **new_name, const char **old_name);
 FXS_API const char     *fxs_split_file_lookup_qualname (const FxsSplitFile *file, const char *new_name);
 
 /* fxs_verify_split() of @file against @original, after checking the

@@ -82,14 +82,6 @@ fxs_graph_expect_file (FxsGraph *graph, gsize bytes)
   fxs_table_reserve (&graph->node_index.table, bytes / 256);
 }
 
-static const char *
-graph_strdup (FxsGraph *graph, const char *s)
-{
-  /* the arena packs strings too, in blocks that grow (a GStringChunk's
-   * stay at 256 bytes: a malloc and a list cell every few names) */
-  return s ? fxs_arena_strndup (&graph->arena, s, strlen (s)) : NULL;
-}
-
 const char *
 fxs_graph_intern (FxsGraph *graph, const char *s)
 {
@@ -265,7 +257,10 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_free (problem);
       return NULL;
     }
-  return fxs_graph_append_node_at (graph, NULL, op, graph_strdup (graph, name),
+  /* names in the arena, which packs them in blocks that grow (a
+   * GStringChunk's stay at 256 bytes: a malloc and a list cell every few) */
+  return fxs_graph_append_node_at (graph, NULL, op,
+                                   fxs_arena_strndup (&graph->arena, name, strlen (name)),
                                    fxs_graph_intern (graph, target), args, kwargs);
 }
 
@@ -284,8 +279,9 @@ fxs_graph_add_attr (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "attribute '%s': duplicate entry", qualname);
       return NULL;
     }
-  return fxs_graph_append_attr_at (graph, NULL, graph_strdup (graph, qualname), kind,
-                                   fxs_graph_intern (graph, class_name), tensor);
+  return fxs_graph_append_attr_at (graph, NULL,
+                                   fxs_arena_strndup (&graph->arena, qualname, strlen (qualname)),
+                                   kind, fxs_graph_intern (graph, class_name), tensor);
 }
 
 FxsAttr *

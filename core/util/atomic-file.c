@@ -152,12 +152,11 @@ fxs_atomic_file_open (const char *path, GError **error)
   if (fd < 0)
     {
       int err = errno;
-      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-        g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-                     "%s: cannot write: directory '%s' does not exist", path, dir);
-      else
-        g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path,
-                     g_strerror (err));
+      char *why = g_file_test (dir, G_FILE_TEST_IS_DIR)
+                    ? g_strdup (g_strerror (err))
+                    : g_strdup_printf ("directory '%s' does not exist", dir);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path, why);
+      g_free (why);
       g_free (tmpl);
       g_free (dir);
       return NULL;

@@ -13,10 +13,7 @@ void
 fxs_table_init (FxsTable *t, gsize entry_size)
 {
   g_assert (entry_size >= sizeof (FxsTableHead) && entry_size <= FXS_TABLE_MAX_ENTRY);
-  t->slots = (guint8 *) empty_slot;
-  t->entry_size = entry_size;
-  t->mask = 0;
-  t->used = 0;
+  *t = (FxsTable) { .slots = (guint8 *) empty_slot, .entry_size = entry_size };
 }
 
 void

@@ -44,8 +44,6 @@ fxs_graph_new (void)
   fxs_arena_init (&g->arena);
   fxs_table_init (&g->node_index.table, sizeof (FxsTableHead));
   fxs_table_init (&g->attr_index.table, sizeof (FxsTableHead));
-  /* small: the engine makes a graph per partition, most of them a few
-   * nodes (10^7 partitions, tests/hostile); strings come on first use */
   return g;
 }
 

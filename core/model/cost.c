@@ -51,7 +51,7 @@ typedef struct {
   guint32 *seen;        /* per node index: 1 + index of the last user that counted it */
   guint32 stamp;
   gint64 bytes;
-  gboolean unknown;
+  gboolean unknown;     /* for the node last scanned */
 } ParamScan;
 
 /* Adds the bytes of the attribute that is @node's target, or notes that
@@ -85,7 +85,7 @@ add_get_attr_arg (const FxsNode *def, gpointer data)
 }
 
 static gint64
-param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
+param_bytes (ParamScan *scan, const FxsNode *node)
 {
   scan->stamp = fxs_node_index (node) + 1;
   scan->bytes = 0;
@@ -94,7 +94,6 @@ param_bytes (ParamScan *scan, const FxsNode *node, gboolean *unknown)
     add_attr_bytes (scan, node);
   fxs_value_foreach_node (fxs_node_args (node), add_get_attr_arg, scan);
   fxs_value_foreach_node (fxs_node_kwargs (node), add_get_attr_arg, scan);
-  *unknown = scan->unknown;
   return scan->bytes;
 }
 
@@ -409,14 +408,13 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
       if (!fxs_op_is_call (fxs_node_op (node)))
         continue;
       gint64 cost = 0;
-      gboolean unknown = FALSE;
       switch (kind)
         {
         case FXS_COST_NODES:
           cost = 1;
           break;
         case FXS_COST_PARAM_BYTES:
-          cost = param_bytes (&params, node, &unknown);
+          cost = param_bytes (&params, node);
           break;
         case FXS_COST_OUTPUT_BYTES:
           cost = fxs_node_output_bytes (node);
@@ -425,7 +423,7 @@ fxs_node_costs_new (const FxsGraph *graph, FxsCostKind kind)
           cost = node_flops (&rules, node);
           break;
         }
-      if (cost < 0 || unknown)
+      if (cost < 0 || params.unknown)
         {
           if (c->n_unknown++ == 0)
             c->first_unknown = node;

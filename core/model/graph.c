@@ -44,8 +44,6 @@ fxs_graph_new (void)
   fxs_arena_init (&g->arena);
   fxs_table_init (&g->node_index.table, sizeof (FxsTableHead));
   fxs_table_init (&g->attr_index.table, sizeof (FxsTableHead));
-  /* small: the engine makes a graph per partition, most of them a few
-   * nodes (10^7 partitions, tests/hostile); strings come on first use */
   return g;
 }
 
@@ -80,14 +78,6 @@ fxs_graph_expect_file (FxsGraph *graph, gsize bytes)
 {
   fxs_arena_expect (&graph->arena, bytes);
   fxs_table_reserve (&graph->node_index.table, bytes / 256);
-}
-
-static const char *
-graph_strdup (FxsGraph *graph, const char *s)
-{
-  /* the arena packs strings too, in blocks that grow (a GStringChunk's
-   * stay at 256 bytes: a malloc and a list cell every few names) */
-  return s ? fxs_arena_strndup (&graph->arena, s, strlen (s)) : NULL;
 }
 
 const char *
@@ -265,7 +255,10 @@ fxs_graph_add_node (FxsGraph *graph, FxsOp op, const char *name, const char *tar
       g_free (problem);
       return NULL;
     }
-  return fxs_graph_append_node_at (graph, NULL, op, graph_strdup (graph, name),
+  /* names in the arena, which packs them in blocks that grow (a
+   * GStringChunk's stay at 256 bytes: a malloc and a list cell every few) */
+  return fxs_graph_append_node_at (graph, NULL, op,
+                                   fxs_arena_strndup (&graph->arena, name, strlen (name)),
                                    fxs_graph_intern (graph, target), args, kwargs);
 }
 
@@ -284,8 +277,9 @@ fxs_graph_add_attr (FxsGraph *graph, const char *qualname, FxsAttrKind kind,
       g_set_error (error, FXS_ERROR, FXS_ERROR_GRAPH, "attribute '%s': duplicate entry", qualname);
       return NULL;
     }
-  return fxs_graph_append_attr_at (graph, NULL, graph_strdup (graph, qualname), kind,
-                                   fxs_graph_intern (graph, class_name), tensor);
+  return fxs_graph_append_attr_at (graph, NULL,
+                                   fxs_arena_strndup (&graph->arena, qualname, strlen (qualname)),
+                                   kind, fxs_graph_intern (graph, class_name), tensor);
 }
 
 FxsAttr *

@@ -128,9 +128,7 @@ fxs_tensor_bytes (const FxsTensorMeta *t)
 static FxsNodeMeta *
 meta_for_write (FxsNode *node)
 {
-  FxsNodeMeta *m = fxs_arena_alloc (&node->graph->arena, sizeof *m);
-  if (node->meta)
-    *m = *node->meta;
+  FxsNodeMeta *m = fxs_arena_memdup (&node->graph->arena, meta_of (node), sizeof *m);
   node->meta = m;
   return m;
 }
@@ -178,9 +176,9 @@ fxs_node_set_meta (FxsNode *node, const char *key, const FxsValue *value)
     items[2 * n++] = (FxsValue) { .kind = FXS_VALUE_STRING, .n = (guint32) strlen (key),
                                   .u.s = fxs_graph_intern (node->graph, key) };
   items[2 * i + 1] = *value;
-  FxsValue *dict = fxs_arena_alloc (&node->graph->arena, sizeof *dict);
-  *dict = (FxsValue) { .kind = FXS_VALUE_DICT, .n = n, .u.items = items };
-  m->extra = dict;
+  m->extra = fxs_arena_memdup (&node->graph->arena,
+                               &(FxsValue) { .kind = FXS_VALUE_DICT, .n = n, .u.items = items },
+                               sizeof (FxsValue));
 }
 
 FxsTensorMeta *
@@ -281,15 +279,12 @@ value_hash (guint64 h, const FxsValue *v)
       return mix (h, fxs_name_hash (v->u.s, v->n));
     case FXS_VALUE_NODE:
       return mix (h, (guint64) (guintptr) v->u.node);
-    case FXS_VALUE_LIST:
-    case FXS_VALUE_TUPLE:
-    case FXS_VALUE_DICT:
-    case FXS_VALUE_SLICE:
-    case FXS_VALUE_OPAQUE:
+    case FXS_VALUE_NONE:
+    case FXS_VALUE_ELLIPSIS:
+      return h;
+    default: /* list, tuple, slice, opaque; a dict's items are its keys and values */
       for (guint i = 0; i < (v->kind == FXS_VALUE_DICT ? 2 * v->n : v->n); i++)
         h = value_hash (h, &v->u.items[i]);
-      return h;
-    default:
       return h;
     }
 }

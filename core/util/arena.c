@@ -55,8 +55,7 @@ fxs_arena_grow (FxsArena *arena, gsize size)
   gsize block = big ? size : MAX (next, size);
   /* not zeroed here: each object is as it is handed out, while it is in
    * the cache anyway, and strings need not be */
-  gsize total = sizeof (FxsArenaBlock) + block;
-  FxsArenaBlock *b = g_malloc (total);
+  FxsArenaBlock *b = g_malloc (sizeof (FxsArenaBlock) + block);
   b->size = block;
   arena->total += block;
   char *data = (char *) (b + 1);

@@ -115,19 +115,6 @@ stream_write (void *cookie, const char *buf, size_t size)
   return (ssize_t) size;
 }
 
-/* The new file gets the old one's owner and mode. */
-static void
-keep_owner_and_mode (int fd, const struct stat *old)
-{
-  /* chown first: it clears set-id bits that fchmod then restores.  Only
-   * root (or the owner, for a group it is in) may; otherwise the file is
-   * the process's, as any new file would be. */
-  if (fchown (fd, old->st_uid, old->st_gid) != 0)
-    { /* not permitted: keep the process's ownership */ }
-  if (fchmod (fd, old->st_mode & 07777) != 0)
-    { /* not fatal: the file is still correct, only its mode differs */ }
-}
-
 FxsAtomicFile *
 fxs_atomic_file_open (const char *path, GError **error)
 {
@@ -152,12 +139,11 @@ fxs_atomic_file_open (const char *path, GError **error)
   if (fd < 0)
     {
       int err = errno;
-      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
-        g_set_error (error, FXS_ERROR, FXS_ERROR_IO,
-                     "%s: cannot write: directory '%s' does not exist", path, dir);
-      else
-        g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path,
-                     g_strerror (err));
+      char *why = g_file_test (dir, G_FILE_TEST_IS_DIR)
+                    ? g_strdup (g_strerror (err))
+                    : g_strdup_printf ("directory '%s' does not exist", dir);
+      g_set_error (error, FXS_ERROR, FXS_ERROR_IO, "%s: cannot write: %s", path, why);
+      g_free (why);
       g_free (tmpl);
       g_free (dir);
       return NULL;
@@ -169,8 +155,14 @@ fxs_atomic_file_open (const char *path, GError **error)
   f->tmp_path = tmpl;
   f->fd = fd;
   retrack (NULL, tmpl);
-  if (exists)
-    keep_owner_and_mode (fd, &old);
+  /* The new file gets the old one's owner and mode, chown first: it clears
+   * set-id bits that fchmod then restores.  Only root (or the owner, for a
+   * group it is in) may chown; otherwise the file is the process's, as any
+   * new file would be. */
+  if (exists && fchown (fd, old.st_uid, old.st_gid) != 0)
+    { /* not permitted: keep the process's ownership */ }
+  if (exists && fchmod (fd, old.st_mode & 07777) != 0)
+    { /* not fatal: the file is still correct, only its mode differs */ }
   /* write-only, no seek: output is written once from its start */
   f->stream = fopencookie (f, "w", (cookie_io_functions_t) { .write = stream_write });
   if (!f->stream)

@@ -13,10 +13,7 @@ void
 fxs_table_init (FxsTable *t, gsize entry_size)
 {
   g_assert (entry_size >= sizeof (FxsTableHead) && entry_size <= FXS_TABLE_MAX_ENTRY);
-  t->slots = (guint8 *) empty_slot;
-  t->entry_size = entry_size;
-  t->mask = 0;
-  t->used = 0;
+  *t = (FxsTable) { .slots = (guint8 *) empty_slot, .entry_size = entry_size };
 }
 
 void
@@ -60,18 +57,16 @@ fxs_table_reserve (FxsTable *t, gsize n)
     cap *= 2;
   if (t->slots != empty_slot && cap <= t->mask + 1)
     return;
-  guint8 *old = t->slots;
-  gsize old_cap = old == empty_slot ? 0 : t->mask + 1;
+  FxsTable old = *t;  /* an empty table's one slot is empty too */
   t->slots = g_malloc0 (cap * t->entry_size);
   t->mask = cap - 1;
-  for (gsize i = 0; i < old_cap; i++)
+  for (gsize i = 0; i <= old.mask; i++)
     {
-      const FxsTableHead *e = (const FxsTableHead *) (old + i * t->entry_size);
+      const FxsTableHead *e = fxs_table_at (&old, i);
       if (e->tag)
         memcpy (empty_slot_for (t, e->hash), e, t->entry_size);
     }
-  if (old != empty_slot)
-    g_free (old);
+  fxs_table_clear (&old);
 }
 
 gpointer

@@ -34,10 +34,7 @@ append_escape (GString *out, gunichar c)
     case '\r': g_string_append (out, "\\r"); return;
     case '\t': g_string_append (out, "\\t"); return;
     default:
-      if (c < 0x80)
-        g_string_append_printf (out, "\\x%02x", c);
-      else
-        g_string_append_printf (out, "\\u%04x", c);
+      g_string_append_printf (out, c < 0x80 ? "\\x%02x" : "\\u%04x", c);
     }
 }
 

@@ -483,7 +483,10 @@ call_partition (Builder *b, FxsPartition *part)
   FxsValue *items;
   FxsValue args = tuple_value (b, n_passed, &items);
   for (guint k = 0; k < n_passed; k++)
-    items[k] = node_value (b->env[passed[k]]);
+    {
+      FxsValue ref = node_value (original_node (b, passed[k]));
+      map_ref (b, &ref, &items[k]);   /* checks it is bound in the top-level graph */
+    }
   const char *submod = fxs_arena_strndup (&b->graph->arena, part->submod_name,
                                           strlen (part->submod_name));
   /* one name per partition, and no attribute of the original */

@@ -216,6 +216,7 @@ fxs_split_make_qualname_map (FxsSplitResult *r, const FxsSplitPlan *plan)
           r->qualnames->pdata[2 * (e->tag - 1) + 1] = (gpointer) node->target;
           continue;
         }
+      /* during the build only this task adds to r->strings */
       fxs_items_add (r->qualnames, g_string_chunk_insert_len (r->strings, key, key_len));
       fxs_items_add (r->qualnames, (gpointer) node->target);
       *e = (FxsTableHead) { hash, r->qualnames->len / 2 };

@@ -58,7 +58,10 @@ fxs_table_reserve (FxsTable *t, gsize n)
   if (t->slots != empty_slot && cap <= t->mask + 1)
     return;
   FxsTable old = *t;  /* an empty table's one slot is empty too */
-  t->slots = g_malloc0 (cap * t->entry_size);
+  /* written, not calloc()ed: fresh memory calloc() leaves untouched is
+   * first read by look-ups, mapped to the zero page, then faulted again
+   * (with a TLB flush on every core of a threaded process) when written */
+  t->slots = memset (g_malloc (cap * t->entry_size), 0, cap * t->entry_size);
   t->mask = cap - 1;
   for (gsize i = 0; i <= old.mask; i++)
     {

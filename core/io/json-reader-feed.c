@@ -150,6 +150,8 @@ feed_piece (FxsJsonReader *r, const char *chunk, gsize len)
   scan_escapes (f, chunk, len);
   f->base = f->total;
   f->total += len;
+  f->piece = chunk;
+  f->piece_len = len;
   yajl_status status = yajl_parse (f->yajl, (const unsigned char *) chunk, len);
   if (status == yajl_status_ok)
     update_run (f, chunk, len);

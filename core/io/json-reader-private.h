@@ -22,6 +22,8 @@ fxs_json_is_blank (char c)
 typedef struct {
   yajl_handle yajl;
   gint64 base;              /* offset of the chunk being parsed */
+  const char *piece;        /* the piece of it yajl parses (or parsed last) */
+  gsize piece_len;
   gint64 prev_end;          /* end of the last token */
   gint64 total;             /* bytes fed so far */
   gint64 run_from;          /* when only blanks and separators follow prev_end: where the
@@ -37,12 +39,19 @@ typedef struct {
 } FxsJsonFeeder;
 
 /* In a yajl callback: where its token is (the end of the one before, the
- * error locator skips the blanks, commas and colons between). */
+ * error locator skips the blanks, commas and colons between).  The text @s
+ * of a string or key (@quotes 1) or number (@quotes 0), else NULL: when
+ * yajl hands it over in place (no escapes, in one piece), its end follows
+ * from @s without a call into yajl (a call per token was 2% of the load). */
 static inline gint64
-fxs_json_feeder_next_token (FxsJsonFeeder *f)
+fxs_json_feeder_next_token (FxsJsonFeeder *f, const char *s, gsize len, int quotes)
 {
   gint64 pos = f->prev_end;
-  f->prev_end = f->completing ? f->total : f->base + (gint64) yajl_get_bytes_consumed (f->yajl);
+  guintptr at = (guintptr) s - (guintptr) f->piece;  /* wraps around outside the piece */
+  if (at < f->piece_len)
+    f->prev_end = f->base + (gint64) (at + len) + quotes;
+  else
+    f->prev_end = f->completing ? f->total : f->base + (gint64) yajl_get_bytes_consumed (f->yajl);
   return pos;
 }
 

@@ -280,7 +280,7 @@ checked_text (FxsJsonReader *r, const char *s, gsize len, gint64 pos, gboolean k
 static int
 scalar_text (FxsJsonReader *r, FxsJsonType type, const char *s, gsize len)
 {
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed, s, len, type == FXS_JSON_STRING);
   guint8 flags;
   char *copy = checked_text (r, s, len, pos, FALSE, type == FXS_JSON_NUMBER, &flags);
   if (!copy)
@@ -303,7 +303,8 @@ static int
 scalar_literal (FxsJsonReader *r, int b)
 {
   FxsJson tmp, *v = scalar_slot (r, &tmp);
-  set_json (v, b < 0 ? FXS_JSON_NULL : FXS_JSON_BOOL, 0, 0, fxs_json_feeder_next_token (&r->feed));
+  gint64 pos = fxs_json_feeder_next_token (&r->feed, NULL, 0, 0);
+  set_json (v, b < 0 ? FXS_JSON_NULL : FXS_JSON_BOOL, 0, 0, pos);
   v->u.s = NULL;
   v->u.b = b > 0;
   return on_complete (r, v, TRUE);
@@ -351,7 +352,7 @@ push_frame (FxsJsonReader *r, FxsJsonType type, gint64 pos)
 static int
 start_container (FxsJsonReader *r, FxsJsonType type)
 {
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed, NULL, 0, 0);
   if (r->depth == FXS_JSON_MAX_DEPTH)
     {
       r->in_item = TRUE;
@@ -395,7 +396,7 @@ static int
 cb_map_key (void *ctx, const unsigned char *key, size_t len)
 {
   FxsJsonReader *r = ctx;
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed, (const char *) key, len, 1);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   guint8 flags;
   char *copy = checked_text (r, (const char *) key, len, pos, TRUE, FALSE, &flags);
@@ -493,7 +494,7 @@ static int
 cb_end (void *ctx)
 {
   FxsJsonReader *r = ctx;
-  gint64 pos = fxs_json_feeder_next_token (&r->feed);
+  gint64 pos = fxs_json_feeder_next_token (&r->feed, NULL, 0, 0);
   FxsJsonFrame *f = &r->frames[r->depth - 1];
   if (!f->streamed)
     return end_collected (r);

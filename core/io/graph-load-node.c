@@ -31,15 +31,14 @@ temporary (FxsLoader *l, gpointer room, guint room_n, guint n, gsize size)
   return n <= room_n ? room : fxs_arena_alloc (&l->graph->arena, n * size);
 }
 
-/* A JSON object as a dict with string keys (kwargs, free-form meta); its
- * items in @room (2 * META_ROOM values) when they fit, unless it is NULL. */
+/* A JSON object as a dict with string keys (kwargs, free-form meta), less
+ * its @n_reserved reserved meta keys; its items in @room (2 * META_ROOM
+ * values) when they fit, unless it is NULL. */
 static gboolean
-convert_object_as_dict (FxsLoader *l, const FxsJson *obj, gboolean skip_reserved, FxsValue *out,
+convert_object_as_dict (FxsLoader *l, const FxsJson *obj, guint n_reserved, FxsValue *out,
                         FxsValue *room)
 {
-  guint n = 0;
-  for (guint i = 0; i < obj->n; i++)
-    n += !(skip_reserved && is_reserved_meta_key (&obj->u.items[2 * i]));
+  guint n = obj->n - n_reserved;
   FxsValue *items;
   if (room && n <= META_ROOM)
     /* zeroed as the arena's memory is: a scalar leaves its n unset, and
@@ -51,7 +50,7 @@ convert_object_as_dict (FxsLoader *l, const FxsJson *obj, gboolean skip_reserved
   for (guint i = 0; i < obj->n; i++)
     {
       const FxsJson *key = &obj->u.items[2 * i];
-      if (skip_reserved && is_reserved_meta_key (key))
+      if (n_reserved && is_reserved_meta_key (key))
         continue;
       items[2 * k].kind = FXS_VALUE_STRING;
       items[2 * k].n = key->n;
@@ -190,7 +189,8 @@ convert_meta (FxsLoader *l, const FxsJson *obj, const FxsNodeMeta **out)
     m.symbol = fxs_load_intern (l, f[SYMBOL]);
   if (f[EXTRA])
     {
-      if (!convert_object_as_dict (l, obj, TRUE, &dict, items))
+      guint n_reserved = !!f[TENSOR] + !!f[TENSORS] + !!f[FREE_SYMBOLS] + !!f[SYMBOL];
+      if (!convert_object_as_dict (l, obj, n_reserved, &dict, items))
         return FALSE;
       m.extra = &dict;
     }
@@ -280,7 +280,7 @@ static gboolean
 convert_kwargs (FxsLoader *l, const FxsJson *obj, FxsValue *kwargs)
 {
   return !obj || (fxs_load_expect (l, obj, FXS_JSON_OBJECT, "\"kwargs\" must be an object")
-                  && convert_object_as_dict (l, obj, FALSE, kwargs, NULL));
+                  && convert_object_as_dict (l, obj, 0, kwargs, NULL));
 }
 
 gboolean

@@ -282,8 +282,8 @@ convert_tagged (FxsLoader *l, const FxsJson *obj, FxsValue *out)
   if (obj->n == 0)
     return fxs_load_fail (l, FXS_ERROR_FORMAT, obj, "an empty object is not a value: %s",
                           expected);
-  if (fxs_json_member (obj, "opaque")
-      && (obj->n == 1 || (obj->n == 2 && fxs_json_member (obj, "repr"))))
+  if (obj->n == 1 ? is_key (&obj->u.items[0], "opaque")
+                  : obj->n == 2 && fxs_json_member (obj, "opaque") && fxs_json_member (obj, "repr"))
     return convert_opaque (l, obj, out);
   const FxsJson *key = &obj->u.items[0];
   const FxsJson *v = &obj->u.items[1];

@@ -42,7 +42,7 @@ typedef struct {
  * error locator skips the blanks, commas and colons between).  The text @s
  * of a string or key (@quotes 1) or number (@quotes 0), else NULL: when
  * yajl hands it over in place (no escapes, in one piece), its end follows
- * from @s without a call into yajl (a call per token was 2% of the load). */
+ * from @s without a call into yajl (a call per token cost 3% at 10^5). */
 static inline gint64
 fxs_json_feeder_next_token (FxsJsonFeeder *f, const char *s, gsize len, int quotes)
 {
